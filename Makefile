@@ -1,0 +1,84 @@
+# Cardio: `make run` sets up and starts everything; `make test` runs every test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+export CARGO_TARGET_DIR ?= $(CURDIR)/target
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+CARDIO_DEBUG_BIN := $(CARGO_TARGET_DIR)/debug/cardio
+CARDIO_RELEASE_BIN := $(CARGO_TARGET_DIR)/release/cardio
+# API tests also run on PostgreSQL when one answers here (each test makes and drops its own database).
+TEST_POSTGRES_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo postgres://postgres@127.0.0.1:5432/postgres)
+export TEST_POSTGRES_URL
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help run build build-web deps-web chromium test test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e clean
+
+help:
+	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
+	@echo "make test         every test: fmt, clippy, cargo tests (SQLite + PostgreSQL), web lint/types/unit, stale client, e2e"
+	@echo "make e2e          Playwright end-to-end tests against a real server (Debian chromium)"
+	@echo "make gen-client   regenerate web/src/api/generated/ from the server's OpenAPI document"
+	@echo "make fmt | lint   format | lint everything"
+
+## Setup -------------------------------------------------------------------------------------------
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $@
+
+deps-web: web/node_modules/.installed
+
+# Debian's chromium, only for the browser tests (Playwright never downloads a browser here).
+chromium:
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+
+## Build and run -----------------------------------------------------------------------------------
+build-web: deps-web
+	cd web && npm run build
+
+build: build-web
+	cargo build --release -p cardio
+
+run: build
+	$(CARDIO_RELEASE_BIN) serve
+
+## Tests -------------------------------------------------------------------------------------------
+test: fmt-check clippy test-rust test-web check-client e2e
+
+test-rust:
+	cargo test --workspace
+
+test-web: deps-web
+	cd web && npm run lint && npm run typecheck && npm test
+
+fmt-check:
+	cargo fmt --all -- --check
+
+clippy:
+	cargo clippy --workspace --all-targets -- -D warnings
+
+e2e: chromium build-web
+	cargo build -p cardio
+	cd web && CARDIO_BIN=$(CARDIO_DEBUG_BIN) npm run e2e
+
+## Generated client --------------------------------------------------------------------------------
+gen-client: deps-web
+	cargo run -q -p cardio -- openapi > web/src/api/generated/openapi.json
+	cd web && npx openapi-typescript src/api/generated/openapi.json -o src/api/generated/schema.ts
+
+# The Rust test `the_committed_openapi_document_is_current` checks openapi.json against the server;
+# this checks schema.ts against openapi.json.
+check-client: deps-web
+	@tmp=$$(mktemp -d) && cd web && npx openapi-typescript src/api/generated/openapi.json -o $$tmp/schema.ts >/dev/null \
+	  && diff -q $$tmp/schema.ts src/api/generated/schema.ts >/dev/null \
+	  || { echo "web/src/api/generated/schema.ts is stale: run 'make gen-client'"; exit 1; }
+
+## Housekeeping ------------------------------------------------------------------------------------
+fmt: deps-web
+	cargo fmt --all
+	cd web && npx prettier --write src e2e >/dev/null 2>&1 || true
+
+lint: clippy test-web
+
+clean:
+	cargo clean
+	rm -rf web/dist web/node_modules

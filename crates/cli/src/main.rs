@@ -1,0 +1,93 @@
+//! `cardio`: the command-line entry point. Thin: parses flags, sets up logging, calls the crates.
+//!
+//! - `cardio serve [--addr HOST:PORT]` runs the API and the web app.
+//! - `cardio openapi` prints the OpenAPI document (used by `make gen-client`).
+
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use anyhow::Context;
+use cardio_server::config::{Config, DEFAULT_ADDR, DEFAULT_DATABASE_URL};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "cardio",
+    version,
+    about = "Cardiovascular screening workstation"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API under /api and the web app at /.
+    Serve(ServeArgs),
+    /// Print the OpenAPI document as JSON.
+    Openapi,
+}
+
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, env = "CARDIO_ADDR", default_value = DEFAULT_ADDR)]
+    addr: SocketAddr,
+    /// sqlite://PATH or postgres://...; a SQLite file is created on first start.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
+    database_url: String,
+    /// Folder for uploads and recordings.
+    #[arg(long, env = "CARDIO_DATA_DIR", default_value = "./data")]
+    data_dir: PathBuf,
+    /// Folder of the built web app.
+    #[arg(long, env = "CARDIO_WEB_DIR", default_value = "./web/dist")]
+    web_dir: PathBuf,
+    /// Mark the session cookie Secure (serve over https).
+    #[arg(long, env = "CARDIO_SECURE_COOKIES", default_value_t = false)]
+    secure_cookies: bool,
+    /// Hours a session lasts after sign-in.
+    #[arg(long, env = "CARDIO_SESSION_TTL_HOURS", default_value_t = 12)]
+    session_ttl_hours: u64,
+    /// Extra origins allowed to send state-changing requests (comma-separated).
+    #[arg(long, env = "CARDIO_ALLOWED_ORIGINS", value_delimiter = ',')]
+    allowed_origins: Vec<String>,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Openapi => {
+            print!("{}", cardio_server::openapi::json());
+            Ok(())
+        }
+        Command::Serve(args) => serve(args).await,
+    }
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .init();
+    let config = Config {
+        addr: args.addr,
+        database_url: args.database_url,
+        data_dir: args.data_dir,
+        web_dir: args.web_dir,
+        secure_cookies: args.secure_cookies,
+        session_ttl: Duration::from_secs(args.session_ttl_hours * 3600),
+        allowed_origins: args.allowed_origins,
+    };
+    std::fs::create_dir_all(&config.data_dir).context("cannot create the data folder")?;
+    tracing::info!(?config, "starting");
+    let app = cardio_server::Application::build(config)
+        .await
+        .context("cannot start the server")?;
+    // Scripts (make run, the e2e runner) read this line to learn the address.
+    println!("cardio listening on http://{}", app.local_addr());
+    app.run_until_stopped().await.context("server failed")?;
+    Ok(())
+}

@@ -1,0 +1,39 @@
+//! # cardio-models: validated screening models
+//!
+//! Features built on `cardio-signal`, the trained parameters (committed, small, versioned),
+//! inference, training and evaluation code, and a model card per model under `cards/`.
+//! Everything here is deterministic: fixed seeds, no hidden state.
+//!
+//! The models (clinical, ECG rhythm, heart sound, PPG) arrive with the models issue. Until then this
+//! crate only names the modalities a model can serve:
+//!
+//! ```
+//! use cardio_models::Modality;
+//!
+//! assert_eq!(Modality::Ecg.label(), "ECG");
+//! ```
+
+/// The kinds of input a screening model reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Modality {
+    /// The seven clinical parameters of the intake form.
+    Clinical,
+    /// Electrocardiogram.
+    Ecg,
+    /// Phonocardiogram (heart sounds).
+    Pcg,
+    /// Photoplethysmogram (pulse).
+    Ppg,
+}
+
+impl Modality {
+    /// The label the user interface shows for the modality.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Clinical => "Clinical",
+            Self::Ecg => "ECG",
+            Self::Pcg => "PCG",
+            Self::Ppg => "PPG",
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Accounts on our own server: sign up, sign in, sign out, and who am I.
+//!
+//! Replaces the prototype's hosted identity service (spec §1, §7). Passwords are hashed with
+//! Argon2id off the async executor; a session is a random token in an HttpOnly cookie whose hash
+//! is stored; failed sign-ins are rate limited per account and per client address. The error texts
+//! are the spec's (§5, §8), exactly.
+
+pub mod email;
+pub mod password;
+pub mod rate_limit;
+pub mod session;
+pub mod store;
+
+use std::net::SocketAddr;
+
+use axum::{
+    extract::{ConnectInfo, FromRequestParts, State},
+    http::{header, request::Parts, StatusCode},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Router,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    db::{ms_to_rfc3339, now_ms},
+    error::{ApiError, ErrorBody},
+    extract::Json,
+    state::AppState,
+};
+use email::Email;
+use session::CurrentUser;
+use store::UserRow;
+
+/// The message for a taken email (spec §8, exactly).
+pub const EMAIL_TAKEN: &str = "An account with this email already exists.";
+/// The message for a wrong password or an unknown email: one text for both, so that accounts
+/// cannot be enumerated (spec §8, exactly).
+pub const INVALID_CREDENTIALS: &str = "Invalid email or password. Please try again.";
+/// The message for a disabled account.
+pub const ACCOUNT_DISABLED: &str = "This account is disabled.";
+/// Longest accepted display name, in characters.
+pub const MAX_NAME_LEN: usize = 200;
+
+/// The routes of this module, mounted under `/api/auth`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/signup", post(signup))
+        .route("/login", post(login))
+        .route("/logout", post(logout))
+        .route("/me", get(me))
+}
+
+/// What a person is in Cardio.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// A doctor or clinic staff member: manages patients and screenings.
+    Doctor,
+    /// A patient: sees results a doctor shares.
+    User,
+}
+
+impl Role {
+    /// The stored text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Doctor => "doctor",
+            Self::User => "user",
+        }
+    }
+
+    fn from_stored(text: &str) -> Self {
+        if text == "user" {
+            Self::User
+        } else {
+            Self::Doctor
+        }
+    }
+}
+
+/// An account as the API shows it (spec §3 user profile fields). Never carries the password hash.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    /// The account's id.
+    pub uid: String,
+    /// The email, lower-case.
+    pub email: String,
+    /// The full name given at signup (empty string when none was given).
+    pub display_name: String,
+    /// The role chosen at signup.
+    pub role: Role,
+    /// RFC 3339 time of creation.
+    pub created_at: String,
+    /// RFC 3339 time of the last change.
+    pub updated_at: String,
+    /// RFC 3339 time of the last sign-in.
+    pub last_login_at: Option<String>,
+    /// Whether the account may sign in.
+    pub is_active: bool,
+}
+
+impl From<&UserRow> for User {
+    fn from(row: &UserRow) -> Self {
+        Self {
+            uid: row.id.clone(),
+            email: row.email.clone(),
+            display_name: row.display_name.clone(),
+            role: Role::from_stored(&row.role),
+            created_at: ms_to_rfc3339(row.created_at),
+            updated_at: ms_to_rfc3339(row.updated_at),
+            last_login_at: row.last_login_at.map(ms_to_rfc3339),
+            is_active: row.is_active,
+        }
+    }
+}
+
+/// Sign-up form.
+#[derive(Deserialize, ToSchema)]
+pub struct SignupRequest {
+    /// Full name; may be empty.
+    #[serde(default)]
+    pub full_name: String,
+    /// Email address.
+    pub email: String,
+    /// Password, at least 6 characters.
+    pub password: String,
+    /// `doctor` or `user`.
+    pub role: Role,
+}
+
+/// Sign-in form.
+#[derive(Deserialize, ToSchema)]
+pub struct LoginRequest {
+    /// Email address.
+    pub email: String,
+    /// Password.
+    pub password: String,
+}
+
+/// The address of the client that sent the request (`unknown` when the server was not started
+/// with connection info, as in tests that do not set it).
+pub struct ClientAddr(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let addr = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or_else(|| "unknown".to_owned(), |info| info.0.ip().to_string());
+        Ok(Self(addr))
+    }
+}
+
+/// Creates an account with the chosen role and signs it in.
+#[utoipa::path(
+    post, path = "/api/auth/signup", tag = "auth",
+    request_body = SignupRequest,
+    responses(
+        (status = 201, description = "Account created and signed in; sets the session cookie", body = User),
+        (status = 403, description = "Request from another origin", body = ErrorBody),
+        (status = 409, description = "An account with this email already exists.", body = ErrorBody),
+        (status = 422, description = "Invalid email address, short password or bad body", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn signup(
+    State(state): State<AppState>,
+    Json(req): Json<SignupRequest>,
+) -> Result<Response, ApiError> {
+    let email = Email::parse(&req.email).map_err(|m| ApiError::Validation(m.into()))?;
+    password::check_new_password(&req.password)?;
+    let display_name = req.full_name.trim();
+    if display_name.chars().count() > MAX_NAME_LEN {
+        return Err(ApiError::Validation(format!(
+            "Full name must be at most {MAX_NAME_LEN} characters"
+        )));
+    }
+    if store::find_by_email(&state.db, email.as_str())
+        .await?
+        .is_some()
+    {
+        return Err(ApiError::Conflict(EMAIL_TAKEN.into()));
+    }
+    let password_hash = password::hash(req.password).await?;
+    let now = now_ms();
+    let new = store::NewUser {
+        email: email.as_str(),
+        display_name,
+        password_hash: &password_hash,
+        role: req.role.as_str(),
+    };
+    let user = store::insert_user(&state.db, &new, now)
+        .await?
+        .ok_or_else(|| ApiError::Conflict(EMAIL_TAKEN.into()))?;
+    tracing::info!(user_id = %user.id, role = %user.role, "account created");
+    start_session(&state, &user, StatusCode::CREATED).await
+}
+
+/// Signs in with email and password.
+#[utoipa::path(
+    post, path = "/api/auth/login", tag = "auth",
+    request_body = LoginRequest,
+    responses(
+        (status = 200, description = "Signed in; sets the session cookie", body = User),
+        (status = 401, description = "Invalid email or password. Please try again.", body = ErrorBody),
+        (status = 403, description = "Disabled account or request from another origin", body = ErrorBody),
+        (status = 422, description = "Bad body", body = ErrorBody),
+        (status = 429, description = "Too many failed attempts. Please try again later.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn login(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    Json(req): Json<LoginRequest>,
+) -> Result<Response, ApiError> {
+    let now = now_ms();
+    // An address that is not even an email cannot match an account; it still counts as a failure.
+    let email_key = Email::parse(&req.email).map_or_else(
+        |_| req.email.trim().to_lowercase(),
+        |e| e.as_str().to_owned(),
+    );
+    rate_limit::check(&state.db, &email_key, &client, now).await?;
+    let user = store::find_by_email(&state.db, &email_key).await?;
+    let stored_hash = user.as_ref().map(|u| u.password_hash.clone());
+    let valid = password::verify(req.password, stored_hash).await?;
+    let Some(user) = user.filter(|_| valid) else {
+        rate_limit::record_failure(&state.db, &email_key, &client, now).await?;
+        tracing::info!("sign-in failed");
+        return Err(ApiError::Unauthorized(INVALID_CREDENTIALS.into()));
+    };
+    if !user.is_active {
+        return Err(ApiError::Forbidden(ACCOUNT_DISABLED.into()));
+    }
+    rate_limit::clear_account(&state.db, &email_key).await?;
+    store::touch_login(&state.db, &user.id, now).await?;
+    store::delete_expired_sessions(&state.db, now).await?;
+    let user = store::find_by_id(&state.db, &user.id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    tracing::info!(user_id = %user.id, "signed in");
+    start_session(&state, &user, StatusCode::OK).await
+}
+
+/// Signs out: deletes the session and clears the cookie. Succeeds without a session too.
+#[utoipa::path(
+    post, path = "/api/auth/logout", tag = "auth",
+    responses((status = 204, description = "Signed out; the cookie is cleared"))
+)]
+#[tracing::instrument(skip_all)]
+pub async fn logout(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    if let Some(token) = session::token_from_headers(&headers) {
+        store::delete_session(&state.db, &session::token_hash(&token)).await?;
+    }
+    Ok((
+        StatusCode::NO_CONTENT,
+        [(
+            header::SET_COOKIE,
+            session::clearing_cookie(state.config.secure_cookies),
+        )],
+    )
+        .into_response())
+}
+
+/// The signed-in account.
+#[utoipa::path(
+    get, path = "/api/auth/me", tag = "auth",
+    responses(
+        (status = 200, description = "The signed-in account", body = User),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn me(current: CurrentUser) -> Json<User> {
+    Json(User::from(&current.user))
+}
+
+async fn start_session(
+    state: &AppState,
+    user: &UserRow,
+    status: StatusCode,
+) -> Result<Response, ApiError> {
+    let token = session::new_token();
+    let now = now_ms();
+    let ttl = state.config.session_ttl;
+    let expires_at = now + i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX / 2);
+    store::create_session(
+        &state.db,
+        &session::token_hash(&token),
+        &user.id,
+        now,
+        expires_at,
+    )
+    .await?;
+    let cookie = session::session_cookie(&token, ttl.as_secs(), state.config.secure_cookies);
+    Ok((
+        status,
+        [(header::SET_COOKIE, cookie)],
+        Json(User::from(user)),
+    )
+        .into_response())
+}

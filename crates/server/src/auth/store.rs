@@ -1,0 +1,176 @@
+//! SQL for accounts and sessions. Every function takes the pool; nothing here logs values.
+
+use sqlx::{any::AnyRow, Row};
+
+use crate::{db::Db, error::ApiError};
+
+/// An account as stored, including its password hash (never serialised to a client).
+#[derive(Clone)]
+pub struct UserRow {
+    /// UUID.
+    pub id: String,
+    /// Normalised email.
+    pub email: String,
+    /// Display name, possibly empty.
+    pub display_name: String,
+    /// Argon2id PHC string.
+    pub password_hash: String,
+    /// `doctor` or `user`.
+    pub role: String,
+    /// Whether the account may sign in.
+    pub is_active: bool,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+    /// Milliseconds since the epoch.
+    pub updated_at: i64,
+    /// Milliseconds since the epoch, or `None` before the first sign-in.
+    pub last_login_at: Option<i64>,
+}
+
+impl std::fmt::Debug for UserRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The hash and the email stay out of debug output (and so out of logs).
+        f.debug_struct("UserRow")
+            .field("id", &self.id)
+            .field("role", &self.role)
+            .field("is_active", &self.is_active)
+            .finish_non_exhaustive()
+    }
+}
+
+const USER_COLUMNS: &str = "u.id, u.email, u.display_name, u.password_hash, u.role, u.is_active, \
+     u.created_at, u.updated_at, u.last_login_at";
+
+fn user_from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
+    Ok(UserRow {
+        id: row.try_get("id")?,
+        email: row.try_get("email")?,
+        display_name: row.try_get("display_name")?,
+        password_hash: row.try_get("password_hash")?,
+        role: row.try_get("role")?,
+        is_active: row.try_get::<i64, _>("is_active")? == 1,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+        last_login_at: row.try_get("last_login_at")?,
+    })
+}
+
+/// A new account to insert.
+pub struct NewUser<'a> {
+    /// Normalised email.
+    pub email: &'a str,
+    /// Display name, possibly empty.
+    pub display_name: &'a str,
+    /// Argon2id PHC string.
+    pub password_hash: &'a str,
+    /// `doctor` or `user`.
+    pub role: &'a str,
+}
+
+/// Inserts an account; a taken email is `Ok(None)`.
+///
+/// Signing up counts as the first sign-in (the prototype set `lastLoginAt` at signup too).
+pub async fn insert_user(
+    db: &Db,
+    new: &NewUser<'_>,
+    now: i64,
+) -> Result<Option<UserRow>, ApiError> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let result = sqlx::query(
+        "INSERT INTO users (id, email, display_name, password_hash, role, is_active, created_at, updated_at, last_login_at) \
+         VALUES ($1, $2, $3, $4, $5, 1, $6, $6, $6)",
+    )
+    .bind(&id)
+    .bind(new.email)
+    .bind(new.display_name)
+    .bind(new.password_hash)
+    .bind(new.role)
+    .bind(now)
+    .execute(&db.pool)
+    .await;
+    match result {
+        Ok(_) => {}
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Ok(None),
+        Err(e) => return Err(e.into()),
+    }
+    find_by_id(db, &id).await
+}
+
+/// The account with this id.
+pub async fn find_by_id(db: &Db, id: &str) -> Result<Option<UserRow>, ApiError> {
+    let sql = format!("SELECT {USER_COLUMNS} FROM users u WHERE u.id = $1");
+    let row = sqlx::query(&sql).bind(id).fetch_optional(&db.pool).await?;
+    Ok(row.as_ref().map(user_from_row).transpose()?)
+}
+
+/// The account with this (normalised) email.
+pub async fn find_by_email(db: &Db, email: &str) -> Result<Option<UserRow>, ApiError> {
+    let sql = format!("SELECT {USER_COLUMNS} FROM users u WHERE u.email = $1");
+    let row = sqlx::query(&sql)
+        .bind(email)
+        .fetch_optional(&db.pool)
+        .await?;
+    Ok(row.as_ref().map(user_from_row).transpose()?)
+}
+
+/// Records a successful sign-in on the account.
+pub async fn touch_login(db: &Db, user_id: &str, now: i64) -> Result<(), ApiError> {
+    sqlx::query("UPDATE users SET last_login_at = $1, updated_at = $1 WHERE id = $2")
+        .bind(now)
+        .bind(user_id)
+        .execute(&db.pool)
+        .await?;
+    Ok(())
+}
+
+/// Stores a new session (by the hash of its token).
+pub async fn create_session(
+    db: &Db,
+    token_hash: &str,
+    user_id: &str,
+    now: i64,
+    expires_at: i64,
+) -> Result<(), ApiError> {
+    sqlx::query(
+        "INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $3)",
+    )
+    .bind(token_hash)
+    .bind(user_id)
+    .bind(now)
+    .bind(expires_at)
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}
+
+/// The active account behind an unexpired session.
+pub async fn user_for_session(db: &Db, token_hash: &str) -> Result<Option<UserRow>, ApiError> {
+    let sql = format!(
+        "SELECT {USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id \
+         WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.is_active = 1"
+    );
+    let row = sqlx::query(&sql)
+        .bind(token_hash)
+        .bind(crate::db::now_ms())
+        .fetch_optional(&db.pool)
+        .await?;
+    Ok(row.as_ref().map(user_from_row).transpose()?)
+}
+
+/// Deletes one session.
+pub async fn delete_session(db: &Db, token_hash: &str) -> Result<(), ApiError> {
+    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+        .bind(token_hash)
+        .execute(&db.pool)
+        .await?;
+    Ok(())
+}
+
+/// Deletes expired sessions (housekeeping at sign-in).
+pub async fn delete_expired_sessions(db: &Db, now: i64) -> Result<(), ApiError> {
+    sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+        .bind(now)
+        .execute(&db.pool)
+        .await?;
+    Ok(())
+}

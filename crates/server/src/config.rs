@@ -1,0 +1,119 @@
+//! Server configuration: where to listen, which database, where files live, how cookies behave.
+//!
+//! Values come from command-line flags first, then the environment, then these defaults; the CLI
+//! does the parsing and hands a finished [`Config`] to [`crate::Application::build`].
+
+use std::{fmt, net::SocketAddr, path::PathBuf, time::Duration};
+
+/// Default listening address.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+/// Default database: a SQLite file under `./data/`, created on first start.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://./data/cardio.db";
+/// Default lifetime of a session cookie.
+pub const DEFAULT_SESSION_TTL: Duration = Duration::from_hours(12);
+
+/// Everything the server needs to start.
+#[derive(Clone)]
+pub struct Config {
+    /// Address to bind; port 0 picks a free port.
+    pub addr: SocketAddr,
+    /// `sqlite://...` or `postgres://...`.
+    pub database_url: String,
+    /// Folder for uploads and recordings (the blob store).
+    pub data_dir: PathBuf,
+    /// Folder holding the built web app (`index.html` and assets).
+    pub web_dir: PathBuf,
+    /// Mark the session cookie `Secure` (set when served over https).
+    pub secure_cookies: bool,
+    /// How long a session lasts after sign-in.
+    pub session_ttl: Duration,
+    /// Extra origins (scheme://host[:port]) allowed to send state-changing requests, besides the
+    /// server's own.
+    pub allowed_origins: Vec<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            addr: DEFAULT_ADDR.parse().expect("default address is valid"),
+            database_url: DEFAULT_DATABASE_URL.to_owned(),
+            data_dir: PathBuf::from("./data"),
+            web_dir: PathBuf::from("./web/dist"),
+            secure_cookies: false,
+            session_ttl: DEFAULT_SESSION_TTL,
+            allowed_origins: Vec::new(),
+        }
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("addr", &self.addr)
+            .field("database_url", &redact_url_password(&self.database_url))
+            .field("data_dir", &self.data_dir)
+            .field("web_dir", &self.web_dir)
+            .field("secure_cookies", &self.secure_cookies)
+            .field("session_ttl", &self.session_ttl)
+            .field("allowed_origins", &self.allowed_origins)
+            .finish()
+    }
+}
+
+/// Replaces the password of a `scheme://user:password@host/...` URL with `***`, so that a
+/// database URL can be logged.
+pub fn redact_url_password(url: &str) -> String {
+    let Some(scheme_end) = url.find("://") else {
+        return url.to_owned();
+    };
+    let rest = &url[scheme_end + 3..];
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    let Some(at) = authority.rfind('@') else {
+        return url.to_owned();
+    };
+    let userinfo = &authority[..at];
+    match userinfo.find(':') {
+        Some(colon) => format!(
+            "{}://{}:***{}",
+            &url[..scheme_end],
+            &userinfo[..colon],
+            &rest[at..]
+        ),
+        None => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redacts_the_password_of_a_database_url() {
+        assert_eq!(
+            redact_url_password("postgres://cardio:s3cret@db:5432/cardio"),
+            "postgres://cardio:***@db:5432/cardio"
+        );
+    }
+
+    #[test]
+    fn leaves_urls_without_password_alone() {
+        for url in [
+            "sqlite://./data/cardio.db",
+            "postgres://postgres@127.0.0.1/x",
+        ] {
+            assert_eq!(redact_url_password(url), url);
+        }
+    }
+
+    #[test]
+    fn debug_output_never_shows_the_password() {
+        let config = Config {
+            database_url: "postgres://u:topsecret@h/db".into(),
+            ..Config::default()
+        };
+        let printed = format!("{config:?}");
+        assert!(!printed.contains("topsecret"), "{printed}");
+        assert!(printed.contains("postgres://u:***@h/db"));
+    }
+}

@@ -1,0 +1,117 @@
+//! The one API error type and its mapping to HTTP responses.
+//!
+//! Every handler returns `Result<_, ApiError>`. Each variant documents its status; the body is
+//! always `{"detail": "..."}`, the shape the web client reads. Server-side failures are logged
+//! with their cause and answered with a generic text, never with internals.
+
+use axum::{
+    http::StatusCode,
+    response::{IntoResponse, Response},
+    Json,
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The body of every error response.
+#[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
+pub struct ErrorBody {
+    /// A sentence the user can read.
+    pub detail: String,
+}
+
+/// Everything a request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 422: the input breaks a rule; the text names it.
+    #[error("{0}")]
+    Validation(String),
+    /// 401: not signed in, or the credentials are wrong.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: signed in but not allowed, or a cross-origin request.
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404: no such thing for this user (also what another user's record looks like).
+    #[error("Not found.")]
+    NotFound,
+    /// 409: the request conflicts with stored data (e.g. a taken email).
+    #[error("{0}")]
+    Conflict(String),
+    /// 413: the request body is over the size limit.
+    #[error("Request body is too large.")]
+    PayloadTooLarge,
+    /// 429: too many attempts.
+    #[error("{0}")]
+    TooManyRequests(String),
+    /// 503: a dependency (the database) is not answering.
+    #[error("Service unavailable.")]
+    Unavailable,
+    /// 500: a bug or an unexpected failure; the cause is logged, not shown.
+    #[error("Internal server error.")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The HTTP status of this error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        match err {
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => Self::Unavailable,
+            other => Self::Internal(format!("database: {other}")),
+        }
+    }
+}
+
+impl From<tokio::task::JoinError> for ApiError {
+    fn from(err: tokio::task::JoinError) -> Self {
+        Self::Internal(format!("blocking task: {err}"))
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let Self::Internal(cause) = &self {
+            tracing::error!(%cause, "request failed");
+        }
+        let body = ErrorBody {
+            detail: self.to_string(),
+        };
+        (self.status(), Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_errors_hide_their_cause() {
+        let err = ApiError::Internal("database: secret table exploded".into());
+        assert_eq!(err.to_string(), "Internal server error.");
+        assert_eq!(err.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[test]
+    fn statuses_match_the_variants() {
+        assert_eq!(ApiError::Validation(String::new()).status(), 422);
+        assert_eq!(ApiError::Unauthorized(String::new()).status(), 401);
+        assert_eq!(ApiError::Conflict(String::new()).status(), 409);
+        assert_eq!(ApiError::TooManyRequests(String::new()).status(), 429);
+        assert_eq!(ApiError::NotFound.status(), 404);
+    }
+}

@@ -1,0 +1,184 @@
+//! # cardio-server: the Cardio HTTP API and web app host, as a library
+//!
+//! [`app`] builds the whole axum [`Router`] from an [`AppState`]; tests drive it in-process and
+//! the `cardio serve` command runs it through [`Application`]. One module per resource, each owning
+//! its routes, request and response types and SQL:
+//!
+//! - [`auth`]: accounts, sessions, sign-in rate limiting;
+//! - [`health`]: `GET /api/health`;
+//! - [`openapi`]: the OpenAPI document the web client is generated from;
+//! - [`web`]: the built React app with client-side routes falling back to `index.html`.
+//!
+//! Cross-cutting pieces: [`config`], [`db`] (SQLite or PostgreSQL through one code path),
+//! [`error`] (the single error-to-response mapping), [`extract`] and [`csrf`].
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = cardio_server::config::Config::default();
+//! let app = cardio_server::Application::build(config).await?;
+//! println!("listening on {}", app.local_addr());
+//! app.run_until_stopped().await?;
+//! # Ok(()) }
+//! ```
+
+pub mod auth;
+pub mod config;
+pub mod csrf;
+pub mod db;
+pub mod error;
+pub mod extract;
+pub mod health;
+pub mod openapi;
+pub mod state;
+pub mod web;
+
+use std::{net::SocketAddr, time::Duration};
+
+use axum::{
+    extract::{DefaultBodyLimit, Request},
+    http::{header, HeaderValue, StatusCode},
+    middleware,
+    response::IntoResponse,
+    routing::get,
+    Router,
+};
+use tower_http::{
+    compression::CompressionLayer, set_header::SetResponseHeaderLayer, timeout::TimeoutLayer,
+    trace::TraceLayer,
+};
+
+pub use state::AppState;
+
+/// Largest JSON body the API accepts (uploads get their own limits).
+pub const JSON_BODY_LIMIT: usize = 64 * 1024;
+/// Requests taking longer are answered 408 (the prototype's client timeout, spec §9).
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Builds the application: the API under `/api`, the web app everywhere else.
+#[allow(clippy::needless_pass_by_value)] // taking the state by value is the natural call shape
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .merge(health::router())
+        .nest("/auth", auth::router())
+        .route("/openapi.json", get(openapi_document))
+        .fallback(|| async { error::ApiError::NotFound })
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            csrf::reject_cross_origin,
+        ))
+        .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
+        .with_state(state.clone());
+
+    Router::new()
+        .nest("/api", api)
+        .merge(web::router(&state.config.web_dir))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(CompressionLayer::new())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(request_tracing())
+}
+
+async fn openapi_document() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        openapi::json(),
+    )
+}
+
+/// Request tracing that records the method, the path (never the query string, which may carry
+/// search terms) and the status; no headers, no bodies, no cookies.
+fn request_tracing() -> TraceLayer<
+    tower_http::classify::SharedClassifier<tower_http::classify::ServerErrorsAsFailures>,
+    impl Fn(&Request) -> tracing::Span + Clone,
+> {
+    TraceLayer::new_for_http().make_span_with(|req: &Request| {
+        tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
+    })
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The database could not be opened or migrated.
+    #[error(transparent)]
+    Db(#[from] db::DbError),
+    /// The address could not be bound.
+    #[error("cannot listen on the address: {0}")]
+    Bind(#[source] std::io::Error),
+}
+
+/// A bound, ready-to-run server.
+pub struct Application {
+    listener: tokio::net::TcpListener,
+    router: Router,
+}
+
+impl Application {
+    /// Opens the database, runs migrations and binds the address (port 0 picks a free port).
+    ///
+    /// # Errors
+    /// See [`StartError`].
+    pub async fn build(config: config::Config) -> Result<Self, StartError> {
+        let db = db::Db::connect(&config.database_url).await?;
+        let listener = tokio::net::TcpListener::bind(config.addr)
+            .await
+            .map_err(StartError::Bind)?;
+        let router = app(AppState::new(db, config));
+        Ok(Self { listener, router })
+    }
+
+    /// The address actually bound.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
+    }
+
+    /// Serves until Ctrl-C or SIGTERM, then finishes open requests.
+    ///
+    /// # Errors
+    /// An I/O error from the listener.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        axum::serve(
+            self.listener,
+            self.router
+                .into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut sig) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            sig.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}

@@ -1,0 +1,308 @@
+//! `TestApp`: the application on a throwaway database, a cookie jar, one method per endpoint.
+
+use std::{future::Future, net::SocketAddr, path::PathBuf, time::Duration};
+
+use axum::{
+    body::Body,
+    extract::ConnectInfo,
+    http::{header, HeaderMap, Method, Request, StatusCode},
+    Router,
+};
+use cardio_server::{config::Config, db::Db, AppState};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+/// Which database a test runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Generates one `#[tokio::test]` per backend for each listed `async fn name(app: TestApp)`.
+#[macro_export]
+macro_rules! backend_tests {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    $crate::helpers::run_on($crate::helpers::Backend::Sqlite, super::$name).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    $crate::helpers::run_on($crate::helpers::Backend::Postgres, super::$name).await;
+                }
+            )*
+        }
+    };
+}
+
+/// Runs a test body on a fresh database of `backend`, then drops the database, also when the
+/// body panics (the panic is re-raised after cleanup).
+pub async fn run_on<F, Fut>(backend: Backend, test: F)
+where
+    F: FnOnce(TestApp) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let Some(app) = TestApp::spawn(backend, Config::default()).await else {
+        eprintln!("skipped: TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let cleanup = app.cleanup_handle();
+    let outcome = tokio::spawn(test(app)).await;
+    cleanup.run().await;
+    if let Err(err) = outcome {
+        std::panic::resume_unwind(err.into_panic());
+    }
+}
+
+/// What to remove after a test.
+pub struct Cleanup {
+    db: Db,
+    sqlite_dir: Option<PathBuf>,
+    postgres: Option<(String, String)>,
+}
+
+impl Cleanup {
+    /// Closes the pool and removes the database.
+    pub async fn run(self) {
+        self.db.pool.close().await;
+        if let Some(dir) = self.sqlite_dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        if let Some((admin_url, name)) = self.postgres {
+            let admin = sqlx::PgPool::connect(&admin_url)
+                .await
+                .expect("admin connection");
+            sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                .execute(&admin)
+                .await
+                .expect("drop test database");
+            admin.close().await;
+        }
+    }
+}
+
+/// A response, body parsed as JSON when it is JSON.
+#[derive(Debug)]
+pub struct TestResponse {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub text: String,
+}
+
+impl TestResponse {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text)
+            .unwrap_or_else(|e| panic!("body is not JSON ({e}): {}", self.text))
+    }
+
+    pub fn detail(&self) -> String {
+        self.json()["detail"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no detail in {}", self.text))
+            .to_owned()
+    }
+
+    pub fn set_cookie(&self) -> Option<String> {
+        self.headers
+            .get(header::SET_COOKIE)
+            .map(|v| v.to_str().unwrap().to_owned())
+    }
+}
+
+/// The application under test, with a browser-like cookie jar and client address.
+pub struct TestApp {
+    pub router: Router,
+    pub db: Db,
+    pub backend: Backend,
+    pub cookie: Option<String>,
+    pub client_addr: SocketAddr,
+    pub origin: Option<String>,
+    sqlite_dir: Option<PathBuf>,
+    postgres: Option<(String, String)>,
+}
+
+impl TestApp {
+    /// The app on a new database; `None` for PostgreSQL when no server is configured.
+    pub async fn spawn(backend: Backend, mut config: Config) -> Option<Self> {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let (url, sqlite_dir, postgres) = match backend {
+            Backend::Sqlite => {
+                let dir = std::env::temp_dir().join(format!("cardio-test-{id}"));
+                let url = format!("sqlite://{}/cardio.db", dir.display());
+                (url, Some(dir), None)
+            }
+            Backend::Postgres => {
+                let admin_url = std::env::var("TEST_POSTGRES_URL").ok()?;
+                let name = format!("cardio_test_{id}");
+                let admin = sqlx::PgPool::connect(&admin_url)
+                    .await
+                    .expect("admin connection");
+                sqlx::query(&format!("CREATE DATABASE \"{name}\""))
+                    .execute(&admin)
+                    .await
+                    .expect("create test database");
+                admin.close().await;
+                let base = admin_url
+                    .rsplit_once('/')
+                    .map_or(admin_url.as_str(), |(b, _)| b);
+                (
+                    format!("{base}/{name}"),
+                    None,
+                    Some((admin_url.clone(), name)),
+                )
+            }
+        };
+        config.database_url = url;
+        config.web_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/api/fixtures/web");
+        let db = Db::connect(&config.database_url)
+            .await
+            .expect("database opens");
+        let router = cardio_server::app(AppState::new(db.clone(), config));
+        Some(Self {
+            router,
+            db,
+            backend,
+            cookie: None,
+            client_addr: "203.0.113.7:40000".parse().unwrap(),
+            origin: None,
+            sqlite_dir,
+            postgres,
+        })
+    }
+
+    /// What to remove once the test is over.
+    pub fn cleanup_handle(&self) -> Cleanup {
+        Cleanup {
+            db: self.db.clone(),
+            sqlite_dir: self.sqlite_dir.clone(),
+            postgres: self.postgres.clone(),
+        }
+    }
+
+    /// Sends a request as a browser would: with the jar's cookie and the test's client address.
+    pub async fn request(
+        &mut self,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> TestResponse {
+        self.request_with(method, path, body, &[]).await
+    }
+
+    pub async fn request_with(
+        &mut self,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> TestResponse {
+        let mut builder = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::HOST, "127.0.0.1:8080");
+        if let Some(cookie) = &self.cookie {
+            builder = builder.header(header::COOKIE, cookie.as_str());
+        }
+        if let Some(origin) = &self.origin {
+            builder = builder.header(header::ORIGIN, origin.as_str());
+        }
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        let body = match body {
+            Some(json) => {
+                builder = builder.header(header::CONTENT_TYPE, "application/json");
+                Body::from(json.to_string())
+            }
+            None => Body::empty(),
+        };
+        let mut request = builder.body(body).unwrap();
+        request
+            .extensions_mut()
+            .insert(ConnectInfo(self.client_addr));
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let result = TestResponse {
+            status,
+            headers,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        };
+        self.store_cookie(&result);
+        result
+    }
+
+    fn store_cookie(&mut self, response: &TestResponse) {
+        let Some(set_cookie) = response.set_cookie() else {
+            return;
+        };
+        let pair = set_cookie.split(';').next().unwrap().trim().to_owned();
+        if set_cookie.contains("Max-Age=0") {
+            self.cookie = None;
+        } else {
+            self.cookie = Some(pair);
+        }
+    }
+
+    pub async fn get(&mut self, path: &str) -> TestResponse {
+        self.request(Method::GET, path, None).await
+    }
+
+    pub async fn post(&mut self, path: &str, body: Value) -> TestResponse {
+        self.request(Method::POST, path, Some(body)).await
+    }
+
+    pub async fn signup(
+        &mut self,
+        name: &str,
+        email: &str,
+        password: &str,
+        role: &str,
+    ) -> TestResponse {
+        self.post(
+            "/api/auth/signup",
+            json!({"full_name": name, "email": email, "password": password, "role": role}),
+        )
+        .await
+    }
+
+    pub async fn login(&mut self, email: &str, password: &str) -> TestResponse {
+        self.post(
+            "/api/auth/login",
+            json!({"email": email, "password": password}),
+        )
+        .await
+    }
+
+    pub async fn logout(&mut self) -> TestResponse {
+        self.request(Method::POST, "/api/auth/logout", None).await
+    }
+
+    pub async fn me(&mut self) -> TestResponse {
+        self.get("/api/auth/me").await
+    }
+
+    /// Signs up a doctor with a fresh email and returns that email.
+    pub async fn signed_in_doctor(&mut self) -> String {
+        let email = format!("doc-{}@clinic.test", uuid::Uuid::new_v4().simple());
+        let response = self
+            .signup("Ana Ruiz", &email, "secret-pass", "doctor")
+            .await;
+        assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+        email
+    }
+}
+
+/// Waits a moment (timestamps are in milliseconds; tests that compare them need a tick).
+pub async fn tick() {
+    tokio::time::sleep(Duration::from_millis(5)).await;
+}

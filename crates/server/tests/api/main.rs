@@ -1,0 +1,9 @@
+//! API tests: one test binary driving `cardio_server::app` in-process, each test on its own
+//! throwaway database, on SQLite always and on PostgreSQL when `TEST_POSTGRES_URL` is set.
+
+mod helpers;
+
+mod auth;
+mod health;
+mod logging;
+mod web;
