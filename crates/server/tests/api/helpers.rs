@@ -1,6 +1,12 @@
 //! `TestApp`: the application on a throwaway database, a cookie jar, one method per endpoint.
 
-use std::{future::Future, net::SocketAddr, path::PathBuf, time::Duration};
+use std::{
+    future::Future,
+    net::SocketAddr,
+    path::PathBuf,
+    sync::{Arc, Mutex, OnceLock},
+    time::Duration,
+};
 
 use axum::{
     body::Body,
@@ -12,6 +18,45 @@ use cardio_server::{config::Config, db::Db, AppState};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
+
+/// Everything every test of this binary logged, at TRACE level.
+static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+
+#[derive(Clone)]
+struct LogWriter(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Installs (once) a global TRACE subscriber that writes into memory. A global one, because
+/// tracing caches per-callsite interest and a thread-scoped subscriber misses events when tests
+/// run in parallel.
+fn capture_logs() {
+    LOGS.get_or_init(|| {
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let writer = LogWriter(buffer.clone());
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .finish();
+        tracing::subscriber::set_global_default(subscriber).expect("no other subscriber");
+        buffer
+    });
+}
+
+/// The logs captured so far.
+pub fn captured_logs() -> String {
+    let buffer = LOGS.get().expect("capture_logs ran").lock().unwrap();
+    String::from_utf8_lossy(&buffer).into_owned()
+}
 
 /// Which database a test runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +177,7 @@ pub struct TestApp {
 impl TestApp {
     /// The app on a new database; `None` for PostgreSQL when no server is configured.
     pub async fn spawn(backend: Backend, mut config: Config) -> Option<Self> {
+        capture_logs();
         let id = uuid::Uuid::new_v4().simple().to_string();
         let (url, sqlite_dir, postgres) = match backend {
             Backend::Sqlite => {
