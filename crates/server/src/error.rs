@@ -32,8 +32,8 @@ pub enum ApiError {
     #[error("{0}")]
     Forbidden(String),
     /// 404: no such thing for this user (also what another user's record looks like).
-    #[error("Not found.")]
-    NotFound,
+    #[error("{0}")]
+    NotFound(String),
     /// 409: the request conflicts with stored data (e.g. a taken email).
     #[error("{0}")]
     Conflict(String),
@@ -58,7 +58,7 @@ impl ApiError {
             Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
-            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
@@ -112,6 +112,6 @@ mod tests {
         assert_eq!(ApiError::Unauthorized(String::new()).status(), 401);
         assert_eq!(ApiError::Conflict(String::new()).status(), 409);
         assert_eq!(ApiError::TooManyRequests(String::new()).status(), 429);
-        assert_eq!(ApiError::NotFound.status(), 404);
+        assert_eq!(ApiError::NotFound(String::new()).status(), 404);
     }
 }

@@ -6,6 +6,9 @@
 //!
 //! - [`auth`]: accounts, sessions, sign-in rate limiting;
 //! - [`health`]: `GET /api/health`;
+//! - [`patients`], [`clinical`], [`screenings`]: a doctor's patients, their clinical parameters and
+//!   screening sessions, every query scoped to the doctor;
+//! - [`audit`]: the trail of who read or changed which patient's data;
 //! - [`openapi`]: the OpenAPI document the web client is generated from;
 //! - [`web`]: the built React app with client-side routes falling back to `index.html`.
 //!
@@ -21,7 +24,9 @@
 //! # Ok(()) }
 //! ```
 
+pub mod audit;
 pub mod auth;
+pub mod clinical;
 pub mod config;
 pub mod csrf;
 pub mod db;
@@ -29,6 +34,8 @@ pub mod error;
 pub mod extract;
 pub mod health;
 pub mod openapi;
+pub mod patients;
+pub mod screenings;
 pub mod state;
 pub mod web;
 
@@ -60,8 +67,12 @@ pub fn app(state: AppState) -> Router {
     let api = Router::new()
         .merge(health::router())
         .nest("/auth", auth::router())
+        .merge(patients::router())
+        .merge(clinical::router())
+        .merge(screenings::router())
+        .merge(audit::router())
         .route("/openapi.json", get(openapi_document))
-        .fallback(|| async { error::ApiError::NotFound })
+        .fallback(|| async { error::ApiError::NotFound("Not found.".into()) })
         .layer(middleware::from_fn_with_state(
             state.clone(),
             csrf::reject_cross_origin,

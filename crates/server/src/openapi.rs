@@ -3,17 +3,34 @@
 
 use utoipa::OpenApi;
 
-use crate::{auth, error::ErrorBody, health};
+use crate::{audit, auth, clinical, error::ErrorBody, health, patients, screenings};
 
 /// The API description.
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Cardio API", description = "Cardiovascular screening workstation API."),
-    paths(health::health, auth::signup, auth::login, auth::logout, auth::me),
+    paths(
+        health::health, auth::signup, auth::login, auth::logout, auth::me,
+        patients::create, patients::list, patients::read, patients::update,
+        clinical::create, clinical::history,
+        screenings::create, screenings::read, screenings::list_for_patient,
+        audit::list,
+    ),
     components(schemas(
-        ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest
+        ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
+        patients::Patient, patients::PatientForm, patients::PatientPatch,
+        patients::fields::Gender, patients::fields::Status,
+        clinical::ClinicalForm, clinical::ClinicalParameters, clinical::ClinicalRecord,
+        screenings::Screening, screenings::PatientSummary, screenings::NewScreening,
+        audit::AuditEntry, audit::Action,
     )),
-    tags((name = "health"), (name = "auth", description = "Accounts and sessions"))
+    tags(
+        (name = "health"), (name = "auth", description = "Accounts and sessions"),
+        (name = "patients", description = "A doctor's patients"),
+        (name = "clinical", description = "Clinical parameters"),
+        (name = "screenings", description = "Screening sessions"),
+        (name = "audit", description = "Audit trail"),
+    )
 )]
 pub struct ApiDoc;
 

@@ -242,7 +242,7 @@ pub async fn login(
     store::delete_expired_sessions(&state.db, now).await?;
     let user = store::find_by_id(&state.db, &user.id)
         .await?
-        .ok_or(ApiError::NotFound)?;
+        .ok_or_else(|| ApiError::Internal("account vanished during sign-in".into()))?;
     tracing::info!(user_id = %user.id, "signed in");
     start_session(&state, &user, StatusCode::OK).await
 }

@@ -89,6 +89,32 @@ impl FromRequestParts<AppState> for CurrentUser {
     }
 }
 
+/// The message for a `user`-role account on a doctor endpoint.
+pub const DOCTORS_ONLY: &str = "Only healthcare professionals can access patient records.";
+
+/// A signed-in account with the `doctor` role; any other role gets 403.
+#[derive(Debug, Clone)]
+pub struct CurrentDoctor(pub CurrentUser);
+
+impl CurrentDoctor {
+    /// The doctor's user id, the owner key of every patient query.
+    pub fn id(&self) -> &str {
+        &self.0.user.id
+    }
+}
+
+impl FromRequestParts<AppState> for CurrentDoctor {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let current = CurrentUser::from_request_parts(parts, state).await?;
+        if current.user.role != "doctor" {
+            return Err(ApiError::Forbidden(DOCTORS_ONLY.into()));
+        }
+        Ok(Self(current))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -348,6 +348,69 @@ impl TestApp {
     }
 }
 
+/// A valid intake form; tests override fields with `merge`.
+pub fn patient_form() -> Value {
+    json!({
+        "firstName": "María",
+        "lastName": "López",
+        "dateOfBirth": "1961-04-12",
+        "gender": "female",
+        "phone": "+34 600 123 456",
+    })
+}
+
+/// `base` with the fields of `changes` replaced.
+pub fn merge(mut base: Value, changes: Value) -> Value {
+    if let (Some(base), Some(changes)) = (base.as_object_mut(), changes.as_object()) {
+        for (k, v) in changes {
+            base.insert(k.clone(), v.clone());
+        }
+    }
+    base
+}
+
+/// The seven clinical parameters at the prototype modal's defaults.
+pub fn clinical_form() -> Value {
+    json!({
+        "age": 50, "chest_pain_type": 0, "cholesterol": 200, "fasting_blood_sugar": 100,
+        "exercise_induced_angina": 0, "vessels_colored_by_flourosopy": 0, "thalassemia": 0,
+    })
+}
+
+impl TestApp {
+    pub async fn patch(&mut self, path: &str, body: Value) -> TestResponse {
+        self.request(Method::PATCH, path, Some(body)).await
+    }
+
+    /// Creates a patient and returns its id.
+    pub async fn create_patient(&mut self, form: Value) -> String {
+        let response = self.post("/api/patients", form).await;
+        assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+        response.json()["id"].as_str().unwrap().to_owned()
+    }
+
+    /// The actions of the signed-in user's audit trail, oldest first, as "action entity".
+    pub async fn audit_actions(&mut self) -> Vec<String> {
+        let response = self.get("/api/audit?limit=500").await;
+        assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+        let mut actions: Vec<String> = response
+            .json()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    e["action"].as_str().unwrap(),
+                    e["entity"].as_str().unwrap()
+                )
+            })
+            .collect();
+        actions.reverse();
+        actions
+    }
+}
+
 /// Waits a moment (timestamps are in milliseconds; tests that compare them need a tick).
 pub async fn tick() {
     tokio::time::sleep(Duration::from_millis(5)).await;

@@ -3,7 +3,12 @@
 
 mod helpers;
 
+mod audit;
 mod auth;
+mod clinical;
 mod health;
+mod isolation;
 mod logging;
+mod patients;
+mod screenings;
 mod web;

@@ -1,0 +1,303 @@
+//! Screening sessions, kept on the server so that the workflow survives a reload.
+//!
+//! The prototype passed intake → clinical → PCG → PPG → ECG state through navigation, and a reload
+//! lost it. Here `POST /api/screenings` creates a draft for a patient; the workflow pages carry its
+//! id in the URL (`/clinical-data?screening=ID`), the clinical step attaches its parameters, and
+//! later steps attach recordings and results.
+
+use axum::{
+    extract::{Path, State},
+    http::StatusCode,
+    routing::{get, post},
+    Router,
+};
+use serde::{Deserialize, Serialize};
+use sqlx::{any::AnyRow, AnyConnection, Row};
+use utoipa::ToSchema;
+
+use crate::{
+    audit::{self, Action},
+    auth::{session::CurrentDoctor, ClientAddr},
+    clinical::{self, ClinicalRecord},
+    db::{ms_to_rfc3339, now_ms},
+    error::{ApiError, ErrorBody},
+    extract::Json,
+    patients::{self, fields::Gender, PATIENT_NOT_FOUND},
+    state::AppState,
+};
+
+/// The message for a screening that does not exist for this doctor.
+pub const SCREENING_NOT_FOUND: &str = "Screening not found.";
+
+/// The routes of this module, mounted under `/api`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/screenings", post(create))
+        .route("/screenings/{id}", get(read))
+        .route("/patients/{id}/screenings", get(list_for_patient))
+}
+
+/// Who a screening is for: what the workflow pages show in their header.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PatientSummary {
+    /// Patient id.
+    pub id: String,
+    /// First name.
+    pub first_name: String,
+    /// Last name.
+    pub last_name: String,
+    /// `YYYY-MM-DD`.
+    pub date_of_birth: String,
+    /// Gender.
+    pub gender: Gender,
+}
+
+/// A screening session.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Screening {
+    /// Screening id (carried in the workflow URLs).
+    pub id: String,
+    /// The patient.
+    pub patient: PatientSummary,
+    /// `draft` until the workflow completes.
+    pub status: String,
+    /// The clinical parameters entered for it, once entered.
+    pub clinical: Option<ClinicalRecord>,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+}
+
+/// Request to start a screening.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NewScreening {
+    /// One of the signed-in doctor's patients.
+    pub patient_id: String,
+}
+
+/// A screening row, before its parts are joined in.
+pub struct ScreeningRow {
+    /// Screening id.
+    pub id: String,
+    /// Patient id.
+    pub patient_id: String,
+    /// Status.
+    pub status: String,
+    /// The attached clinical entry.
+    pub clinical_record_id: Option<String>,
+    /// Milliseconds.
+    pub created_at: i64,
+    /// Milliseconds.
+    pub updated_at: i64,
+}
+
+fn row_to_screening_row(row: &AnyRow) -> Result<ScreeningRow, sqlx::Error> {
+    Ok(ScreeningRow {
+        id: row.try_get("id")?,
+        patient_id: row.try_get("patient_id")?,
+        status: row.try_get("status")?,
+        clinical_record_id: row.try_get("clinical_record_id")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+const COLUMNS: &str = "id, patient_id, status, clinical_record_id, created_at, updated_at";
+
+/// One screening of the doctor's.
+pub async fn find_row(
+    conn: &mut AnyConnection,
+    id: &str,
+    doctor_id: &str,
+) -> Result<Option<ScreeningRow>, ApiError> {
+    let sql = format!("SELECT {COLUMNS} FROM screenings WHERE id = $1 AND doctor_id = $2");
+    let row = sqlx::query(&sql)
+        .bind(id)
+        .bind(doctor_id)
+        .fetch_optional(conn)
+        .await?;
+    Ok(row.as_ref().map(row_to_screening_row).transpose()?)
+}
+
+/// Points a screening at a clinical entry.
+pub async fn attach_clinical(
+    conn: &mut AnyConnection,
+    id: &str,
+    doctor_id: &str,
+    clinical_id: &str,
+    now: i64,
+) -> Result<(), ApiError> {
+    sqlx::query(
+        "UPDATE screenings SET clinical_record_id = $3, updated_at = $4 WHERE id = $1 AND doctor_id = $2",
+    )
+    .bind(id)
+    .bind(doctor_id)
+    .bind(clinical_id)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+async fn assemble(
+    conn: &mut AnyConnection,
+    row: ScreeningRow,
+    doctor_id: &str,
+) -> Result<Screening, ApiError> {
+    let patient = patients::store::find(conn, &row.patient_id, doctor_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
+    let clinical = match &row.clinical_record_id {
+        Some(id) => clinical::find(conn, id, doctor_id).await?,
+        None => None,
+    };
+    Ok(Screening {
+        id: row.id,
+        patient: PatientSummary {
+            id: patient.id,
+            first_name: patient.first_name,
+            last_name: patient.last_name,
+            date_of_birth: patient.date_of_birth,
+            gender: patient.gender,
+        },
+        status: row.status,
+        clinical,
+        created_at: ms_to_rfc3339(row.created_at),
+        updated_at: ms_to_rfc3339(row.updated_at),
+    })
+}
+
+/// Starts a draft screening for one of the signed-in doctor's patients.
+#[utoipa::path(
+    post, path = "/api/screenings", tag = "screenings", request_body = NewScreening,
+    responses(
+        (status = 201, description = "The new draft", body = Screening),
+        (status = 404, description = "Patient not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn create(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    ClientAddr(client): ClientAddr,
+    Json(request): Json<NewScreening>,
+) -> Result<(StatusCode, Json<Screening>), ApiError> {
+    let mut tx = state.db.pool.begin().await?;
+    if patients::store::find(&mut tx, &request.patient_id, doctor.id())
+        .await?
+        .is_none()
+    {
+        return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
+    }
+    let id = uuid::Uuid::new_v4().to_string();
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO screenings (id, patient_id, doctor_id, status, created_at, updated_at) \
+         VALUES ($1, $2, $3, 'draft', $4, $4)",
+    )
+    .bind(&id)
+    .bind(&request.patient_id)
+    .bind(doctor.id())
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    patients::store::touch_visit(&mut tx, &request.patient_id, doctor.id(), now).await?;
+    audit::record(
+        &mut tx,
+        &audit::Entry {
+            user_id: doctor.id(),
+            action: Action::Create,
+            entity: "screening",
+            entity_id: &id,
+            patient_id: Some(&request.patient_id),
+            client_addr: &client,
+        },
+    )
+    .await?;
+    let row = find_row(&mut tx, &id, doctor.id())
+        .await?
+        .ok_or_else(|| ApiError::Internal("screening vanished after insert".into()))?;
+    let screening = assemble(&mut tx, row, doctor.id()).await?;
+    tx.commit().await?;
+    Ok((StatusCode::CREATED, Json(screening)))
+}
+
+/// One of the signed-in doctor's screenings, with its patient and clinical parameters.
+#[utoipa::path(
+    get, path = "/api/screenings/{id}", tag = "screenings",
+    params(("id" = String, Path, description = "Screening id")),
+    responses(
+        (status = 200, description = "The screening", body = Screening),
+        (status = 404, description = "Screening not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn read(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    ClientAddr(client): ClientAddr,
+    Path(id): Path<String>,
+) -> Result<Json<Screening>, ApiError> {
+    let mut tx = state.db.pool.begin().await?;
+    let row = find_row(&mut tx, &id, doctor.id())
+        .await?
+        .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
+    let patient_id = row.patient_id.clone();
+    let screening = assemble(&mut tx, row, doctor.id()).await?;
+    audit::record(
+        &mut tx,
+        &audit::Entry {
+            user_id: doctor.id(),
+            action: Action::Read,
+            entity: "screening",
+            entity_id: &id,
+            patient_id: Some(&patient_id),
+            client_addr: &client,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Json(screening))
+}
+
+/// The screenings of one of the signed-in doctor's patients, newest first.
+#[utoipa::path(
+    get, path = "/api/patients/{id}/screenings", tag = "screenings",
+    params(("id" = String, Path, description = "Patient id")),
+    responses(
+        (status = 200, description = "Newest first", body = [Screening]),
+        (status = 404, description = "Patient not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn list_for_patient(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    Path(patient_id): Path<String>,
+) -> Result<Json<Vec<Screening>>, ApiError> {
+    let mut conn = state.db.pool.acquire().await?;
+    if patients::store::find(&mut conn, &patient_id, doctor.id())
+        .await?
+        .is_none()
+    {
+        return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
+    }
+    let sql = format!(
+        "SELECT {COLUMNS} FROM screenings WHERE patient_id = $1 AND doctor_id = $2 \
+         ORDER BY created_at DESC, id DESC"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(&patient_id)
+        .bind(doctor.id())
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut screenings = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let row = row_to_screening_row(row)?;
+        screenings.push(assemble(&mut conn, row, doctor.id()).await?);
+    }
+    Ok(Json(screenings))
+}
