@@ -361,10 +361,8 @@ pub fn patient_form() -> Value {
 
 /// `base` with the fields of `changes` replaced.
 pub fn merge(mut base: Value, changes: Value) -> Value {
-    if let (Some(base), Some(changes)) = (base.as_object_mut(), changes.as_object()) {
-        for (k, v) in changes {
-            base.insert(k.clone(), v.clone());
-        }
+    if let (Some(base), Value::Object(changes)) = (base.as_object_mut(), changes) {
+        base.extend(changes);
     }
     base
 }
