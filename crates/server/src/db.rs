@@ -151,15 +151,16 @@ pub fn now_ms() -> i64 {
     (now.unix_timestamp_nanos() / 1_000_000) as i64
 }
 
-/// Formats a stored timestamp (milliseconds since the epoch) as RFC 3339 in UTC.
+/// Formats a stored timestamp (milliseconds since the epoch) as RFC 3339 in UTC with exactly three
+/// fractional digits, so that the strings sort like the instants they name.
 pub fn ms_to_rfc3339(ms: i64) -> String {
     let nanos = i128::from(ms) * 1_000_000;
+    let format = time::macros::format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+    );
     time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
         .ok()
-        .and_then(|t| {
-            t.format(&time::format_description::well_known::Rfc3339)
-                .ok()
-        })
+        .and_then(|t| t.format(&format).ok())
         .unwrap_or_default()
 }
 
@@ -200,7 +201,8 @@ mod tests {
 
     #[test]
     fn formats_timestamps_as_rfc3339() {
-        assert_eq!(ms_to_rfc3339(0), "1970-01-01T00:00:00Z");
-        assert_eq!(ms_to_rfc3339(1_500), "1970-01-01T00:00:01.5Z");
+        assert_eq!(ms_to_rfc3339(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(ms_to_rfc3339(1_500), "1970-01-01T00:00:01.500Z");
+        assert!(ms_to_rfc3339(1_100) < ms_to_rfc3339(1_105), "sorts like the instants");
     }
 }

@@ -8,6 +8,7 @@
 //! - [`health`]: `GET /api/health`;
 //! - [`patients`], [`clinical`], [`screenings`]: a doctor's patients, their clinical parameters and
 //!   screening sessions, every query scoped to the doctor;
+//! - [`dashboard`]: the home page's figures;
 //! - [`audit`]: the trail of who read or changed which patient's data;
 //! - [`openapi`]: the OpenAPI document the web client is generated from;
 //! - [`web`]: the built React app with client-side routes falling back to `index.html`.
@@ -29,6 +30,7 @@ pub mod auth;
 pub mod clinical;
 pub mod config;
 pub mod csrf;
+pub mod dashboard;
 pub mod db;
 pub mod error;
 pub mod extract;
@@ -71,6 +73,7 @@ pub fn app(state: AppState) -> Router {
         .merge(clinical::router())
         .merge(screenings::router())
         .merge(audit::router())
+        .merge(dashboard::router())
         .route("/openapi.json", get(openapi_document))
         .fallback(|| async { error::ApiError::NotFound("Not found.".into()) })
         .layer(middleware::from_fn_with_state(

@@ -3,7 +3,7 @@
 
 use utoipa::OpenApi;
 
-use crate::{audit, auth, clinical, error::ErrorBody, health, patients, screenings};
+use crate::{audit, auth, clinical, dashboard, error::ErrorBody, health, patients, screenings};
 
 /// The API description.
 #[derive(OpenApi)]
@@ -14,7 +14,7 @@ use crate::{audit, auth, clinical, error::ErrorBody, health, patients, screening
         patients::create, patients::list, patients::read, patients::update,
         clinical::create, clinical::history,
         screenings::create, screenings::read, screenings::list_for_patient,
-        audit::list,
+        audit::list, dashboard::summary,
     ),
     components(schemas(
         ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
@@ -22,7 +22,7 @@ use crate::{audit, auth, clinical, error::ErrorBody, health, patients, screening
         patients::fields::Gender, patients::fields::Status,
         clinical::ClinicalForm, clinical::ClinicalParameters, clinical::ClinicalRecord,
         screenings::Screening, screenings::PatientSummary, screenings::NewScreening,
-        audit::AuditEntry, audit::Action,
+        audit::AuditEntry, audit::Action, dashboard::Dashboard,
     )),
     tags(
         (name = "health"), (name = "auth", description = "Accounts and sessions"),

@@ -9,6 +9,7 @@ crate::backend_tests!(
     a_screening_starts_as_a_draft_and_marks_a_visit,
     lists_a_patients_screenings_newest_first,
     an_unknown_screening_or_patient_is_not_found,
+    the_dashboard_counts_own_patients_and_todays_screenings,
 );
 
 pub async fn a_screening_starts_as_a_draft_and_marks_a_visit(mut app: TestApp) {
@@ -69,4 +70,26 @@ pub async fn an_unknown_screening_or_patient_is_not_found(mut app: TestApp) {
     assert_eq!(screening.detail(), "Screening not found.");
     assert_eq!(create.status, StatusCode::NOT_FOUND);
     assert_eq!(create.detail(), "Patient not found.");
+}
+
+pub async fn the_dashboard_counts_own_patients_and_todays_screenings(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let empty = app.get("/api/dashboard").await.json();
+    assert_eq!(empty, json!({"totalPatients": 0, "screeningsToday": 0}));
+    let first = app.create_patient(patient_form()).await;
+    app.create_patient(patient_form()).await;
+    app.post("/api/screenings", json!({"patient_id": first}))
+        .await;
+
+    let figures = app.get("/api/dashboard").await.json();
+    let future = app.get("/api/dashboard?since=99999999999999").await.json();
+
+    assert_eq!(figures, json!({"totalPatients": 2, "screeningsToday": 1}));
+    assert_eq!(future["screeningsToday"], 0);
+    app.logout().await;
+    app.signed_in_doctor().await;
+    assert_eq!(
+        app.get("/api/dashboard").await.json(),
+        json!({"totalPatients": 0, "screeningsToday": 0})
+    );
 }

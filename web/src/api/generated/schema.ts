@@ -89,6 +89,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in doctor's figures for the home page. */
+        get: operations["summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -345,6 +362,19 @@ export interface components {
             patientId: string;
             /** @description The screening it was entered for, if any. */
             screeningId?: string | null;
+        };
+        /** @description The home page's figures. */
+        Dashboard: {
+            /**
+             * Format: int64
+             * @description Screenings started since `since` (the start of the doctor's day).
+             */
+            screeningsToday: number;
+            /**
+             * Format: int64
+             * @description How many patients the doctor has.
+             */
+            totalPatients: number;
         };
         /** @description The body of every error response. */
         ErrorBody: {
@@ -839,6 +869,50 @@ export interface operations {
             };
             /** @description Invalid email address, short password or bad body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    summary: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Start of "today" in the client's time zone, milliseconds since the epoch (default: 24 hours
+                 *     ago).
+                 */
+                since?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Figures from stored data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

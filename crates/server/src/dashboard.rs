@@ -1,0 +1,72 @@
+//! `GET /api/dashboard`: the home page's figures, computed from the signed-in doctor's stored data
+//! (the prototype showed hard-coded samples).
+
+use axum::{
+    extract::{Query, State},
+    routing::get,
+    Router,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::{
+    auth::session::CurrentDoctor,
+    db::now_ms,
+    error::{ApiError, ErrorBody},
+    extract::Json,
+    patients,
+    state::AppState,
+};
+
+/// The routes of this module, mounted under `/api`.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/dashboard", get(summary))
+}
+
+/// The home page's figures.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Dashboard {
+    /// How many patients the doctor has.
+    pub total_patients: i64,
+    /// Screenings started since `since` (the start of the doctor's day).
+    pub screenings_today: i64,
+}
+
+/// Query of `GET /api/dashboard`.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct DashboardQuery {
+    /// Start of "today" in the client's time zone, milliseconds since the epoch (default: 24 hours
+    /// ago).
+    pub since: Option<i64>,
+}
+
+/// The signed-in doctor's figures for the home page.
+#[utoipa::path(
+    get, path = "/api/dashboard", tag = "patients", params(DashboardQuery),
+    responses(
+        (status = 200, description = "Figures from stored data", body = Dashboard),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn summary(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    Query(query): Query<DashboardQuery>,
+) -> Result<Json<Dashboard>, ApiError> {
+    let since = query.since.unwrap_or_else(|| now_ms() - 24 * 3600 * 1000);
+    let total_patients = patients::store::count(&state.db, doctor.id()).await?;
+    let screenings_today: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM screenings WHERE doctor_id = $1 AND created_at >= $2",
+    )
+    .bind(doctor.id())
+    .bind(since)
+    .fetch_one(&state.db.pool)
+    .await?;
+    Ok(Json(Dashboard {
+        total_patients,
+        screenings_today,
+    }))
+}
