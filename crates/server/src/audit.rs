@@ -128,7 +128,7 @@ pub struct AuditQuery {
 
 /// The signed-in user's own audit trail, newest first.
 #[utoipa::path(
-    get, path = "/api/audit", tag = "audit", params(AuditQuery),
+    get, path = "/api/audit", operation_id = "list_audit_entries", tag = "audit", params(AuditQuery),
     responses(
         (status = 200, description = "The trail, newest first", body = [AuditEntry]),
         (status = 401, description = "Not authenticated.", body = ErrorBody),

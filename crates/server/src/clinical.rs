@@ -203,7 +203,7 @@ pub async fn find(
 /// Records clinical parameters for one of the signed-in doctor's patients, attaching them to a
 /// screening of that patient when `screening_id` is given.
 #[utoipa::path(
-    post, path = "/api/patients/{id}/clinical", tag = "clinical", request_body = ClinicalForm,
+    post, path = "/api/patients/{id}/clinical", operation_id = "create_clinical_record", tag = "clinical", request_body = ClinicalForm,
     params(("id" = String, Path, description = "Patient id")),
     responses(
         (status = 201, description = "The stored entry", body = ClinicalRecord),
@@ -277,7 +277,7 @@ pub async fn create(
 
 /// The clinical history of one of the signed-in doctor's patients, newest first.
 #[utoipa::path(
-    get, path = "/api/patients/{id}/clinical", tag = "clinical",
+    get, path = "/api/patients/{id}/clinical", operation_id = "list_clinical_records", tag = "clinical",
     params(("id" = String, Path, description = "Patient id")),
     responses(
         (status = 200, description = "The history, newest first", body = [ClinicalRecord]),

@@ -43,7 +43,7 @@ pub struct DashboardQuery {
 
 /// The signed-in doctor's figures for the home page.
 #[utoipa::path(
-    get, path = "/api/dashboard", tag = "patients", params(DashboardQuery),
+    get, path = "/api/dashboard", operation_id = "get_dashboard", tag = "patients", params(DashboardQuery),
     responses(
         (status = 200, description = "Figures from stored data", body = Dashboard),
         (status = 401, description = "Not authenticated.", body = ErrorBody),

@@ -203,6 +203,9 @@ mod tests {
     fn formats_timestamps_as_rfc3339() {
         assert_eq!(ms_to_rfc3339(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(ms_to_rfc3339(1_500), "1970-01-01T00:00:01.500Z");
-        assert!(ms_to_rfc3339(1_100) < ms_to_rfc3339(1_105), "sorts like the instants");
+        assert!(
+            ms_to_rfc3339(1_100) < ms_to_rfc3339(1_105),
+            "sorts like the instants"
+        );
     }
 }

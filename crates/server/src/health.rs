@@ -34,7 +34,7 @@ pub struct Health {
 
 /// Reports that the server and its database are up.
 #[utoipa::path(
-    get, path = "/api/health", tag = "health",
+    get, path = "/api/health", operation_id = "health", tag = "health",
     responses(
         (status = 200, description = "Server and database are up", body = Health),
         (status = 503, description = "The database does not answer", body = crate::error::ErrorBody),

@@ -42,3 +42,24 @@ pub fn json() -> String {
     text.push('\n');
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_has_its_own_id() {
+        let doc: serde_json::Value = serde_json::from_str(&json()).unwrap();
+        let mut ids: Vec<String> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|ops| ops.as_object().unwrap().values())
+            .map(|op| op["operationId"].as_str().expect("an operationId").to_owned())
+            .collect();
+        let count = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), count, "duplicate operation ids break the generated client");
+    }
+}

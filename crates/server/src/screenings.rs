@@ -172,7 +172,7 @@ async fn assemble(
 
 /// Starts a draft screening for one of the signed-in doctor's patients.
 #[utoipa::path(
-    post, path = "/api/screenings", tag = "screenings", request_body = NewScreening,
+    post, path = "/api/screenings", operation_id = "create_screening", tag = "screenings", request_body = NewScreening,
     responses(
         (status = 201, description = "The new draft", body = Screening),
         (status = 404, description = "Patient not found.", body = ErrorBody),
@@ -227,7 +227,7 @@ pub async fn create(
 
 /// One of the signed-in doctor's screenings, with its patient and clinical parameters.
 #[utoipa::path(
-    get, path = "/api/screenings/{id}", tag = "screenings",
+    get, path = "/api/screenings/{id}", operation_id = "get_screening", tag = "screenings",
     params(("id" = String, Path, description = "Screening id")),
     responses(
         (status = 200, description = "The screening", body = Screening),
@@ -265,7 +265,7 @@ pub async fn read(
 
 /// The screenings of one of the signed-in doctor's patients, newest first.
 #[utoipa::path(
-    get, path = "/api/patients/{id}/screenings", tag = "screenings",
+    get, path = "/api/patients/{id}/screenings", operation_id = "list_patient_screenings", tag = "screenings",
     params(("id" = String, Path, description = "Patient id")),
     responses(
         (status = 200, description = "Newest first", body = [Screening]),

@@ -158,7 +158,7 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
 
 /// Creates an account with the chosen role and signs it in.
 #[utoipa::path(
-    post, path = "/api/auth/signup", tag = "auth",
+    post, path = "/api/auth/signup", operation_id = "signup", tag = "auth",
     request_body = SignupRequest,
     responses(
         (status = 201, description = "Account created and signed in; sets the session cookie", body = User),
@@ -203,7 +203,7 @@ pub async fn signup(
 
 /// Signs in with email and password.
 #[utoipa::path(
-    post, path = "/api/auth/login", tag = "auth",
+    post, path = "/api/auth/login", operation_id = "login", tag = "auth",
     request_body = LoginRequest,
     responses(
         (status = 200, description = "Signed in; sets the session cookie", body = User),
@@ -249,7 +249,7 @@ pub async fn login(
 
 /// Signs out: deletes the session and clears the cookie. Succeeds without a session too.
 #[utoipa::path(
-    post, path = "/api/auth/logout", tag = "auth",
+    post, path = "/api/auth/logout", operation_id = "logout", tag = "auth",
     responses((status = 204, description = "Signed out; the cookie is cleared"))
 )]
 #[tracing::instrument(skip_all)]
@@ -272,7 +272,7 @@ pub async fn logout(
 
 /// The signed-in account.
 #[utoipa::path(
-    get, path = "/api/auth/me", tag = "auth",
+    get, path = "/api/auth/me", operation_id = "get_me", tag = "auth",
     responses(
         (status = 200, description = "The signed-in account", body = User),
         (status = 401, description = "Not authenticated.", body = ErrorBody),

@@ -303,7 +303,7 @@ pub struct PatientQuery {
 
 /// Registers a patient for the signed-in doctor.
 #[utoipa::path(
-    post, path = "/api/patients", tag = "patients", request_body = PatientForm,
+    post, path = "/api/patients", operation_id = "create_patient", tag = "patients", request_body = PatientForm,
     responses(
         (status = 201, description = "The new patient", body = Patient),
         (status = 401, description = "Not authenticated.", body = ErrorBody),
@@ -344,7 +344,7 @@ pub async fn create(
 
 /// The signed-in doctor's patients, newest first, optionally searched and filtered by status.
 #[utoipa::path(
-    get, path = "/api/patients", tag = "patients", params(PatientQuery),
+    get, path = "/api/patients", operation_id = "list_patients", tag = "patients", params(PatientQuery),
     responses(
         (status = 200, description = "Own patients, newest first", body = [Patient]),
         (status = 401, description = "Not authenticated.", body = ErrorBody),
@@ -374,7 +374,7 @@ pub async fn list(
 
 /// One of the signed-in doctor's patients.
 #[utoipa::path(
-    get, path = "/api/patients/{id}", tag = "patients",
+    get, path = "/api/patients/{id}", operation_id = "get_patient", tag = "patients",
     params(("id" = String, Path, description = "Patient id")),
     responses(
         (status = 200, description = "The patient", body = Patient),
@@ -410,7 +410,7 @@ pub async fn read(
 
 /// Changes some fields of one of the signed-in doctor's patients.
 #[utoipa::path(
-    patch, path = "/api/patients/{id}", tag = "patients", request_body = PatientPatch,
+    patch, path = "/api/patients/{id}", operation_id = "update_patient", tag = "patients", request_body = PatientPatch,
     params(("id" = String, Path, description = "Patient id")),
     responses(
         (status = 200, description = "The updated patient", body = Patient),

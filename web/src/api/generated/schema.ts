@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** The signed-in user's own audit trail, newest first. */
-        get: operations["list"];
+        get: operations["list_audit_entries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -63,7 +63,7 @@ export interface paths {
             cookie?: never;
         };
         /** The signed-in account. */
-        get: operations["me"];
+        get: operations["get_me"];
         put?: never;
         post?: never;
         delete?: never;
@@ -97,7 +97,7 @@ export interface paths {
             cookie?: never;
         };
         /** The signed-in doctor's figures for the home page. */
-        get: operations["summary"];
+        get: operations["get_dashboard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -131,10 +131,10 @@ export interface paths {
             cookie?: never;
         };
         /** The signed-in doctor's patients, newest first, optionally searched and filtered by status. */
-        get: operations["list"];
+        get: operations["list_patients"];
         put?: never;
         /** Registers a patient for the signed-in doctor. */
-        post: operations["create"];
+        post: operations["create_patient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -149,14 +149,14 @@ export interface paths {
             cookie?: never;
         };
         /** One of the signed-in doctor's patients. */
-        get: operations["read"];
+        get: operations["get_patient"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Changes some fields of one of the signed-in doctor's patients. */
-        patch: operations["update"];
+        patch: operations["update_patient"];
         trace?: never;
     };
     "/api/patients/{id}/clinical": {
@@ -167,13 +167,13 @@ export interface paths {
             cookie?: never;
         };
         /** The clinical history of one of the signed-in doctor's patients, newest first. */
-        get: operations["history"];
+        get: operations["list_clinical_records"];
         put?: never;
         /**
          * Records clinical parameters for one of the signed-in doctor's patients, attaching them to a
          *     screening of that patient when `screening_id` is given.
          */
-        post: operations["create"];
+        post: operations["create_clinical_record"];
         delete?: never;
         options?: never;
         head?: never;
@@ -188,7 +188,7 @@ export interface paths {
             cookie?: never;
         };
         /** The screenings of one of the signed-in doctor's patients, newest first. */
-        get: operations["list_for_patient"];
+        get: operations["list_patient_screenings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -207,7 +207,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Starts a draft screening for one of the signed-in doctor's patients. */
-        post: operations["create"];
+        post: operations["create_screening"];
         delete?: never;
         options?: never;
         head?: never;
@@ -222,7 +222,7 @@ export interface paths {
             cookie?: never;
         };
         /** One of the signed-in doctor's screenings, with its patient and clinical parameters. */
-        get: operations["read"];
+        get: operations["get_screening"];
         put?: never;
         post?: never;
         delete?: never;
@@ -688,7 +688,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    list: {
+    list_audit_entries: {
         parameters: {
             query?: {
                 /** @description How many rows, newest first (1 to 500, default 50). */
@@ -798,7 +798,7 @@ export interface operations {
             };
         };
     };
-    me: {
+    get_me: {
         parameters: {
             query?: never;
             header?: never;
@@ -878,7 +878,7 @@ export interface operations {
             };
         };
     };
-    summary: {
+    get_dashboard: {
         parameters: {
             query?: {
                 /**
@@ -951,7 +951,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    list_patients: {
         parameters: {
             query?: {
                 /** @description Case-insensitive substring of first name, last name, phone or email. */
@@ -1003,7 +1003,7 @@ export interface operations {
             };
         };
     };
-    create: {
+    create_patient: {
         parameters: {
             query?: never;
             header?: never;
@@ -1054,7 +1054,7 @@ export interface operations {
             };
         };
     };
-    read: {
+    get_patient: {
         parameters: {
             query?: never;
             header?: never;
@@ -1086,7 +1086,7 @@ export interface operations {
             };
         };
     };
-    update: {
+    update_patient: {
         parameters: {
             query?: never;
             header?: never;
@@ -1131,7 +1131,7 @@ export interface operations {
             };
         };
     };
-    history: {
+    list_clinical_records: {
         parameters: {
             query?: never;
             header?: never;
@@ -1163,7 +1163,7 @@ export interface operations {
             };
         };
     };
-    create: {
+    create_clinical_record: {
         parameters: {
             query?: never;
             header?: never;
@@ -1208,7 +1208,7 @@ export interface operations {
             };
         };
     };
-    list_for_patient: {
+    list_patient_screenings: {
         parameters: {
             query?: never;
             header?: never;
@@ -1240,7 +1240,7 @@ export interface operations {
             };
         };
     };
-    create: {
+    create_screening: {
         parameters: {
             query?: never;
             header?: never;
@@ -1273,7 +1273,7 @@ export interface operations {
             };
         };
     };
-    read: {
+    get_screening: {
         parameters: {
             query?: never;
             header?: never;

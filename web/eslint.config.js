@@ -1,0 +1,80 @@
+// @ts-check
+import js from '@eslint/js';
+import importPlugin from 'eslint-plugin-import';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Every feature folder: a feature may import shared code, never another feature. */
+const FEATURES = [
+  'auth',
+  'devices',
+  'home',
+  'patients',
+  'profile',
+  'reports',
+  'screening',
+  'settings',
+  'test-results',
+  'welcome',
+];
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'e2e/screenshots', 'src/api/generated'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+    },
+  },
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { import: importPlugin },
+    settings: {
+      // Relative imports only (no path aliases), so the Node resolver with TS extensions suffices.
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import/no-cycle': 'error',
+      'import/no-self-import': 'error',
+      'import/no-useless-path-segments': 'error',
+      'import/no-duplicates': 'error',
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // Features never import each other (composition happens in src/app).
+            ...FEATURES.map((feature) => ({
+              target: `./src/features/${feature}`,
+              from: './src/features',
+              except: [`./${feature}`],
+              message: 'A feature must not import another feature; compose them in src/app.',
+            })),
+            // Features do not import the app shell, except the route table of paths.
+            {
+              target: './src/features',
+              from: './src/app',
+              except: ['./paths.ts'],
+              message: 'Features must not import from src/app (only src/app/paths.ts).',
+            },
+            // Shared code never imports features or the app.
+            {
+              target: ['./src/components', './src/lib', './src/i18n', './src/api'],
+              from: ['./src/features', './src/app'],
+              message: 'Shared code must not import features or the app shell.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['e2e/**/*.{ts,mjs}', '*.config.{ts,js}', 'eslint.config.js'],
+    languageOptions: { globals: globals.node },
+  },
+);

@@ -1,0 +1,78 @@
+/**
+ * The typed HTTP client for the Cardio server (same origin, session cookie).
+ *
+ * Every call goes through `api` (openapi-fetch over the generated `paths`). Failures are turned into
+ * two error classes so that screens can tell "the server said no" (`ApiError`, with the server's
+ * `detail`) from "the server could not be reached" (`NetworkError`).
+ */
+import createClient from 'openapi-fetch';
+import type { components, paths } from './generated/schema';
+
+export type User = components['schemas']['User'];
+export type Role = components['schemas']['Role'];
+export type Health = components['schemas']['Health'];
+
+/** The server answered with an error status. `detail` is its message, when it sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly detail: string | undefined;
+
+  constructor(status: number, detail: string | undefined) {
+    super(detail ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+/** No response came back (offline, server down, connection refused). */
+export class NetworkError extends Error {
+  constructor(cause: unknown) {
+    super('Network error', { cause });
+    this.name = 'NetworkError';
+  }
+}
+
+function baseUrl(): string {
+  // openapi-fetch builds a `Request`, which needs an absolute URL outside a browser page.
+  return typeof window === 'undefined' ? '' : window.location.origin;
+}
+
+export const api = createClient<paths>({
+  baseUrl: baseUrl(),
+  credentials: 'same-origin',
+  // Resolve `fetch` at call time (tests replace it after this module is loaded).
+  fetch: (request) => globalThis.fetch(request),
+});
+
+/** Reads the server's message from an error body: `detail`, then `message`. */
+export function errorDetail(body: unknown): string | undefined {
+  if (body && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    for (const key of ['detail', 'message']) {
+      const value = record[key];
+      if (typeof value === 'string' && value.trim() !== '') return value;
+    }
+  }
+  return undefined;
+}
+
+type Result<T> = { data?: T; error?: unknown; response: Response };
+
+/**
+ * Awaits an openapi-fetch call and returns its data, or throws `ApiError` / `NetworkError`.
+ */
+export async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
+  let result: Result<T>;
+  try {
+    result = await call;
+  } catch (cause) {
+    // `fetch` rejects with a TypeError when no response arrives.
+    if (cause instanceof TypeError) throw new NetworkError(cause);
+    throw cause;
+  }
+  if (!result.response.ok) {
+    throw new ApiError(result.response.status, errorDetail(result.error));
+  }
+  return result.data as T;
+}

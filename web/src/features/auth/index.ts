@@ -1,0 +1,4 @@
+export { LoginPage } from './LoginPage';
+export { SignupPage } from './SignupPage';
+export { RoleSelectPage } from './RoleSelectPage';
+export { useMe, useLogout, meQueryKey } from './api';

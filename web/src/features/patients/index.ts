@@ -1,0 +1,1 @@
+export { PatientsPage } from './PatientsPage';

@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+
+const STEPS = ['clinical', 'pcg', 'ppg', 'ecg'] as const;
+export type ScreeningStep = (typeof STEPS)[number];
+
+/** The four-step progress bar of the screening workflow (spec §2). */
+export function StepProgress({ current }: { current: ScreeningStep }) {
+  const { t } = useTranslation();
+  const currentIndex = STEPS.indexOf(current);
+  return (
+    <nav aria-label={t('sensor.steps.label')}>
+      <ol className="step-progress">
+        {STEPS.map((step, index) => {
+          const state = index < currentIndex ? 'done' : index === currentIndex ? 'current' : 'todo';
+          return (
+            <li
+              key={step}
+              className={`step-progress__item step-progress__item--${state}`}
+              aria-current={state === 'current' ? 'step' : undefined}
+            >
+              <span className="step-progress__number" aria-hidden="true">
+                {index + 1}
+              </span>
+              <span>{t(`sensor.steps.${step}`)}</span>
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,3 @@
+export { IntakePage } from './IntakePage';
+export { ClinicalDataPage } from './ClinicalDataPage';
+export { SensorEcgPage, SensorPcgPage, SensorPpgPage } from './SensorPages';

@@ -1,0 +1,65 @@
+/**
+ * i18next set-up: English, Spanish and French catalogues bundled with the app.
+ *
+ * The language is the user's choice in localStorage (`cardio.language`), else the browser's language
+ * (es* → es, fr* → fr, anything else → en). <html lang> always follows the active language.
+ */
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { readStorage, writeStorage } from '../lib/storage';
+import en from './en.json';
+import es from './es.json';
+import fr from './fr.json';
+
+export const LANGUAGE_STORAGE_KEY = 'cardio.language';
+export const SUPPORTED_LANGUAGES = ['en', 'es', 'fr'] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+
+export const resources = {
+  en: { translation: en },
+  es: { translation: es },
+  fr: { translation: fr },
+} as const;
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
+}
+
+/** Maps a BCP 47 tag (navigator.language) to a supported language. */
+export function languageFromTag(tag: string | undefined | null): Language {
+  const primary = (tag ?? '').toLowerCase().split(/[-_]/)[0];
+  return isLanguage(primary) ? primary : 'en';
+}
+
+export function detectLanguage(): Language {
+  const stored = readStorage(LANGUAGE_STORAGE_KEY);
+  if (isLanguage(stored)) return stored;
+  return languageFromTag(typeof navigator === 'undefined' ? undefined : navigator.language);
+}
+
+/** Switches the UI language and remembers the choice. */
+export async function changeLanguage(language: Language): Promise<void> {
+  writeStorage(LANGUAGE_STORAGE_KEY, language);
+  await i18n.changeLanguage(language);
+}
+
+/** The active language, always one of the supported ones. */
+export function currentLanguage(): Language {
+  return languageFromTag(i18n.resolvedLanguage ?? i18n.language);
+}
+
+i18n.on('languageChanged', (language) => {
+  if (typeof document !== 'undefined') document.documentElement.lang = languageFromTag(language);
+});
+
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: detectLanguage(),
+  fallbackLng: 'en',
+  supportedLngs: [...SUPPORTED_LANGUAGES],
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+
+export default i18n;
