@@ -55,11 +55,20 @@ mod tests {
             .unwrap()
             .values()
             .flat_map(|ops| ops.as_object().unwrap().values())
-            .map(|op| op["operationId"].as_str().expect("an operationId").to_owned())
+            .map(|op| {
+                op["operationId"]
+                    .as_str()
+                    .expect("an operationId")
+                    .to_owned()
+            })
             .collect();
         let count = ids.len();
         ids.sort();
         ids.dedup();
-        assert_eq!(ids.len(), count, "duplicate operation ids break the generated client");
+        assert_eq!(
+            ids.len(),
+            count,
+            "duplicate operation ids break the generated client"
+        );
     }
 }
