@@ -1,0 +1,1 @@
+export { TestResultsPage } from './TestResultsPage';
