@@ -11,13 +11,15 @@ TEST_POSTGRES_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && e
 export TEST_POSTGRES_URL
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium test test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e clean
+.PHONY: help run build build-web deps-web chromium test test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench golden clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
 	@echo "make test         every test: fmt, clippy, cargo tests (SQLite + PostgreSQL), web lint/types/unit, stale client, e2e"
 	@echo "make e2e          Playwright end-to-end tests against a real server (Debian chromium)"
 	@echo "make gen-client   regenerate web/src/api/generated/ from the server's OpenAPI document"
+	@echo "make bench        criterion benchmarks of the signal crate"
+	@echo "make golden       recompute the signal crate's golden vectors with SciPy/NeuroKit2 (venv outside the repo)"
 	@echo "make fmt | lint   format | lint everything"
 
 ## Setup -------------------------------------------------------------------------------------------
@@ -72,10 +74,20 @@ check-client: deps-web
 	  && diff -q $$tmp/schema.ts src/api/generated/schema.ts >/dev/null \
 	  || { echo "web/src/api/generated/schema.ts is stale: run 'make gen-client'"; exit 1; }
 
+## Benchmarks and reference vectors --------------------------------------------------------------
+bench:
+	cargo bench -p cardio-signal
+
+GOLDEN_VENV ?= $(HOME)/.cache/cardio/golden-venv
+golden:
+	[ -x $(GOLDEN_VENV)/bin/python ] || python3 -m venv $(GOLDEN_VENV)
+	$(GOLDEN_VENV)/bin/pip install -q -r crates/signal/tests/golden/requirements.txt
+	$(GOLDEN_VENV)/bin/python crates/signal/tests/golden/make_golden.py
+
 ## Housekeeping ------------------------------------------------------------------------------------
 fmt: deps-web
 	cargo fmt --all
-	cd web && npx prettier --write src e2e >/dev/null 2>&1 || true
+	cd web && npx prettier --write src e2e
 
 lint: clippy test-web
 
