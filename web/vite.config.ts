@@ -23,5 +23,6 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
     css: false,
+    testTimeout: 30_000,
   },
 });

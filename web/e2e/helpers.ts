@@ -28,3 +28,54 @@ export async function createAccount(
     throw new Error(`signup failed: ${response.status()} ${await response.text()}`);
   }
 }
+
+/** A name part no other run has used (letters only, so it reads as a surname). */
+export function uniqueSurname(): string {
+  counter += 1;
+  const letters = `${RUN}${counter}`.replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)] ?? 'x');
+  return `Test${letters.charAt(0).toUpperCase()}${letters.slice(1)}`;
+}
+
+/** A phone number no other test of this run has used. */
+export function uniquePhone(): string {
+  counter += 1;
+  return `+1 555 ${String(Date.now() % 10_000_000).padStart(7, '0')}${counter}`;
+}
+
+/** Creates a patient, a screening and its clinical data through the API (for screenshots). */
+export async function createPatientWithScreening(
+  request: APIRequestContext,
+  patient: { firstName: string; lastName: string; phone?: string; gender?: 'male' | 'female' | 'other' },
+): Promise<{ patientId: string; screeningId: string }> {
+  const created = await request.post('/api/patients', {
+    data: {
+      firstName: patient.firstName,
+      lastName: patient.lastName,
+      dateOfBirth: '1978-06-15',
+      gender: patient.gender ?? 'female',
+      phone: patient.phone ?? '+34 600 123 456',
+      email: 'maria.lopez@example.com',
+      city: 'Sevilla',
+      allergies: 'Penicillin',
+    },
+  });
+  if (created.status() !== 201) throw new Error(`patient: ${created.status()} ${await created.text()}`);
+  const { id: patientId } = (await created.json()) as { id: string };
+  const screening = await request.post('/api/screenings', { data: { patient_id: patientId } });
+  if (screening.status() !== 201) throw new Error(`screening: ${screening.status()} ${await screening.text()}`);
+  const { id: screeningId } = (await screening.json()) as { id: string };
+  const clinical = await request.post(`/api/patients/${patientId}/clinical`, {
+    data: {
+      age: 47,
+      chest_pain_type: 1,
+      cholesterol: 215,
+      fasting_blood_sugar: 98,
+      exercise_induced_angina: 0,
+      vessels_colored_by_flourosopy: 1,
+      thalassemia: 2,
+      screening_id: screeningId,
+    },
+  });
+  if (clinical.status() !== 201) throw new Error(`clinical: ${clinical.status()} ${await clinical.text()}`);
+  return { patientId, screeningId };
+}

@@ -2,18 +2,28 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { createAccount, uniqueEmail } from './helpers';
+import { createAccount, createPatientWithScreening, uniqueEmail } from './helpers';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
 
 const VARIANTS = [
-  { name: 'light', colorScheme: 'light', locale: 'en-US', text: { signIn: 'Sign In', getStarted: 'Get Started Now' } },
-  { name: 'dark', colorScheme: 'dark', locale: 'en-US', text: { signIn: 'Sign In', getStarted: 'Get Started Now' } },
+  {
+    name: 'light',
+    colorScheme: 'light',
+    locale: 'en-US',
+    text: { signIn: 'Sign In', getStarted: 'Get Started Now', edit: 'Edit' },
+  },
+  {
+    name: 'dark',
+    colorScheme: 'dark',
+    locale: 'en-US',
+    text: { signIn: 'Sign In', getStarted: 'Get Started Now', edit: 'Edit' },
+  },
   {
     name: 'es',
     colorScheme: 'light',
     locale: 'es-ES',
-    text: { signIn: 'Iniciar sesión', getStarted: 'Empezar ahora' },
+    text: { signIn: 'Iniciar sesión', getStarted: 'Empezar ahora', edit: 'Editar' },
   },
 ] as const;
 
@@ -54,13 +64,59 @@ for (const variant of VARIANTS) {
     await shot(page, variant.name, 'signup');
 
     await createAccount(context.request, { name: 'Florence Nightingale', email: uniqueEmail(`home-${variant.name}`) });
+    await page.goto('/patients');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.locator('.empty-state')).toBeVisible();
+    await shot(page, variant.name, 'patients-empty');
+
+    await page.goto('/intake');
+    await page.locator('#intake-firstName').fill('María');
+    await page.locator('#intake-dateOfBirth').fill('2999-01-01');
+    await page.locator('#intake-email').fill('not-an-email');
+    await page.locator('form button[type="submit"]').click();
+    await expect(page.locator('.field__error').first()).toBeVisible();
+    await shot(page, variant.name, 'intake-validation');
+
+    const { patientId, screeningId } = await createPatientWithScreening(context.request, {
+      firstName: 'María',
+      lastName: 'López',
+    });
+    await createPatientWithScreening(context.request, {
+      firstName: 'Jean',
+      lastName: 'Dupont',
+      phone: '555 0101',
+      gender: 'male',
+    });
+
     await page.goto('/home');
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Florence Nightingale');
+    await expect(page.locator('.stat-card__value').first()).toHaveText('2');
+    await expect(page.locator('.activity-list li').first()).toBeVisible();
     await shot(page, variant.name, 'home');
 
     await page.goto('/patients');
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('row')).toHaveCount(3);
     await shot(page, variant.name, 'patients');
+
+    await page.goto(`/patients/${patientId}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('María López');
+    await expect(page.locator('table').first()).toBeVisible();
+    await expect(page.locator('table')).toHaveCount(2);
+    await shot(page, variant.name, 'patient-detail');
+
+    await page.getByRole('button', { name: variant.text.edit }).click();
+    await page.locator('#edit-phone').fill('');
+    await page.locator('form button[type="submit"]').click();
+    await expect(page.locator('.field__error').first()).toBeVisible();
+    await shot(page, variant.name, 'patient-edit');
+
+    await page.goto(`/clinical-data?screening=${screeningId}`);
+    await expect(page.locator('.patient-card__name')).toHaveText('María López');
+    await shot(page, variant.name, 'clinical-data');
+
+    await page.goto(`/sensor-pcg?screening=${screeningId}`);
+    await expect(page.locator('.patient-card__name')).toHaveText('María López');
+    await shot(page, variant.name, 'sensor-pcg');
 
     await page.goto('/profile');
     await expect(page.getByRole('heading', { level: 2 })).toContainText('Florence Nightingale');

@@ -11,6 +11,17 @@ import type { components, paths } from './generated/schema';
 export type User = components['schemas']['User'];
 export type Role = components['schemas']['Role'];
 export type Health = components['schemas']['Health'];
+export type Patient = components['schemas']['Patient'];
+export type PatientForm = components['schemas']['PatientForm'];
+export type PatientPatch = components['schemas']['PatientPatch'];
+export type PatientStatus = components['schemas']['Status'];
+export type Gender = components['schemas']['Gender'];
+export type ClinicalForm = components['schemas']['ClinicalForm'];
+export type ClinicalParameters = components['schemas']['ClinicalParameters'];
+export type ClinicalRecord = components['schemas']['ClinicalRecord'];
+export type Screening = components['schemas']['Screening'];
+export type AuditEntry = components['schemas']['AuditEntry'];
+export type Dashboard = components['schemas']['Dashboard'];
 
 /** The server answered with an error status. `detail` is its message, when it sent one. */
 export class ApiError extends Error {

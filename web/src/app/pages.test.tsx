@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { json, makeUser, mockServer, renderApp } from '../test/utils';
 
 function signedIn() {
-  mockServer({ 'GET /api/auth/me': () => json(200, makeUser()), 'GET /api/health': () => json(503) });
+  mockServer({
+    'GET /api/auth/me': () => json(200, makeUser()),
+    'GET /api/health': () => json(503),
+    'GET /api/patients': () => json(200, []),
+    'GET /api/audit': () => json(200, []),
+  });
 }
 
 describe('signed-in pages show honest empty states', () => {
@@ -13,7 +18,7 @@ describe('signed-in pages show honest empty states', () => {
     renderApp('/patients');
     expect(await screen.findByRole('link', { name: 'Add Patient' })).toHaveAttribute('href', '/intake');
     expect(screen.getByPlaceholderText('Search by name, phone, or email...')).toBeInTheDocument();
-    expect(screen.getByText('No patients yet. Add your first patient!')).toBeInTheDocument();
+    expect(await screen.findByText('No patients yet. Add your first patient!')).toBeInTheDocument();
   });
 
   it('Test Results', async () => {
@@ -93,6 +98,8 @@ describe('signed-in pages show honest empty states', () => {
       expect(screen.getByRole('heading', { name: model, level: 3 })).toBeInTheDocument();
     }
     expect(screen.getAllByText('Not available yet')).toHaveLength(4);
+    // Without an answer from /api/dashboard, no figure is made up.
+    expect(await screen.findByText('Figures are unavailable right now.')).toBeInTheDocument();
     expect(container.querySelector('main')?.textContent).not.toMatch(/\d{2,}/);
   });
 });

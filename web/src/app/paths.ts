@@ -11,6 +11,7 @@ export const paths = {
   sensorPpg: '/sensor-ppg',
   sensorEcg: '/sensor-ecg',
   patients: '/patients',
+  patientDetail: '/patients/:id',
   profile: '/profile',
   reports: '/reports',
   testResults: '/test-results',
@@ -19,3 +20,19 @@ export const paths = {
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];
+
+/** The query parameter that carries the screening through the workflow pages. */
+export const SCREENING_PARAM = 'screening';
+
+/** A workflow page for one screening, e.g. `/sensor-pcg?screening=ID`. */
+export function screeningPath(
+  path: typeof paths.clinicalData | typeof paths.sensorPcg | typeof paths.sensorPpg | typeof paths.sensorEcg,
+  screeningId: string,
+): string {
+  return `${path}?${new URLSearchParams({ [SCREENING_PARAM]: screeningId }).toString()}`;
+}
+
+/** One patient's detail page. */
+export function patientPath(id: string): string {
+  return paths.patientDetail.replace(':id', encodeURIComponent(id));
+}

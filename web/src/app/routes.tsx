@@ -2,7 +2,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { LoginPage, RoleSelectPage, SignupPage } from '../features/auth';
 import { DevicesPage } from '../features/devices';
 import { HomePage } from '../features/home';
-import { PatientsPage } from '../features/patients';
+import { PatientDetailPage, PatientsPage } from '../features/patients';
 import { ProfilePage } from '../features/profile';
 import { ReportsPage } from '../features/reports';
 import { ClinicalDataPage, IntakePage, SensorEcgPage, SensorPcgPage, SensorPpgPage } from '../features/screening';
@@ -35,6 +35,7 @@ export function AppRoutes() {
           <Route path={paths.sensorPpg} element={<SensorPpgPage />} />
           <Route path={paths.sensorEcg} element={<SensorEcgPage />} />
           <Route path={paths.patients} element={<PatientsPage />} />
+          <Route path={paths.patientDetail} element={<PatientDetailPage />} />
           <Route path={paths.profile} element={<ProfilePage />} />
           <Route path={paths.reports} element={<ReportsPage />} />
           <Route path={paths.testResults} element={<TestResultsPage />} />

@@ -1,7 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import i18n from '../i18n';
+
+// CI runs on 2 shared cores: give async queries room instead of failing on a slow render.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeEach(async () => {
   window.localStorage.clear();

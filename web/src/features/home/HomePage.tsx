@@ -1,10 +1,15 @@
-import { Activity, ClipboardList, Inbox, Stethoscope, Waves } from 'lucide-react';
+import { Activity, ClipboardList, Inbox, Stethoscope, Users, Waves } from 'lucide-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import type { AuditEntry } from '../../api/client';
 import { paths } from '../../app/paths';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
+import { Spinner } from '../../components/Spinner';
+import { formatDateTime, formatRelative, localMidnight } from '../../lib/format';
 import { displayNameOf, useCurrentUser } from '../../lib/session';
+import { useDashboard, useRecentActivity } from './api';
 
 const MODELS = [
   { key: 'clinical', icon: <ClipboardList size={22} /> },
@@ -13,22 +18,28 @@ const MODELS = [
   { key: 'ecg', icon: <Activity size={22} /> },
 ] as const;
 
+/** How many audit rows "Recent Activity" shows. */
+export const RECENT_ACTIVITY_LIMIT = 10;
+
 export function HomePage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  const isDoctor = user.role === 'doctor';
   return (
     <div className="page">
       <PageHeader
         title={t('home.title', { name: displayNameOf(user) })}
         subtitle={t('home.subtitle')}
         actions={
-          user.role === 'doctor' ? (
+          isDoctor ? (
             <Link to={paths.intake} className="button button--primary">
               {t('home.startAnalysis')}
             </Link>
           ) : undefined
         }
       />
+
+      <Figures isDoctor={isDoctor} />
 
       <section className="section" aria-labelledby="home-models">
         <h2 id="home-models" className="section__title">
@@ -51,12 +62,110 @@ export function HomePage() {
         </ul>
       </section>
 
-      <section className="section card" aria-labelledby="home-activity">
-        <h2 id="home-activity" className="section__title">
-          {t('home.activityTitle')}
-        </h2>
-        <EmptyState icon={<Inbox size={28} />} title={t('home.noActivity')} text={t('home.noActivityText')} />
-      </section>
+      <RecentActivity isDoctor={isDoctor} />
     </div>
+  );
+}
+
+/** Real figures only (total patients, screenings since local midnight); none for user-role accounts. */
+function Figures({ isDoctor }: { isDoctor: boolean }) {
+  const { t } = useTranslation();
+  // The start of the day is fixed when the page opens, so the query key stays stable.
+  const [since] = useState(() => localMidnight());
+  const dashboard = useDashboard(since, isDoctor);
+
+  let body;
+  if (!isDoctor) {
+    body = <p className="muted">{t('home.userNoFigures')}</p>;
+  } else if (dashboard.isPending) {
+    body = <Spinner label={t('app.loading')} />;
+  } else if (dashboard.isError) {
+    body = <p className="muted">{t('home.statsError')}</p>;
+  } else {
+    const stats = [
+      { key: 'totalPatients', value: dashboard.data.totalPatients, icon: <Users size={24} /> },
+      { key: 'screeningsToday', value: dashboard.data.screeningsToday, icon: <Activity size={24} /> },
+    ] as const;
+    body = (
+      <ul className="stat-grid">
+        {stats.map(({ key, value, icon }) => (
+          <li key={key} className="card stat-card">
+            <span className="stat-card__icon" aria-hidden="true">
+              {icon}
+            </span>
+            <div>
+              <p className="stat-card__value">{value}</p>
+              <p className="stat-card__label">{t(`home.stats.${key}`)}</p>
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <section className="section" aria-labelledby="home-figures">
+      <h2 id="home-figures" className="section__title">
+        {t('home.statsTitle')}
+      </h2>
+      {body}
+    </section>
+  );
+}
+
+const ACTIONS = ['create', 'read', 'update', 'export'] as const;
+const ENTITIES = ['patient', 'clinical', 'screening'] as const;
+
+function activityLabel(entry: AuditEntry, t: ReturnType<typeof useTranslation>['t']): string {
+  const entity = ENTITIES.find((known) => known === entry.entity);
+  const action = ACTIONS.find((known) => known === entry.action);
+  return entity && action ? t(`home.activity.${entity}.${action}`) : t('home.activity.other');
+}
+
+function RecentActivity({ isDoctor }: { isDoctor: boolean }) {
+  const { t } = useTranslation();
+  const activity = useRecentActivity(RECENT_ACTIVITY_LIMIT, isDoctor);
+  const [now] = useState(() => Date.now());
+
+  let body;
+  if (isDoctor && activity.isPending) {
+    body = <Spinner label={t('app.loading')} />;
+  } else if (isDoctor && activity.isError) {
+    body = <p className="muted">{t('home.activityError')}</p>;
+  } else if (!activity.data || activity.data.length === 0) {
+    body = <EmptyState icon={<Inbox size={28} />} title={t('home.noActivity')} text={t('home.noActivityText')} />;
+  } else {
+    body = (
+      <ul className="activity-list">
+        {activity.data.map((entry) => (
+          <li key={entry.id}>
+            <span className="activity-list__what">{activityLabel(entry, t)}</span>
+            {entry.patientName ? (
+              <>
+                <span className="activity-list__meta" aria-hidden="true">
+                  ·
+                </span>
+                <span>{entry.patientName}</span>
+              </>
+            ) : null}
+            <span className="activity-list__meta" aria-hidden="true">
+              ·
+            </span>
+            <time className="activity-list__meta" dateTime={entry.at} title={formatDateTime(entry.at)}>
+              {formatRelative(entry.at, now)}
+            </time>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <section className="section card" aria-labelledby="home-activity">
+      <h2 id="home-activity" className="section__title">
+        {t('home.activityTitle')}
+      </h2>
+      {body}
+    </section>
   );
 }

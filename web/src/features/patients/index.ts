@@ -1,1 +1,2 @@
 export { PatientsPage } from './PatientsPage';
+export { PatientDetailPage } from './PatientDetailPage';

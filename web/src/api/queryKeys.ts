@@ -1,0 +1,24 @@
+/**
+ * Query keys shared by several features (features never import each other, so a mutation in one
+ * feature invalidates another feature's data through these keys).
+ */
+export const queryKeys = {
+  /** Every list of patients (all searches). */
+  patients: ['patients'] as const,
+  patientList: (q: string) => ['patients', 'list', { q }] as const,
+  patient: (id: string) => ['patients', 'detail', id] as const,
+  patientClinical: (id: string) => ['patients', 'detail', id, 'clinical'] as const,
+  patientScreenings: (id: string) => ['patients', 'detail', id, 'screenings'] as const,
+  /** Every screening. */
+  screenings: ['screenings'] as const,
+  screening: (id: string) => ['screenings', id] as const,
+  /** The audit trail (home's recent activity). */
+  audit: ['audit'] as const,
+  auditRecent: (limit: number) => ['audit', { limit }] as const,
+  /** Home's figures. */
+  dashboard: ['dashboard'] as const,
+  dashboardSince: (since: number) => ['dashboard', { since }] as const,
+};
+
+/** What to refetch after a patient, a screening or clinical data was written. */
+export const afterPatientWrite = [queryKeys.patients, queryKeys.audit, queryKeys.dashboard] as const;

@@ -1,0 +1,68 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../api/client';
+import { json, makeUser, mockServer, renderApp, requestsTo } from '../../test/utils';
+
+function entry(overrides: Partial<AuditEntry>): AuditEntry {
+  return {
+    id: 1,
+    action: 'create',
+    entity: 'patient',
+    entityId: 'p-1',
+    patientId: 'p-1',
+    patientName: 'María López',
+    clientAddr: '127.0.0.1',
+    at: new Date(Date.now() - 2 * 60 * 1000).toISOString(),
+    ...overrides,
+  };
+}
+
+describe('Home page', () => {
+  it("shows the doctor's real figures, asking for today since local midnight", async () => {
+    const fake = mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/dashboard': () => json(200, { totalPatients: 12, screeningsToday: 3 }),
+      'GET /api/audit': () => json(200, []),
+    });
+    renderApp('/home');
+    const total = await screen.findByText('Total Patients');
+    expect(total.previousElementSibling).toHaveTextContent('12');
+    expect(screen.getByText('Screenings Today').previousElementSibling).toHaveTextContent('3');
+    const [request] = requestsTo(fake, 'GET', '/api/dashboard');
+    const now = new Date();
+    const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+    expect(new URL(request?.url ?? '').searchParams.get('since')).toBe(String(midnight));
+    expect(screen.getByText('No activity yet')).toBeInTheDocument();
+  });
+
+  it('lists the recent activity as readable lines', async () => {
+    const fake = mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/dashboard': () => json(200, { totalPatients: 1, screeningsToday: 1 }),
+      'GET /api/audit': () =>
+        json(200, [
+          entry({ id: 3, action: 'create', entity: 'clinical' }),
+          entry({ id: 2, action: 'create', entity: 'screening' }),
+          entry({ id: 1 }),
+        ]),
+    });
+    renderApp('/home');
+    const section = (await screen.findByRole('heading', { name: 'Recent Activity' })).closest('section') as HTMLElement;
+    const items = await within(section).findAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      'Clinical data saved·María López·2 minutes ago',
+      'Screening started·María López·2 minutes ago',
+      'Patient created·María López·2 minutes ago',
+    ]);
+    const [request] = requestsTo(fake, 'GET', '/api/audit');
+    expect(new URL(request?.url ?? '').searchParams.get('limit')).toBe('10');
+  });
+
+  it('shows no doctor figures to a user-role account', async () => {
+    const fake = mockServer({ 'GET /api/auth/me': () => json(200, makeUser({ role: 'user' })) });
+    renderApp('/home');
+    expect(await screen.findByText('Patient figures are shown to healthcare professionals only.')).toBeInTheDocument();
+    expect(requestsTo(fake, 'GET', '/api/dashboard')).toHaveLength(0);
+    expect(screen.getByText('No activity yet')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,8 @@
+export {
+  dashboardQueryOptions,
+  fetchDashboard,
+  fetchRecentActivity,
+  recentActivityQueryOptions,
+  useDashboard,
+  useRecentActivity,
+} from './dashboard';

@@ -1,0 +1,111 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Patient, PatientPatch } from '../../api/client';
+import { makeClinicalRecord, makePatient, makeScreening } from '../../test/fixtures';
+import { json, makeUser, mockServer, renderApp, requestsTo, type Handler } from '../../test/utils';
+
+function server(handlers: Record<string, Handler> = {}) {
+  let patient: Patient = makePatient({ email: 'maria@example.com', allergies: 'Penicillin' });
+  return mockServer({
+    'GET /api/auth/me': () => json(200, makeUser()),
+    'GET /api/patients/p-1': () => json(200, patient),
+    'PATCH /api/patients/p-1': async (request) => {
+      const patch = (await request.clone().json()) as PatientPatch;
+      const next: Patient = { ...patient };
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === null) continue;
+        (next as unknown as Record<string, unknown>)[key] = value === '' ? undefined : value;
+      }
+      patient = next;
+      return json(200, patient);
+    },
+    'GET /api/patients/p-1/clinical': () => json(200, [makeClinicalRecord()]),
+    'GET /api/patients/p-1/screenings': () => json(200, [makeScreening({ clinical: makeClinicalRecord() })]),
+    'GET /api/patients/missing': () => json(404, { detail: 'Patient not found.' }),
+    ...handlers,
+  });
+}
+
+describe('Patient detail page', () => {
+  it('shows the demographics, filled fields, clinical history with labels and the screenings', async () => {
+    server();
+    renderApp('/patients/p-1');
+    expect(await screen.findByRole('heading', { name: 'María López', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('maria@example.com')).toBeInTheDocument();
+    expect(screen.getByText('Penicillin')).toBeInTheDocument();
+    expect(screen.getByText('No address recorded.')).toBeInTheDocument();
+    expect(screen.getByText('Active')).toHaveClass('badge--success');
+
+    const history = await screen.findByRole('table', { name: 'Clinical parameters, newest first' });
+    const cells = within(within(history).getAllByRole('row')[1] as HTMLElement)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells.slice(1)).toEqual(['46', 'Atypical Angina', '210', '95', 'No', '2', 'Reversible Defect']);
+
+    const screenings = await screen.findByRole('table', { name: 'Screenings, newest first' });
+    expect(within(screenings).getByText('In progress')).toBeInTheDocument();
+    expect(within(screenings).getByRole('link', { name: 'Continue' })).toHaveAttribute(
+      'href',
+      '/clinical-data?screening=s-1',
+    );
+  });
+
+  it('edits the patient inline, validates, and saves with PATCH', async () => {
+    const fake = server();
+    renderApp('/patients/p-1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const phone = screen.getByLabelText('Phone Number');
+    expect(phone).toHaveValue('+34 600 000 000');
+    await user.clear(phone);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByText('Phone is required.')).toBeInTheDocument();
+    expect(requestsTo(fake, 'PATCH', '/api/patients/p-1')).toHaveLength(0);
+
+    await user.type(phone, '555 1234');
+    await user.clear(screen.getByLabelText('Allergies'));
+    await user.type(screen.getByLabelText('City'), 'Madrid');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Changes saved.')).toBeInTheDocument();
+    const [request] = requestsTo(fake, 'PATCH', '/api/patients/p-1');
+    expect(await request?.json()).toMatchObject({ phone: '555 1234', allergies: '', city: 'Madrid', status: null });
+    expect(screen.getByText('555 1234')).toBeInTheDocument();
+    expect(screen.getByText('Madrid')).toBeInTheDocument();
+    expect(screen.queryByText('Penicillin')).not.toBeInTheDocument();
+  });
+
+  it("shows the server's detail when an edit is refused", async () => {
+    server({ 'PATCH /api/patients/p-1': () => json(422, { detail: 'Invalid email address.' }) });
+    renderApp('/patients/p-1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email address.');
+    expect(screen.getByLabelText('Email')).toHaveValue('maria@example.com');
+  });
+
+  it('toggles the status', async () => {
+    const fake = server();
+    renderApp('/patients/p-1');
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Mark as Inactive' }));
+    expect(await screen.findByRole('button', { name: 'Mark as Active' })).toBeInTheDocument();
+    expect(screen.getByText('Inactive')).toHaveClass('badge--muted');
+    const [request] = requestsTo(fake, 'PATCH', '/api/patients/p-1');
+    expect(await request?.json()).toMatchObject({ status: 'inactive', phone: null });
+  });
+
+  it('Run Diagnostics starts a screening', async () => {
+    server({ 'POST /api/screenings': () => json(201, makeScreening({ id: 's-7' })) });
+    renderApp('/patients/p-1');
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Run Diagnostics' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/clinical-data?screening=s-7'));
+  });
+
+  it('says "Patient not found." with a link back for an unknown (or another doctor\'s) patient', async () => {
+    server();
+    renderApp('/patients/missing');
+    expect(await screen.findByRole('heading', { name: 'Patient not found.', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Patients' })).toHaveAttribute('href', '/patients');
+  });
+});

@@ -1,0 +1,445 @@
+import { Activity, ArrowLeft, CircleAlert, Pencil } from 'lucide-react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import type { ClinicalRecord, Patient, Screening } from '../../api/client';
+import { paths, screeningPath } from '../../app/paths';
+import { DoctorsOnly } from '../../components/DoctorsOnly';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { PageHeader } from '../../components/PageHeader';
+import { PatientFormFields } from '../../components/PatientFormFields';
+import { Spinner } from '../../components/Spinner';
+import { apiErrorMessage, isNotFound } from '../../lib/apiErrors';
+import { formatDate, formatDateTime, formatDay } from '../../lib/format';
+import {
+  firstInvalidField,
+  patientPatchBody,
+  patientValuesOf,
+  statusPatchBody,
+  validatePatient,
+  type PatientErrors,
+  type PatientField,
+  type PatientValues,
+} from '../../lib/patientForm';
+import { useCurrentUser } from '../../lib/session';
+import { useClinicalHistory, usePatient, usePatientScreenings, useUpdatePatient } from './api';
+import { StatusBadge } from './StatusBadge';
+import { useRunDiagnostics } from './useRunDiagnostics';
+
+/** One patient (issue 3): demographics, edit, status, clinical history and screenings. */
+export function PatientDetailPage() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const { id = '' } = useParams();
+  if (user.role !== 'doctor') {
+    return (
+      <div className="page">
+        <PageHeader title={t('patients.title')} />
+        <DoctorsOnly />
+      </div>
+    );
+  }
+  return <PatientDetail key={id} id={id} />;
+}
+
+function PatientDetail({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const patient = usePatient(id);
+
+  if (patient.isPending) {
+    return (
+      <div className="page">
+        <div className="card list-state">
+          <Spinner label={t('patientDetail.loading')} />
+        </div>
+      </div>
+    );
+  }
+  if (patient.isError) {
+    return (
+      <div className="page">
+        <PageHeader title={isNotFound(patient.error) ? t('patientDetail.notFoundTitle') : t('patients.title')} />
+        <div className="card">
+          {isNotFound(patient.error) ? (
+            <EmptyState
+              icon={<CircleAlert size={28} />}
+              title={t('patientDetail.notFoundTitle')}
+              text={t('patientDetail.notFoundText')}
+            >
+              <Link to={paths.patients} className="button button--primary">
+                {t('common.backToPatients')}
+              </Link>
+            </EmptyState>
+          ) : (
+            <>
+              <ErrorBanner message={apiErrorMessage(patient.error, t('errors.loadFailed'), t)} />
+              <button type="button" className="button button--primary" onClick={() => void patient.refetch()}>
+                {t('common.tryAgain')}
+              </button>
+            </>
+          )}
+        </div>
+      </div>
+    );
+  }
+  return <PatientRecord patient={patient.data} />;
+}
+
+function PatientRecord({ patient }: { patient: Patient }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const { run, start } = useRunDiagnostics();
+  const update = useUpdatePatient();
+  const name = `${patient.firstName} ${patient.lastName}`;
+
+  const toggleStatus = () => {
+    setSaved(false);
+    update.mutate(
+      { id: patient.id, body: statusPatchBody(patient.status === 'active' ? 'inactive' : 'active') },
+      { onSuccess: () => setSaved(true) },
+    );
+  };
+
+  return (
+    <div className="page">
+      <Link to={paths.patients} className="link-with-icon">
+        <ArrowLeft aria-hidden="true" size={16} />
+        {t('common.backToPatients')}
+      </Link>
+      <PageHeader
+        title={name}
+        subtitle={t('patientDetail.subtitle')}
+        actions={
+          editing ? undefined : (
+            <>
+              <button
+                type="button"
+                className="button button--secondary"
+                onClick={() => {
+                  setSaved(false);
+                  setEditing(true);
+                }}
+              >
+                <Pencil aria-hidden="true" size={16} />
+                {t('common.edit')}
+              </button>
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() => run(patient.id)}
+                disabled={start.isPending}
+              >
+                <Activity aria-hidden="true" size={16} />
+                {start.isPending ? t('patients.starting') : t('patients.runDiagnostics')}
+              </button>
+            </>
+          )
+        }
+      />
+      <ErrorBanner message={start.isError ? apiErrorMessage(start.error, t('errors.screeningFailed'), t) : null} />
+      {saved ? (
+        <p className="notice" role="status">
+          {t('patientDetail.saved')}
+        </p>
+      ) : null}
+
+      {editing ? (
+        <EditPatient
+          patient={patient}
+          onDone={(didSave) => {
+            setEditing(false);
+            setSaved(didSave);
+          }}
+        />
+      ) : (
+        <>
+          <ErrorBanner message={update.isError ? apiErrorMessage(update.error, t('errors.saveFailed'), t) : null} />
+          <Demographics patient={patient} onToggleStatus={toggleStatus} toggling={update.isPending} />
+        </>
+      )}
+      <ClinicalHistory patientId={patient.id} />
+      <Screenings patientId={patient.id} />
+    </div>
+  );
+}
+
+function Item({ label, children, multiline = false }: { label: string; children: ReactNode; multiline?: boolean }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd className={multiline ? 'pre-line' : undefined}>{children}</dd>
+    </div>
+  );
+}
+
+function Demographics({
+  patient,
+  onToggleStatus,
+  toggling,
+}: {
+  patient: Patient;
+  onToggleStatus: () => void;
+  toggling: boolean;
+}) {
+  const { t } = useTranslation();
+  const label = (field: PatientField) => t(`patientForm.fields.${field}`);
+  const filled = (fields: PatientField[]) => fields.filter((field) => (patient[field] ?? '').trim() !== '');
+  const address = filled(['address', 'city', 'state', 'zipCode']);
+  const medical = filled(['medicalHistory', 'currentMedications', 'allergies', 'emergencyContact', 'emergencyPhone']);
+  const multiline = new Set<PatientField>(['medicalHistory', 'currentMedications', 'allergies']);
+
+  return (
+    <div className="detail-grid">
+      <section className="card detail-card" aria-labelledby="patient-personal">
+        <h2 id="patient-personal" className="section__title">
+          {t('patientDetail.sections.personal')}
+        </h2>
+        <dl className="details details--stacked">
+          <Item label={label('dateOfBirth')}>{formatDate(patient.dateOfBirth)}</Item>
+          <Item label={label('gender')}>{t(`patientForm.gender.${patient.gender}`)}</Item>
+          <Item label={label('phone')}>{patient.phone}</Item>
+          {patient.email ? <Item label={label('email')}>{patient.email}</Item> : null}
+        </dl>
+      </section>
+      <section className="card detail-card" aria-labelledby="patient-record">
+        <h2 id="patient-record" className="section__title">
+          {t('patientDetail.sections.record')}
+        </h2>
+        <dl className="details details--stacked">
+          <Item label={t('patientDetail.status')}>
+            <StatusBadge status={patient.status} />
+          </Item>
+          <Item label={t('patientDetail.createdAt')}>{formatDateTime(patient.createdAt)}</Item>
+          <Item label={t('patientDetail.lastVisit')}>{formatDateTime(patient.lastVisit)}</Item>
+          <Item label={t('patientDetail.id')}>
+            <code>{patient.id}</code>
+          </Item>
+        </dl>
+        <div>
+          <button type="button" className="button button--secondary" onClick={onToggleStatus} disabled={toggling}>
+            {patient.status === 'active' ? t('patientDetail.markInactive') : t('patientDetail.markActive')}
+          </button>
+        </div>
+      </section>
+      <section className="card detail-card" aria-labelledby="patient-address">
+        <h2 id="patient-address" className="section__title">
+          {t('patientDetail.sections.address')}
+        </h2>
+        {address.length ? (
+          <dl className="details details--stacked">
+            {address.map((field) => (
+              <Item key={field} label={label(field)}>
+                {patient[field]}
+              </Item>
+            ))}
+          </dl>
+        ) : (
+          <p className="muted">{t('patientDetail.noAddress')}</p>
+        )}
+      </section>
+      <section className="card detail-card" aria-labelledby="patient-medical">
+        <h2 id="patient-medical" className="section__title">
+          {t('patientDetail.sections.medical')}
+        </h2>
+        {medical.length ? (
+          <dl className="details details--stacked">
+            {medical.map((field) => (
+              <Item key={field} label={label(field)} multiline={multiline.has(field)}>
+                {patient[field]}
+              </Item>
+            ))}
+          </dl>
+        ) : (
+          <p className="muted">{t('patientDetail.noMedical')}</p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function EditPatient({ patient, onDone }: { patient: Patient; onDone: (saved: boolean) => void }) {
+  const { t } = useTranslation();
+  const update = useUpdatePatient();
+  const [values, setValues] = useState<PatientValues>(() => patientValuesOf(patient));
+  const [errors, setErrors] = useState<PatientErrors>({});
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const onChange = (field: PatientField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const problems = validatePatient(values);
+    setErrors(problems);
+    const first = firstInvalidField(problems);
+    if (first) {
+      update.reset();
+      formRef.current?.querySelector<HTMLElement>(`#edit-${first}`)?.focus();
+      return;
+    }
+    update.mutate({ id: patient.id, body: patientPatchBody(values) }, { onSuccess: () => onDone(true) });
+  };
+
+  const busy = update.isPending;
+  return (
+    <form
+      ref={formRef}
+      className="card form"
+      noValidate
+      onSubmit={onSubmit}
+      aria-busy={busy}
+      aria-labelledby="edit-patient-title"
+    >
+      <h2 id="edit-patient-title" className="section__title">
+        {t('patientDetail.editTitle')}
+      </h2>
+      <ErrorBanner message={update.isError ? apiErrorMessage(update.error, t('errors.saveFailed'), t) : null} />
+      <PatientFormFields idPrefix="edit" values={values} errors={errors} onChange={onChange} disabled={busy} />
+      <div className="form-actions">
+        <button type="button" className="button button--secondary" onClick={() => onDone(false)} disabled={busy}>
+          {t('common.cancel')}
+        </button>
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? t('common.saving') : t('common.save')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function SectionBody<T>({
+  query,
+  empty,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean; error: unknown; data?: T[] };
+  empty: string;
+  children: (rows: T[]) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  if (query.isPending) return <Spinner label={t('app.loading')} />;
+  if (query.isError || !query.data) {
+    return <ErrorBanner message={apiErrorMessage(query.error, t('patientDetail.loadSectionFailed'), t)} />;
+  }
+  if (query.data.length === 0) return <p className="muted">{empty}</p>;
+  return <>{children(query.data)}</>;
+}
+
+function ClinicalHistory({ patientId }: { patientId: string }) {
+  const { t } = useTranslation();
+  const history = useClinicalHistory(patientId);
+  return (
+    <section className="card list-card" aria-labelledby="patient-clinical">
+      <h2 id="patient-clinical" className="section__title">
+        {t('patientDetail.sections.clinical')}
+      </h2>
+      <SectionBody<ClinicalRecord> query={history} empty={t('patientDetail.noClinical')}>
+        {(records) => (
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="visually-hidden">{t('patientDetail.clinicalCaption')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('patientDetail.date')}</th>
+                  <th scope="col">{t('clinicalParams.age')}</th>
+                  <th scope="col">{t('clinicalParams.chestPainType')}</th>
+                  <th scope="col">{t('clinicalParams.cholesterol')}</th>
+                  <th scope="col">{t('clinicalParams.fastingBloodSugar')}</th>
+                  <th scope="col">{t('clinicalParams.exerciseInducedAngina')}</th>
+                  <th scope="col">{t('clinicalParams.vessels')}</th>
+                  <th scope="col">{t('clinicalParams.thalassemia')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {records.map((record) => (
+                  <ClinicalRow key={record.id} record={record} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </SectionBody>
+    </section>
+  );
+}
+
+function ClinicalRow({ record }: { record: ClinicalRecord }) {
+  const { t } = useTranslation();
+  const p = record.parameters;
+  const code = <K extends string>(value: number, codes: readonly K[]) => codes[value];
+  const chestPain = code(p.chest_pain_type, ['0', '1', '2', '3'] as const);
+  const angina = code(p.exercise_induced_angina, ['0', '1'] as const);
+  const thal = code(p.thalassemia, ['0', '1', '2'] as const);
+  return (
+    <tr>
+      <td className="table__nowrap">{formatDateTime(record.createdAt)}</td>
+      <td>{p.age}</td>
+      <td>{chestPain ? t(`clinicalParams.chestPain.${chestPain}`) : p.chest_pain_type}</td>
+      <td>{p.cholesterol}</td>
+      <td>{p.fasting_blood_sugar}</td>
+      <td>{angina ? t(`clinicalParams.angina.${angina}`) : p.exercise_induced_angina}</td>
+      <td>{p.vessels_colored_by_flourosopy}</td>
+      <td>{thal ? t(`clinicalParams.thal.${thal}`) : p.thalassemia}</td>
+    </tr>
+  );
+}
+
+function Screenings({ patientId }: { patientId: string }) {
+  const { t } = useTranslation();
+  const screenings = usePatientScreenings(patientId);
+  return (
+    <section className="card list-card" aria-labelledby="patient-screenings">
+      <h2 id="patient-screenings" className="section__title">
+        {t('patientDetail.sections.screenings')}
+      </h2>
+      <SectionBody<Screening> query={screenings} empty={t('patientDetail.noScreenings')}>
+        {(rows) => (
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="visually-hidden">{t('patientDetail.screeningsCaption')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('patientDetail.screeningColumns.started')}</th>
+                  <th scope="col">{t('patientDetail.screeningColumns.status')}</th>
+                  <th scope="col">{t('patientDetail.screeningColumns.clinical')}</th>
+                  <th scope="col">{t('patientDetail.screeningColumns.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((screening) => (
+                  <tr key={screening.id}>
+                    <td className="table__nowrap">{formatDateTime(screening.createdAt)}</td>
+                    <td>
+                      <span className="badge badge--info">
+                        {screening.status === 'draft'
+                          ? t('patientDetail.screeningStatus.draft')
+                          : t('patientDetail.screeningStatus.other', { status: screening.status })}
+                      </span>
+                    </td>
+                    <td>
+                      {screening.clinical
+                        ? `${t('patientDetail.clinicalRecorded')} (${formatDay(screening.clinical.createdAt)})`
+                        : t('patientDetail.clinicalMissing')}
+                    </td>
+                    <td>
+                      <Link
+                        to={screeningPath(paths.clinicalData, screening.id)}
+                        className="button button--secondary button--small"
+                      >
+                        {t('patientDetail.continue')}
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </SectionBody>
+    </section>
+  );
+}

@@ -1,0 +1,3 @@
+export { createPatient, useCreatePatient } from './patients';
+export { createScreening, fetchScreening, screeningQueryOptions, useCreateScreening, useScreening } from './screenings';
+export { saveClinical, useSaveClinical, type SaveClinicalInput } from './clinical';
