@@ -1,39 +1,141 @@
 //! # cardio-formats: every cardiac signal file read into one `Recording`
 //!
-//! Readers for WFDB, MATLAB v4/v5, EDF/EDF+/BDF, CSV/TXT, audio (WAV, FLAC, MP3, OGG), HL7 aECG and
-//! ISHNE turn bytes into a [`Recording`]: channels with a name, a unit and samples in physical units,
-//! a sampling rate, and the start time and metadata when the file has them. The format is detected
-//! from the content first and the extension second. Readers never panic and never allocate without
-//! bound on any input; they return a [`FormatError`] instead.
+//! Readers for WFDB, MATLAB v4/v5, EDF/EDF+/BDF, CSV/TXT, audio (WAV, FLAC, MP3, OGG), HL7 aECG XML
+//! and ISHNE Holter turn bytes into a [`Recording`]: channels with a name, a unit and samples in
+//! physical units, a sampling rate, and the start time and metadata when the file has them. The
+//! format is detected from the content first and the extension second ([`detect()`]). Readers never
+//! panic and never allocate without bound on any input (every size a file claims is checked against
+//! the bytes present, and [`MAX_VALUES`] caps the rest); they return a [`FormatError`] instead.
 //!
-//! The readers arrive with the signal-core issue; this module fixes the shape they fill:
+//! | module | format | specification |
+//! |---|---|---|
+//! | [`wfdb`] | WFDB records (`.hea` + `.dat`/`.mat`), annotations (`.atr`) | PhysioNet `header(5)`, `signal(5)`, `annot(5)` |
+//! | [`mat`] | MATLAB level 4 and 5 numeric matrices | MathWorks "MAT-File Format" |
+//! | [`edf`] | EDF, EDF+, BDF | Kemp et al. 1992; Kemp and Olivan 2003 |
+//! | [`csv`] | CSV, TSV, semicolon and whitespace tables | RFC 4180 plus detection |
+//! | [`audio`] | WAV, FLAC, MP3, OGG/Vorbis | through symphonia |
+//! | [`aecg`] | HL7 aECG XML | ANSI/HL7 V3 ECG, R1-2004 |
+//! | [`ishne`] | ISHNE Holter `.ecg` | Badilini 1998 |
+//!
+//! Entry points:
+//! - [`read_path`] reads a file from disk (for a WFDB record, give the `.hea`; the signal files it
+//!   names are read from the same folder);
+//! - [`read_bytes`] reads an upload held in memory;
+//! - [`wfdb::read_annotations`] reads WFDB annotation files (`.atr`) for evaluation tooling;
+//! - [`mat::read_matrices`] / [`mat::find_matrix`] give the raw numeric matrices of a MATLAB file.
 //!
 //! ```
-//! use cardio_formats::{Channel, Recording};
+//! use cardio_formats::{read_bytes, Format, ReadOptions};
 //!
-//! let rec = Recording {
-//!     channels: vec![Channel { name: "II".into(), unit: "mV".into(), samples: vec![0.0, 0.1] }],
-//!     sampling_rate_hz: 360.0,
-//! };
-//! assert_eq!(rec.duration_seconds(), 2.0 / 360.0);
+//! let csv = b"Time [s], PLETH\n0,0.5\n0.008,0.6\n0.016,0.7\n";
+//! let rec = read_bytes(csv, Some("bidmc_01_Signals.csv"), &ReadOptions::default()).unwrap();
+//! assert_eq!(rec.channels[0].name, "PLETH");
+//! assert_eq!(rec.sampling_rate_hz, 125.0);
+//! assert_eq!(cardio_formats::detect(csv, None), Some(Format::Csv));
+//!
+//! // A single column of numbers needs the rate from the caller.
+//! let err = read_bytes(b"1\n2\n3\n", None, &ReadOptions::default()).unwrap_err();
+//! assert!(err.to_string().contains("--sampling-rate"));
+//! let rec = read_bytes(b"1\n2\n3\n", None, &ReadOptions { sampling_rate_hz: Some(250.0) }).unwrap();
+//! assert_eq!(rec.duration_seconds(), 3.0 / 250.0);
 //! ```
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub mod aecg;
+pub mod audio;
+pub mod csv;
+pub mod detect;
+pub mod edf;
+pub mod ishne;
+pub mod mat;
+pub mod wfdb;
+
+#[cfg(test)]
+mod proptests;
+
+pub use detect::{detect, Format};
+
+/// Largest number of sample values (all channels together) any reader will produce.
+///
+/// Readers also cap every size a file claims against the bytes actually present, so the memory a
+/// read uses is bounded by a small multiple of the input size and never by this constant alone.
+pub const MAX_VALUES: usize = 1 << 27;
+
+/// Largest number of channels any reader accepts.
+pub const MAX_CHANNELS: usize = 4096;
+
+/// Largest file [`read_path`] reads into memory (1 GiB).
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The formats that work, listed in errors about unsupported content.
+pub const SUPPORTED: &str =
+    "WFDB (.hea with .dat/.mat signal files, formats 16, 212, 80, 61, 24, 32), \
+MATLAB .mat (level 4 and 5), EDF/EDF+/BDF, CSV/TXT, WAV, FLAC, MP3, OGG/Vorbis, HL7 aECG (.xml) and ISHNE Holter (.ecg)";
 
 /// Why a file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum FormatError {
     /// The content matches no format this crate reads.
-    #[error("unsupported file format: {0}")]
+    #[error("unsupported file format: {0}; the formats that work are {SUPPORTED}")]
     Unsupported(String),
+    /// The file claims to be of a format but its content is broken or truncated.
+    #[error("invalid {format} file: {reason}")]
+    Invalid {
+        /// The format the content was read as.
+        format: Format,
+        /// What is wrong, in words.
+        reason: String,
+    },
+    /// The file is valid but uses a feature this crate does not read.
+    #[error("{format} feature not supported: {feature}")]
+    UnsupportedFeature {
+        /// The format the content was read as.
+        format: Format,
+        /// The missing feature, in words.
+        feature: String,
+    },
+    /// The sampling rate cannot be known from the file and none was given.
+    #[error("{0}")]
+    NoSamplingRate(String),
+    /// The file would need more memory than the limits allow.
+    #[error("{0} exceeds the reader's limits")]
+    TooLarge(String),
+    /// Reading from disk failed.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file that could not be read.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+impl FormatError {
+    pub(crate) fn invalid(format: Format, reason: impl Into<String>) -> Self {
+        Self::Invalid {
+            format,
+            reason: reason.into(),
+        }
+    }
+
+    pub(crate) fn feature(format: Format, feature: impl Into<String>) -> Self {
+        Self::UnsupportedFeature {
+            format,
+            feature: feature.into(),
+        }
+    }
 }
 
 /// One signal channel in physical units.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Channel {
-    /// The channel's label as the file names it (e.g. "II", "PLETH").
+    /// The channel's label as the file names it, trimmed (e.g. "II", "PLETH").
     pub name: String,
-    /// The physical unit of `samples` (e.g. "mV").
+    /// The physical unit of `samples` (e.g. "mV"); empty when the file does not say.
     pub unit: String,
-    /// The samples, in `unit`.
+    /// The samples, in `unit`. Values the file marks as invalid (WFDB's invalid-sample code) are NaN.
     pub samples: Vec<f64>,
 }
 
@@ -44,6 +146,11 @@ pub struct Recording {
     pub channels: Vec<Channel>,
     /// Samples per second of every channel.
     pub sampling_rate_hz: f64,
+    /// When the recording started, as ISO 8601 (`2000-01-05T05:05:15`, or only the time of day
+    /// `05:05:15` when the file gives no date), when the file says.
+    pub start: Option<String>,
+    /// Everything else the file says that may matter (format, comments, patient fields, ...).
+    pub metadata: BTreeMap<String, String>,
 }
 
 impl Recording {
@@ -55,8 +162,173 @@ impl Recording {
             .map(|c| c.samples.len())
             .max()
             .unwrap_or(0);
-        longest as f64 / self.sampling_rate_hz
+        if self.sampling_rate_hz > 0.0 {
+            longest as f64 / self.sampling_rate_hz
+        } else {
+            0.0
+        }
     }
+
+    /// The channel whose trimmed name equals `name` (ASCII case-insensitive).
+    pub fn channel(&self, name: &str) -> Option<&Channel> {
+        let name = name.trim();
+        self.channels
+            .iter()
+            .find(|c| c.name.trim().eq_ignore_ascii_case(name))
+    }
+}
+
+/// What the caller knows that the file may not say.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReadOptions {
+    /// Sampling rate for files that do not carry one (a CSV/TXT without a time column).
+    pub sampling_rate_hz: Option<f64>,
+}
+
+/// Reads a recording from disk.
+///
+/// The format is detected from the content first and the extension second. For a WFDB record pass
+/// the `.hea` header: the signal files it names are read from the same folder.
+///
+/// # Errors
+/// [`FormatError::Io`] when the file cannot be read, otherwise the errors of [`read_bytes`].
+pub fn read_path(path: &Path) -> Result<Recording, FormatError> {
+    read_path_with(path, &ReadOptions::default())
+}
+
+/// [`read_path`] with [`ReadOptions`].
+///
+/// # Errors
+/// As [`read_path`].
+pub fn read_path_with(path: &Path, options: &ReadOptions) -> Result<Recording, FormatError> {
+    let bytes = read_file_limited(path)?;
+    let name = path.file_name().and_then(|n| n.to_str());
+    match detect(&bytes, name) {
+        Some(Format::WfdbHeader) => {
+            let dir = path.parent().unwrap_or_else(|| Path::new("."));
+            wfdb::read_record(&bytes, |file| {
+                // A WFDB file name is a plain name in the record's folder; refuse anything else.
+                if file.contains(['/', '\\']) || file == ".." || file == "." {
+                    return Err(FormatError::invalid(
+                        Format::WfdbHeader,
+                        format!("signal file name {file:?} is not a plain file name"),
+                    ));
+                }
+                read_file_limited(&dir.join(file))
+            })
+        }
+        Some(Format::Mat4 | Format::Mat5) => match wfdb_header_beside(path) {
+            // A WFDB record stored as MATLAB (PhysioNet/CinC 2017): its header gives rate and gain.
+            Some(header) => read_path_with(&header, options),
+            None => read_bytes(&bytes, name, options),
+        },
+        _ => read_bytes(&bytes, name, options),
+    }
+}
+
+/// The `.hea` beside `path` when it names `path` as a signal file.
+fn wfdb_header_beside(path: &Path) -> Option<std::path::PathBuf> {
+    let header = path.with_extension("hea");
+    if header == path {
+        return None;
+    }
+    let name = path.file_name()?.to_str()?;
+    let text = std::fs::read_to_string(&header).ok()?;
+    let parsed = wfdb::parse_header(&text).ok()?;
+    parsed
+        .signals
+        .iter()
+        .any(|s| s.file_name == name)
+        .then_some(header)
+}
+
+fn read_file_limited(path: &Path) -> Result<Vec<u8>, FormatError> {
+    use std::io::Read;
+    let io = |source| FormatError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(FormatError::TooLarge(format!(
+            "{} (larger than {MAX_FILE_BYTES} bytes)",
+            path.display()
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Reads a recording held in memory, e.g. an upload.
+///
+/// `name_hint` is the original file name, used only when the content alone does not tell the format.
+/// A WFDB header cannot be read alone (its signal file is elsewhere): use [`wfdb::read_record`] with a
+/// loader, or [`read_path`].
+///
+/// # Errors
+/// [`FormatError::Unsupported`] when the format is unknown (the message lists the formats that work),
+/// [`FormatError::NoSamplingRate`] for a CSV without a time column when `options` gives no rate,
+/// and [`FormatError::Invalid`] for broken, truncated or absurd content.
+pub fn read_bytes(
+    bytes: &[u8],
+    name_hint: Option<&str>,
+    options: &ReadOptions,
+) -> Result<Recording, FormatError> {
+    let Some(format) = detect(bytes, name_hint) else {
+        let what = if bytes.is_empty() {
+            "the file is empty".to_string()
+        } else {
+            match name_hint {
+                Some(name) => format!("cannot recognise the content of {name:?}"),
+                None => "cannot recognise the content".to_string(),
+            }
+        };
+        return Err(FormatError::Unsupported(what));
+    };
+    match format {
+        Format::WfdbHeader => Err(FormatError::feature(
+            format,
+            "a WFDB header alone holds no samples: read it from disk with its signal file beside it",
+        )),
+        Format::WfdbAnnotation => Err(FormatError::feature(
+            format,
+            "an annotation file holds no signal: read it with wfdb::read_annotations",
+        )),
+        Format::Mat4 | Format::Mat5 => mat::read_recording(bytes, options),
+        Format::Edf | Format::Bdf => edf::read(bytes),
+        Format::Csv => csv::read(bytes, options),
+        Format::Wav | Format::Flac | Format::Mp3 | Format::Ogg => audio::read(bytes, format),
+        Format::Pdf => Err(FormatError::Unsupported(
+            "PDF files are not read (vector ECG traces in PDF are not supported yet)".into(),
+        )),
+        Format::Ishne => ishne::read(bytes),
+        Format::Hl7Aecg => aecg::read(bytes),
+    }
+}
+
+/// Checked multiplication of claimed sizes, for allocation guards.
+pub(crate) fn checked_values(
+    format: Format,
+    a: usize,
+    b: usize,
+    available: usize,
+) -> Result<usize, FormatError> {
+    let n = a
+        .checked_mul(b)
+        .ok_or_else(|| FormatError::invalid(format, format!("size {a} x {b} overflows")))?;
+    if n > MAX_VALUES {
+        return Err(FormatError::TooLarge(format!("{n} sample values")));
+    }
+    if n > available {
+        return Err(FormatError::invalid(
+            format,
+            format!("claims {n} values but only {available} are present (truncated file?)"),
+        ));
+    }
+    Ok(n)
 }
 
 #[cfg(test)]
@@ -68,7 +340,108 @@ mod tests {
         let rec = Recording {
             channels: vec![],
             sampling_rate_hz: 250.0,
+            start: None,
+            metadata: BTreeMap::new(),
         };
         assert_eq!(rec.duration_seconds(), 0.0);
+    }
+
+    #[test]
+    fn unsupported_content_lists_the_formats_that_work() {
+        let err = read_bytes(
+            &[0, 1, 2, 3, 0xff, 0xfe],
+            Some("x.bin"),
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("WFDB") && msg.contains("EDF") && msg.contains("CSV"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn an_empty_file_is_reported_as_empty() {
+        let err = read_bytes(&[], None, &ReadOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("empty"));
+    }
+
+    /// A fresh folder under the system temp dir for one test.
+    fn temp_dir(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("cardio-formats-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn read_path_reads_a_wfdb_record_and_its_signal_file_from_the_same_folder() {
+        let dir = temp_dir("wfdb");
+        let samples: Vec<u8> = [100i16, -50, 0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        std::fs::write(
+            dir.join("r.hea"),
+            "r 1 250 3\nr.dat 16 100 16 0 100 50 0 II\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("r.dat"), &samples).unwrap();
+        let rec = read_path(&dir.join("r.hea")).unwrap();
+        assert_eq!(rec.channels[0].samples, vec![1.0, -0.5, 0.0]);
+        assert_eq!(rec.channels[0].name, "II");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_matlab_signal_file_is_read_through_the_wfdb_header_beside_it() {
+        let dir = temp_dir("wfdbmat");
+        let data: Vec<u8> = [-127i16, 1000]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        std::fs::write(dir.join("A1.mat"), mat::tests::mat4("val", 30, 1, 2, &data)).unwrap();
+        std::fs::write(
+            dir.join("A1.hea"),
+            "A1 1 300 2\nA1.mat 16+24 1000/mV 16 0 -127 0 0 ECG\n",
+        )
+        .unwrap();
+        let rec = read_path(&dir.join("A1.mat")).unwrap();
+        assert_eq!(rec.sampling_rate_hz, 300.0);
+        assert_eq!(rec.channels[0].samples, vec![-0.127, 1.0]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_header_naming_a_file_outside_its_folder_is_refused() {
+        let dir = temp_dir("traversal");
+        std::fs::write(
+            dir.join("r.hea"),
+            "r 1 250\n../secret.dat 16 100 16 0 0 0 0 II\n",
+        )
+        .unwrap();
+        let err = read_path(&dir.join("r.hea")).unwrap_err();
+        assert!(err.to_string().contains("plain file name"), "{err}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_wfdb_header_uploaded_alone_says_what_is_missing() {
+        let err = read_bytes(
+            b"r 1 250\nr.dat 16 100 16 0 0 0 0 II\n",
+            Some("r.hea"),
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("signal file"), "{err}");
+    }
+
+    #[test]
+    fn a_missing_file_is_an_io_error_naming_the_path() {
+        let err = read_path(Path::new("/nonexistent/cardio/x.hea")).unwrap_err();
+        assert!(matches!(err, FormatError::Io { .. }));
+        assert!(err.to_string().contains("/nonexistent/cardio/x.hea"));
     }
 }

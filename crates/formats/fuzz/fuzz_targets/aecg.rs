@@ -1,0 +1,8 @@
+//! HL7 aECG XML.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = cardio_formats::aecg::read(data);
+});

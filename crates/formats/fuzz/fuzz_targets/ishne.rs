@@ -1,0 +1,8 @@
+//! ISHNE Holter files.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = cardio_formats::ishne::read(data);
+});

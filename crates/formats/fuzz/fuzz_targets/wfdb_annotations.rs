@@ -1,0 +1,8 @@
+//! WFDB MIT-format annotation files.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = cardio_formats::wfdb::read_annotations(data);
+});
