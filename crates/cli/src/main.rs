@@ -1,7 +1,13 @@
 //! `cardio`: the command-line entry point. Thin: parses flags, sets up logging, calls the crates.
 //!
 //! - `cardio serve [--addr HOST:PORT]` runs the API and the web app.
+//! - `cardio analyze FILE` prints the signal analysis of a recording as JSON.
+//! - `cardio eval signal [--datasets DIR] [--only mitdb,bidmc,ieee,pcg] [--json]` validates the signal
+//!   core on the public datasets and prints the tables.
 //! - `cardio openapi` prints the OpenAPI document (used by `make gen-client`).
+
+mod analyze;
+mod eval;
 
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
@@ -24,6 +30,10 @@ struct Cli {
 enum Command {
     /// Serve the API under /api and the web app at /.
     Serve(ServeArgs),
+    /// Analyse a recording (ECG, PPG or PCG) and print beats, heart rate, HRV and quality as JSON.
+    Analyze(analyze::AnalyzeArgs),
+    /// Validate against the public datasets and print the tables (`cardio eval signal`).
+    Eval(eval::EvalArgs),
     /// Print the OpenAPI document as JSON.
     Openapi,
 }
@@ -62,6 +72,24 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Serve(args) => serve(args).await,
+        Command::Analyze(args) => {
+            if let Err(err) = analyze::run(&args) {
+                eprintln!("cardio analyze: {err:#}");
+                std::process::exit(2);
+            }
+            Ok(())
+        }
+        Command::Eval(args) => {
+            match eval::run(&args) {
+                Ok(true) => {}
+                Ok(false) => std::process::exit(1),
+                Err(err) => {
+                    eprintln!("cardio eval: {err:#}");
+                    std::process::exit(2);
+                }
+            }
+            Ok(())
+        }
     }
 }
 

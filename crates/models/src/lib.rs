@@ -4,14 +4,19 @@
 //! inference, training and evaluation code, and a model card per model under `cards/`.
 //! Everything here is deterministic: fixed seeds, no hidden state.
 //!
-//! The models (clinical, ECG rhythm, heart sound, PPG) arrive with the models issue. Until then this
-//! crate only names the modalities a model can serve:
+//! [`analysis`] runs the signal pipeline of `cardio-signal` over a recording read by
+//! `cardio-formats` (what `cardio analyze` prints). [`eval`] validates that pipeline against public
+//! reference datasets (what `cardio eval signal` prints). The models (clinical, ECG rhythm, heart sound,
+//! PPG) arrive with the models issue; [`Modality`] names what a model can serve:
 //!
 //! ```
 //! use cardio_models::Modality;
 //!
 //! assert_eq!(Modality::Ecg.label(), "ECG");
 //! ```
+
+pub mod analysis;
+pub mod eval;
 
 /// The kinds of input a screening model reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

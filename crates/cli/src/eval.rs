@@ -1,0 +1,370 @@
+//! `cardio eval signal`: the validation of the signal core on the public datasets
+//! (`cardio_models::eval`), printed as tables or, with `--json`, as one JSON object.
+//!
+//! A dataset that is not unpacked prints a skip line and the other parts still run; an error inside
+//! a dataset is reported and makes the command exit with status 1 after the other parts ran.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use cardio_models::eval::{pcg, ppg_hr, qrs, EvalError};
+use clap::{Args, Subcommand, ValueEnum};
+
+/// Flags of `cardio eval`.
+#[derive(Args)]
+pub struct EvalArgs {
+    #[command(subcommand)]
+    command: EvalCommand,
+}
+
+#[derive(Subcommand)]
+enum EvalCommand {
+    /// QRS on MIT-BIH, PPG heart rate on BIDMC and IEEE SPC 2015, PCG sanity on CinC 2016.
+    Signal(SignalArgs),
+}
+
+/// Flags of `cardio eval signal`.
+#[derive(Args)]
+struct SignalArgs {
+    /// Folder of the unpacked datasets [default: $CARDIO_DATASETS, else ~/.cache/cardio-datasets].
+    #[arg(long)]
+    datasets: Option<PathBuf>,
+    /// Run only these parts (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    only: Vec<Part>,
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One part of the signal validation.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Part {
+    /// QRS detection on MIT-BIH (`mitdb`).
+    Mitdb,
+    /// PPG heart rate on BIDMC (`bidmc`).
+    Bidmc,
+    /// PPG heart rate during running on IEEE SPC 2015 (`ieee_spc2015`).
+    Ieee,
+    /// PCG segmentation sanity on CinC 2016 (`cinc2016`).
+    Pcg,
+}
+
+impl Part {
+    const ALL: [Self; 4] = [Self::Mitdb, Self::Bidmc, Self::Ieee, Self::Pcg];
+
+    fn key(self) -> &'static str {
+        match self {
+            Self::Mitdb => "mitdb",
+            Self::Bidmc => "bidmc",
+            Self::Ieee => "ieee_spc2015",
+            Self::Pcg => "cinc2016",
+        }
+    }
+}
+
+/// Runs the command; `Ok(false)` when some part failed (the others still ran and printed).
+pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
+    let EvalCommand::Signal(args) = &args.command;
+    let root = args.datasets.clone().unwrap_or_else(default_root);
+    let parts: Vec<Part> = if args.only.is_empty() {
+        Part::ALL.to_vec()
+    } else {
+        Part::ALL
+            .into_iter()
+            .filter(|p| args.only.contains(p))
+            .collect()
+    };
+    let started = Instant::now();
+    let mut ok = true;
+    let mut json = serde_json::Map::new();
+    json.insert("datasets".into(), root.display().to_string().into());
+    if !args.json {
+        println!("cardio eval signal: datasets in {}", root.display());
+    }
+    for part in parts {
+        let t = Instant::now();
+        let outcome = run_part(part, &root);
+        let seconds = t.elapsed().as_secs_f64();
+        let value = match outcome {
+            Ok((table, value)) => {
+                if !args.json {
+                    println!("\n{table}({seconds:.1} s)");
+                }
+                serde_json::json!({ "seconds": seconds, "report": value })
+            }
+            Err(err @ EvalError::MissingDataset { .. }) => {
+                if !args.json {
+                    println!("\n{}: skipped: {err}", part.key());
+                }
+                serde_json::json!({ "skipped": err.to_string() })
+            }
+            Err(err) => {
+                ok = false;
+                eprintln!("cardio eval signal: {}: {err}", part.key());
+                serde_json::json!({ "error": err.to_string() })
+            }
+        };
+        json.insert(part.key().into(), value);
+    }
+    let total = started.elapsed().as_secs_f64();
+    if args.json {
+        json.insert("seconds".into(), total.into());
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        println!("\ntotal {total:.1} s");
+    }
+    Ok(ok)
+}
+
+/// `$CARDIO_DATASETS`, else `~/.cache/cardio-datasets` (where `../shared/datasets/unpack` puts them).
+fn default_root() -> PathBuf {
+    std::env::var_os("CARDIO_DATASETS").map_or_else(
+        || {
+            std::env::var_os("HOME")
+                .map_or_else(|| PathBuf::from("."), PathBuf::from)
+                .join(".cache")
+                .join("cardio-datasets")
+        },
+        PathBuf::from,
+    )
+}
+
+fn run_part(part: Part, root: &Path) -> Result<(String, serde_json::Value), EvalError> {
+    let to_json = |v: serde_json::Result<serde_json::Value>| v.unwrap_or_default();
+    Ok(match part {
+        Part::Mitdb => {
+            let r = qrs::evaluate(root)?;
+            (qrs_table(&r), to_json(serde_json::to_value(&r)))
+        }
+        Part::Bidmc => {
+            let r = ppg_hr::evaluate_bidmc(root)?;
+            (bidmc_table(&r), to_json(serde_json::to_value(&r)))
+        }
+        Part::Ieee => {
+            let r = ppg_hr::evaluate_ieee(root)?;
+            (ieee_table(&r), to_json(serde_json::to_value(&r)))
+        }
+        Part::Pcg => {
+            let r = pcg::evaluate(root)?;
+            (pcg_table(&r), to_json(serde_json::to_value(&r)))
+        }
+    })
+}
+
+/// A number with `decimals`, or `-` when absent.
+fn num(v: Option<f64>, decimals: usize) -> String {
+    v.map_or_else(|| "-".into(), |v| format!("{v:.decimals$}"))
+}
+
+fn qrs_table(r: &qrs::QrsReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "QRS detection, MIT-BIH Arrhythmia (channel 0, {} ms tolerance; p = paced)",
+        (qrs::TOLERANCE_S * 1000.0).round()
+    );
+    let _ = writeln!(
+        s,
+        "record   beats      TP    FN    FP  inVF      Se%     +P%"
+    );
+    for row in &r.rows {
+        let _ = writeln!(
+            s,
+            "{:<6}  {:6}  {:6} {:5} {:5} {:5} {:>8} {:>7}",
+            format!("{}{}", row.record, if row.paced { "p" } else { "" }),
+            row.beats,
+            row.counts.tp,
+            row.counts.fn_,
+            row.counts.fp,
+            row.in_vf,
+            num(row.se_pct, 3),
+            num(row.ppv_pct, 3),
+        );
+    }
+    for (label, g) in [("non-paced", &r.non_paced), ("paced", &r.paced)] {
+        let _ = writeln!(
+            s,
+            "{label:<9} ({:2} records) TP {} FN {} FP {}: Se {}%  +P {}%  (+P counting the {} detections in VF episodes: {}%)",
+            g.records,
+            g.counts.tp,
+            g.counts.fn_,
+            g.counts.fp,
+            num(g.se_pct, 3),
+            num(g.ppv_pct, 3),
+            g.in_vf,
+            num(g.ppv_with_vf_pct, 3),
+        );
+    }
+    for (label, d) in [("N", &r.normal_beats), ("V", &r.ventricular_beats)] {
+        let _ = writeln!(
+            s,
+            "{label} beats: {} matched, median QRS width {} ms (IQR {}-{}), P wave found in {}%",
+            d.beats,
+            num(d.qrs_median_ms, 0),
+            num(d.qrs_q1_ms, 0),
+            num(d.qrs_q3_ms, 0),
+            num(d.p_wave_pct, 1),
+        );
+    }
+    let _ = writeln!(s, "{:.0} min of signal", r.minutes);
+    s
+}
+
+fn bidmc_table(r: &ppg_hr::BidmcReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "PPG heart rate, BIDMC (PLETH vs monitor PULSE, {} s windows every {} s)",
+        ppg_hr::WINDOW_S,
+        ppg_hr::STEP_S
+    );
+    let _ = writeln!(s, "record   windows  empty  MAE(bpm)");
+    for row in &r.rows {
+        let _ = writeln!(
+            s,
+            "{:<8} {:7} {:6} {:>9}",
+            row.record,
+            row.windows,
+            row.empty,
+            num(row.mae_bpm, 3)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "all: {} windows, {} empty ({}% coverage); MAE {} bpm (mean of record MAEs {} bpm)",
+        r.windows,
+        r.empty,
+        num(r.coverage_pct, 2),
+        num(r.mae_bpm, 3),
+        num(r.mean_record_mae_bpm, 3),
+    );
+    s
+}
+
+fn ieee_table(r: &ppg_hr::IeeeReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "PPG heart rate while running, IEEE SPC 2015 training set (vs BPM0, {} s windows every {} s)",
+        ppg_hr::WINDOW_S,
+        ppg_hr::STEP_S
+    );
+    let _ = writeln!(
+        s,
+        "recording       windows  PPG1 MAE empty  PPG2 MAE empty  combined MAE  spectral+acc MAE"
+    );
+    for row in &r.rows {
+        let _ = writeln!(
+            s,
+            "{:<15} {:7} {:>9} {:5} {:>9} {:5} {:>13} {:>17}",
+            row.recording,
+            row.windows,
+            num(row.ppg1_mae_bpm, 2),
+            row.ppg1_empty,
+            num(row.ppg2_mae_bpm, 2),
+            row.ppg2_empty,
+            num(row.combined_mae_bpm, 2),
+            num(row.spectral_mae_bpm, 2),
+        );
+    }
+    let _ = writeln!(
+        s,
+        "PPG1: MAE {} bpm over its windows with a rate ({}% coverage); PPG2: MAE {} bpm ({}% coverage)",
+        num(r.ppg1_mae_bpm, 2),
+        num(r.ppg1_coverage_pct, 1),
+        num(r.ppg2_mae_bpm, 2),
+        num(r.ppg2_coverage_pct, 1),
+    );
+    let _ = writeln!(
+        s,
+        "combined (mean of the channels with a rate, else the last estimate): MAE {} bpm over {} windows ({}% coverage), mean of recording MAEs {} bpm (anchor: TROIKA 2.34 bpm)",
+        num(r.combined_mae_bpm, 2),
+        r.windows,
+        num(r.combined_coverage_pct, 1),
+        num(r.combined_mean_recording_mae_bpm, 2),
+    );
+    let _ = writeln!(
+        s,
+        "prototype with motion compensation (spectral peak tracking, accelerometer-weighted; tuned on these recordings): MAE {} bpm over {} windows, mean of recording MAEs {} bpm",
+        num(r.spectral_mae_bpm, 2),
+        r.windows,
+        num(r.spectral_mean_recording_mae_bpm, 2),
+    );
+    s
+}
+
+fn pcg_table(r: &pcg::PcgReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "PCG sanity, PhysioNet/CinC 2016 (S1-based rate vs envelope autocorrelation, agreement within {:.0}%)",
+        pcg::AGREEMENT * 100.0
+    );
+    let _ = writeln!(
+        s,
+        "site        recordings failed  usable  usable%  agree/compared  agree%  MAE(bpm)  median|d|"
+    );
+    for g in r.sites.iter().chain(std::iter::once(&r.all)) {
+        let _ = writeln!(
+            s,
+            "{:<11} {:10} {:6} {:7} {:>8} {:>15} {:>7} {:>9} {:>10}",
+            g.site,
+            g.recordings,
+            g.failed,
+            g.usable,
+            num(g.usable_pct, 1),
+            format!("{}/{}", g.agree, g.compared),
+            num(g.agree_pct, 1),
+            num(g.mae_bpm, 2),
+            num(g.median_abs_diff_bpm, 2),
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_with_fixed_decimals_or_a_dash() {
+        assert_eq!(num(Some(99.8766), 3), "99.877");
+        assert_eq!(num(None, 3), "-");
+    }
+
+    #[test]
+    fn a_missing_dataset_is_skipped_not_an_error() {
+        let root = PathBuf::from("/nonexistent/cardio-datasets");
+        for part in Part::ALL {
+            let err = run_part(part, &root).unwrap_err();
+            assert!(
+                matches!(err, EvalError::MissingDataset { .. }),
+                "{}: {err}",
+                part.key()
+            );
+        }
+    }
+
+    #[test]
+    fn the_mitdb_table_shows_both_groups_and_vf_ppv() {
+        let report = qrs::QrsReport::default();
+        let table = qrs_table(&report);
+        assert!(table.contains("non-paced"), "{table}");
+        assert!(table.contains("paced"), "{table}");
+        assert!(table.contains("VF episodes"), "{table}");
+    }
+
+    #[test]
+    fn run_skips_every_part_of_an_empty_folder_and_succeeds() {
+        let args = EvalArgs {
+            command: EvalCommand::Signal(SignalArgs {
+                datasets: Some(PathBuf::from("/nonexistent/cardio-datasets")),
+                only: vec![Part::Mitdb, Part::Pcg],
+                json: true,
+            }),
+        };
+        assert!(run(&args).unwrap());
+    }
+}

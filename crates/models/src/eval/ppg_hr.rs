@@ -1,0 +1,416 @@
+//! PPG heart rate in 8-s windows every 2 s against a reference, on BIDMC and IEEE SPC 2015.
+//!
+//! Both parts run `cardio_signal::ppg::analyze` (Elgendi et al. 2013 systolic peaks, sub-sample
+//! refined) over the whole recording and take the windowed rate of
+//! `cardio_signal::ppg::heart_rate_windows` (median inter-beat interval; a window is left empty when
+//! its beats are too few or too irregular).
+//!
+//! - **BIDMC** (Pimentel et al. 2017): PLETH against the monitor's PULSE (1 Hz); a window's
+//!   reference is the mean PULSE over `[start, end)`, windows without a valid PULSE are skipped, and
+//!   windows our detector leaves empty are counted (coverage) but not scored.
+//! - **IEEE SPC 2015** (Zhang, Pi and Liu 2015, TROIKA): wrist PPG while running; `BPM0[i]` is the
+//!   ECG-derived rate of window `i` (`[2i, 2i + 8)` s). Each of PPG1 and PPG2 is scored over the
+//!   windows it gives a rate for; the *combined* estimate is the mean of the channels that give a
+//!   rate in a window, and when neither does, the previous window's estimate (so that, as in the
+//!   challenge, every window is scored); these use no motion compensation. A prototype
+//!   accelerometer-aware spectral tracker ([`super::spectral`]) is scored beside them.
+
+use std::path::{Path, PathBuf};
+
+use cardio_formats::mat;
+use cardio_signal::{ppg, SamplingRate};
+use serde::Serialize;
+
+use super::{dataset_dir, files_ending, percent, spectral, AbsError, EvalError};
+
+/// Window length, seconds.
+pub const WINDOW_S: f64 = 8.0;
+/// Window step, seconds.
+pub const STEP_S: f64 = 2.0;
+/// Sampling rate of the IEEE SPC 2015 recordings (the files do not store it).
+pub const IEEE_RATE_HZ: f64 = 125.0;
+
+/// Windowed heart rate (bpm or `None` per window) of one PPG channel.
+///
+/// # Errors
+/// As `cardio_signal::ppg::analyze` (non-finite samples, too short, invalid rate).
+pub fn windowed_rate(
+    x: &[f64],
+    fs_hz: f64,
+) -> Result<Vec<Option<f64>>, cardio_signal::SignalError> {
+    let fs = SamplingRate::new(fs_hz)?;
+    let result = ppg::analyze(x, fs)?;
+    let duration = x.len() as f64 / fs_hz;
+    Ok(
+        ppg::heart_rate_windows(&result.peak_times_s, duration, WINDOW_S, STEP_S)
+            .into_iter()
+            .map(|w| w.bpm)
+            .collect(),
+    )
+}
+
+/// The reference of a window from a sparse series: the mean of the finite, positive values whose
+/// times lie in `[start, end)`; `None` when there are none.
+pub fn window_reference(times: &[f64], values: &[f64], start: f64, end: f64) -> Option<f64> {
+    let (sum, n) = times
+        .iter()
+        .zip(values)
+        .filter(|(t, v)| **t >= start && **t < end && v.is_finite() && **v > 0.0)
+        .fold((0.0, 0usize), |(s, n), (_, v)| (s + v, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// Combines two channels' window estimates: the mean of those present, else the last combined
+/// estimate (`None` until the first estimate).
+pub fn combine_channels(a: &[Option<f64>], b: &[Option<f64>]) -> Vec<Option<f64>> {
+    let mut last = None;
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| {
+            let now = match (x, y) {
+                (Some(x), Some(y)) => Some(f64::midpoint(*x, *y)),
+                (Some(v), None) | (None, Some(v)) => Some(*v),
+                (None, None) => last,
+            };
+            last = now;
+            now
+        })
+        .collect()
+}
+
+/// Scores window estimates against references (pairs up to the shorter): absolute errors over the
+/// windows with an estimate, and how many windows had none.
+pub fn score_windows(estimates: &[Option<f64>], references: &[f64]) -> (AbsError, usize) {
+    let mut err = AbsError::default();
+    let mut empty = 0;
+    for (e, r) in estimates.iter().zip(references) {
+        match e {
+            Some(e) => err.add(*e, *r),
+            None => empty += 1,
+        }
+    }
+    (err, empty)
+}
+
+/// One BIDMC record.
+#[derive(Debug, Clone, Serialize)]
+pub struct BidmcRow {
+    /// `bidmc01` ...
+    pub record: String,
+    /// Windows with a reference.
+    pub windows: usize,
+    /// Of those, windows our detector left empty.
+    pub empty: usize,
+    /// MAE over the windows with a rate, bpm.
+    pub mae_bpm: Option<f64>,
+}
+
+/// The BIDMC evaluation.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BidmcReport {
+    /// One row per record.
+    pub rows: Vec<BidmcRow>,
+    /// Windows with a reference, all records.
+    pub windows: usize,
+    /// Windows left empty.
+    pub empty: usize,
+    /// Windows with a rate, percent of the windows with a reference.
+    pub coverage_pct: Option<f64>,
+    /// MAE over every window with a rate (pooled), bpm.
+    pub mae_bpm: Option<f64>,
+    /// Mean of the per-record MAEs, bpm.
+    pub mean_record_mae_bpm: Option<f64>,
+}
+
+/// The samples of the channel called `name`, or [`EvalError::Content`].
+fn channel<'a>(
+    rec: &'a cardio_formats::Recording,
+    name: &str,
+    path: &Path,
+) -> Result<&'a [f64], EvalError> {
+    rec.channel(name)
+        .map(|c| c.samples.as_slice())
+        .ok_or_else(|| EvalError::content(path, format!("no {name} column")))
+}
+
+/// The first time stamp of a BIDMC CSV (the first field of the first row of numbers).
+///
+/// `cardio-formats` turns the `Time [s]` column into the sampling rate and drops it, without keeping
+/// where time starts; `bidmc_23_Numerics.csv` starts at -1 s, so the origin is read here.
+fn first_time_stamp(path: &Path) -> Option<f64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .find_map(|l| l.split(',').next()?.trim().parse::<f64>().ok())
+}
+
+/// Evaluates every `bidmc_NN_Signals.csv` of `$root/bidmc/bidmc_csv` with its `_Numerics.csv`.
+///
+/// # Errors
+/// [`EvalError::MissingDataset`] without the folder; a read, content or signal error of any record.
+pub fn evaluate_bidmc(root: &Path) -> Result<BidmcReport, EvalError> {
+    let dir = dataset_dir(root, "bidmc", "bidmc_csv")?;
+    let mut report = BidmcReport::default();
+    let mut pooled = AbsError::default();
+    let mut record_maes = AbsError::default();
+    for sig in files_ending(&dir, "_Signals.csv")? {
+        let Some(stem) = sig
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix("_Signals.csv"))
+        else {
+            continue;
+        };
+        let num = dir.join(format!("{stem}_Numerics.csv"));
+        let rec = cardio_formats::read_path(&sig).map_err(|e| EvalError::read(&sig, e))?;
+        // BIDMC prints time stamps with 2-3 decimals; the nominal rate (125 Hz) is the rounded one.
+        let fs_hz = rec.sampling_rate_hz.round();
+        let pleth = channel(&rec, "PLETH", &sig)?;
+        let numerics = cardio_formats::read_path(&num).map_err(|e| EvalError::read(&num, e))?;
+        let pulse = channel(&numerics, "PULSE", &num)?;
+        let t0 = first_time_stamp(&num).unwrap_or(0.0);
+        let ntime: Vec<f64> = (0..pulse.len())
+            .map(|i| t0 + i as f64 / numerics.sampling_rate_hz)
+            .collect();
+
+        let fs = SamplingRate::new(fs_hz).map_err(|e| EvalError::signal(&sig, e))?;
+        let result = ppg::analyze(pleth, fs).map_err(|e| EvalError::signal(&sig, e))?;
+        let duration = pleth.len() as f64 / fs_hz;
+        let mut estimates = Vec::new();
+        let mut references = Vec::new();
+        for w in ppg::heart_rate_windows(&result.peak_times_s, duration, WINDOW_S, STEP_S) {
+            if let Some(r) = window_reference(&ntime, pulse, w.start_s, w.end_s) {
+                estimates.push(w.bpm);
+                references.push(r);
+            }
+        }
+        let (err, empty) = score_windows(&estimates, &references);
+        let row = BidmcRow {
+            record: stem.replace('_', ""),
+            windows: references.len(),
+            empty,
+            mae_bpm: err.mae(),
+        };
+        if let Some(m) = row.mae_bpm {
+            record_maes.add(m, 0.0);
+        }
+        pooled += err;
+        report.windows += row.windows;
+        report.empty += row.empty;
+        report.rows.push(row);
+    }
+    report.coverage_pct = percent(report.windows - report.empty, report.windows);
+    report.mae_bpm = pooled.mae();
+    report.mean_record_mae_bpm = record_maes.mae();
+    Ok(report)
+}
+
+/// One IEEE SPC 2015 recording.
+#[derive(Debug, Clone, Serialize)]
+pub struct IeeeRow {
+    /// `DATA_01_TYPE01` ...
+    pub recording: String,
+    /// Windows with a reference.
+    pub windows: usize,
+    /// PPG1: MAE over its windows with a rate, bpm.
+    pub ppg1_mae_bpm: Option<f64>,
+    /// PPG1: windows left empty.
+    pub ppg1_empty: usize,
+    /// PPG2: MAE over its windows with a rate, bpm.
+    pub ppg2_mae_bpm: Option<f64>,
+    /// PPG2: windows left empty.
+    pub ppg2_empty: usize,
+    /// Combined estimate: MAE, bpm.
+    pub combined_mae_bpm: Option<f64>,
+    /// Combined estimate: windows without any estimate (before the first one).
+    pub combined_empty: usize,
+    /// Motion-compensated spectral tracker ([`super::spectral`]): MAE over every window, bpm.
+    pub spectral_mae_bpm: Option<f64>,
+}
+
+/// The IEEE SPC 2015 evaluation.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct IeeeReport {
+    /// One row per recording.
+    pub rows: Vec<IeeeRow>,
+    /// Windows with a reference, all recordings.
+    pub windows: usize,
+    /// PPG1 pooled MAE, bpm.
+    pub ppg1_mae_bpm: Option<f64>,
+    /// PPG1 coverage, percent of windows.
+    pub ppg1_coverage_pct: Option<f64>,
+    /// PPG2 pooled MAE, bpm.
+    pub ppg2_mae_bpm: Option<f64>,
+    /// PPG2 coverage, percent of windows.
+    pub ppg2_coverage_pct: Option<f64>,
+    /// Combined estimate pooled MAE over all windows, bpm (the headline figure).
+    pub combined_mae_bpm: Option<f64>,
+    /// Combined estimate: mean of the per-recording MAEs, bpm (how TROIKA's 2.34 is averaged).
+    pub combined_mean_recording_mae_bpm: Option<f64>,
+    /// Combined estimate coverage, percent of windows.
+    pub combined_coverage_pct: Option<f64>,
+    /// Motion-compensated spectral tracker ([`super::spectral`], uses the accelerometer): pooled
+    /// MAE over every window, bpm.
+    pub spectral_mae_bpm: Option<f64>,
+    /// The same, mean of the per-recording MAEs, bpm.
+    pub spectral_mean_recording_mae_bpm: Option<f64>,
+}
+
+/// The named matrix of a MAT-file, or an error naming the file.
+fn matrix(path: &Path, name: &str) -> Result<mat::Matrix, EvalError> {
+    let bytes = std::fs::read(path).map_err(|source| {
+        EvalError::read(
+            path,
+            cardio_formats::FormatError::Io {
+                path: path.display().to_string(),
+                source,
+            },
+        )
+    })?;
+    mat::find_matrix(&bytes, name)
+        .map_err(|e| EvalError::read(path, e))?
+        .ok_or_else(|| EvalError::content(path, format!("no matrix {name}")))
+}
+
+/// Evaluates every `DATA_xx_TYPEyy.mat` of `$root/ieee_spc2015/Training_data` against its
+/// `_BPMtrace.mat`.
+///
+/// # Errors
+/// [`EvalError::MissingDataset`] without the folder; a read, content or signal error of any file.
+pub fn evaluate_ieee(root: &Path) -> Result<IeeeReport, EvalError> {
+    let dir = dataset_dir(root, "ieee_spc2015", "Training_data")?;
+    let recordings: Vec<PathBuf> = files_ending(&dir, ".mat")?
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("DATA_") && !n.ends_with("_BPMtrace.mat"))
+        })
+        .collect();
+    let mut report = IeeeReport::default();
+    let (mut e1, mut e2, mut ec) = (
+        AbsError::default(),
+        AbsError::default(),
+        AbsError::default(),
+    );
+    let (mut empty1, mut empty2, mut empty_c) = (0, 0, 0);
+    let mut recording_maes = AbsError::default();
+    let (mut es, mut spectral_maes) = (AbsError::default(), AbsError::default());
+    for path in recordings {
+        let stem = path
+            .file_stem()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        let trace = dir.join(format!("{stem}_BPMtrace.mat"));
+        let sig = matrix(&path, "sig")?;
+        let bpm0 = matrix(&trace, "BPM0")?.data;
+        let row_of = |i: usize, what: &str| {
+            sig.row(i)
+                .ok_or_else(|| EvalError::content(&path, format!("sig has no {what} row")))
+        };
+        let ppg1 = row_of(1, "PPG1")?;
+        let ppg2 = row_of(2, "PPG2")?;
+        let w1 = windowed_rate(&ppg1, IEEE_RATE_HZ).map_err(|e| EvalError::signal(&path, e))?;
+        let w2 = windowed_rate(&ppg2, IEEE_RATE_HZ).map_err(|e| EvalError::signal(&path, e))?;
+        let combined = combine_channels(&w1, &w2);
+        let n = bpm0.len().min(combined.len());
+        let references = &bpm0[..n];
+        let (r1, m1) = score_windows(&w1, references);
+        let (r2, m2) = score_windows(&w2, references);
+        let (rc, mc) = score_windows(&combined, references);
+        if let Some(m) = rc.mae() {
+            recording_maes.add(m, 0.0);
+        }
+        let acc = [row_of(3, "accX")?, row_of(4, "accY")?, row_of(5, "accZ")?];
+        let tracked = spectral::track(
+            &[&ppg1, &ppg2],
+            &[&acc[0], &acc[1], &acc[2]],
+            IEEE_RATE_HZ,
+            WINDOW_S,
+            STEP_S,
+            n,
+        )
+        .map_err(|e| EvalError::signal(&path, e))?;
+        let mut rs = AbsError::default();
+        for (e, r) in tracked.iter().zip(references) {
+            rs.add(*e, *r);
+        }
+        if let Some(m) = rs.mae() {
+            spectral_maes.add(m, 0.0);
+        }
+        es += rs;
+        e1 += r1;
+        e2 += r2;
+        ec += rc;
+        empty1 += m1;
+        empty2 += m2;
+        empty_c += mc;
+        report.windows += n;
+        report.rows.push(IeeeRow {
+            recording: stem,
+            windows: n,
+            ppg1_mae_bpm: r1.mae(),
+            ppg1_empty: m1,
+            ppg2_mae_bpm: r2.mae(),
+            ppg2_empty: m2,
+            combined_mae_bpm: rc.mae(),
+            combined_empty: mc,
+            spectral_mae_bpm: rs.mae(),
+        });
+    }
+    let w = report.windows;
+    report.ppg1_mae_bpm = e1.mae();
+    report.ppg1_coverage_pct = percent(w - empty1, w);
+    report.ppg2_mae_bpm = e2.mae();
+    report.ppg2_coverage_pct = percent(w - empty2, w);
+    report.combined_mae_bpm = ec.mae();
+    report.combined_mean_recording_mae_bpm = recording_maes.mae();
+    report.combined_coverage_pct = percent(w - empty_c, w);
+    report.spectral_mae_bpm = es.mae();
+    report.spectral_mean_recording_mae_bpm = spectral_maes.mae();
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_window_reference_is_the_mean_of_valid_values_in_a_half_open_interval() {
+        let t = [0.0, 1.0, 2.0, 3.0, 4.0, 8.0];
+        let v = [60.0, f64::NAN, 0.0, 70.0, 80.0, 1000.0];
+        assert_eq!(window_reference(&t, &v, 0.0, 8.0), Some(70.0));
+        assert_eq!(window_reference(&t, &v, 1.0, 3.0), None);
+    }
+
+    #[test]
+    fn scoring_skips_empty_windows_and_counts_them() {
+        let (err, empty) = score_windows(&[Some(60.0), None, Some(75.0)], &[62.0, 70.0, 70.0]);
+        assert_eq!(empty, 1);
+        assert_eq!(err.mae(), Some(3.5));
+    }
+
+    #[test]
+    fn channels_combine_by_mean_and_hold_the_last_estimate() {
+        let a = [None, Some(60.0), None, None, Some(90.0)];
+        let b = [None, Some(70.0), Some(80.0), None, None];
+        assert_eq!(
+            combine_channels(&a, &b),
+            vec![None, Some(65.0), Some(80.0), Some(80.0), Some(90.0)]
+        );
+    }
+
+    #[test]
+    fn a_regular_pulse_gives_its_rate_in_every_window() {
+        let fs = 125.0;
+        let x: Vec<f64> = (0..(30.0 * fs) as usize)
+            .map(|i| (2.0 * std::f64::consts::PI * 1.5 * i as f64 / fs).sin())
+            .collect();
+        let w = windowed_rate(&x, fs).unwrap();
+        assert_eq!(w.len(), 12);
+        assert!(
+            w.iter().all(|b| b.is_some_and(|b| (b - 90.0).abs() < 1.0)),
+            "{w:?}"
+        );
+    }
+}
