@@ -1,5 +1,6 @@
-"""Times NeuroKit2's ecg_process on an MIT-BIH record, to compare with `cargo bench -p cardio-signal`
-and the `mitdb_eval` example (which prints our ms per minute of signal).
+"""Times NeuroKit2's ecg_process on an MIT-BIH record, to compare in the same session with
+`make bench` (criterion, ms per minute of signal) and `time target/release/cardio analyze 100.hea`
+(end to end: read, clean, detect, delineate, HRV, JSON).
 
     /tmp/gv/bin/python crates/signal/benches/neurokit_compare.py [/root/.cache/cardio-datasets/mitdb/100]
 
