@@ -97,6 +97,40 @@ fn fields_from_row(row: &AnyRow) -> Result<PatientFields, sqlx::Error> {
     })
 }
 
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// Binds `$1` id, `$2` doctor, `$3..=$18` the fields in column order, `$19` the search text and
+/// `$20` the time: the parameter layout shared by [`insert`] and [`update`].
+fn bind_row<'q>(
+    query: AnyQuery<'q>,
+    id: &'q str,
+    doctor_id: &'q str,
+    f: &'q PatientFields,
+    now: i64,
+) -> AnyQuery<'q> {
+    query
+        .bind(id)
+        .bind(doctor_id)
+        .bind(&f.first_name)
+        .bind(&f.last_name)
+        .bind(&f.date_of_birth)
+        .bind(f.gender.as_str())
+        .bind(&f.phone)
+        .bind(f.email.as_deref())
+        .bind(f.address.as_deref())
+        .bind(f.city.as_deref())
+        .bind(f.state.as_deref())
+        .bind(f.zip_code.as_deref())
+        .bind(f.medical_history.as_deref())
+        .bind(f.current_medications.as_deref())
+        .bind(f.allergies.as_deref())
+        .bind(f.emergency_contact.as_deref())
+        .bind(f.emergency_phone.as_deref())
+        .bind(f.status.as_str())
+        .bind(search_text(f))
+        .bind(now)
+}
+
 /// Inserts a patient owned by `doctor_id`.
 pub async fn insert(
     conn: &mut AnyConnection,
@@ -105,34 +139,13 @@ pub async fn insert(
     f: &PatientFields,
     now: i64,
 ) -> Result<(), ApiError> {
-    sqlx::query(
+    let query = sqlx::query(
         "INSERT INTO patients (id, doctor_id, first_name, last_name, date_of_birth, gender, phone, \
          email, address, city, state, zip_code, medical_history, current_medications, allergies, \
          emergency_contact, emergency_phone, status, search_text, created_at, updated_at, last_visit) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20, $20)",
-    )
-    .bind(id)
-    .bind(doctor_id)
-    .bind(&f.first_name)
-    .bind(&f.last_name)
-    .bind(&f.date_of_birth)
-    .bind(f.gender.as_str())
-    .bind(&f.phone)
-    .bind(f.email.as_deref())
-    .bind(f.address.as_deref())
-    .bind(f.city.as_deref())
-    .bind(f.state.as_deref())
-    .bind(f.zip_code.as_deref())
-    .bind(f.medical_history.as_deref())
-    .bind(f.current_medications.as_deref())
-    .bind(f.allergies.as_deref())
-    .bind(f.emergency_contact.as_deref())
-    .bind(f.emergency_phone.as_deref())
-    .bind(f.status.as_str())
-    .bind(search_text(f))
-    .bind(now)
-    .execute(conn)
-    .await?;
+    );
+    bind_row(query, id, doctor_id, f, now).execute(conn).await?;
     Ok(())
 }
 
@@ -144,35 +157,14 @@ pub async fn update(
     f: &PatientFields,
     now: i64,
 ) -> Result<(), ApiError> {
-    sqlx::query(
+    let query = sqlx::query(
         "UPDATE patients SET first_name = $3, last_name = $4, date_of_birth = $5, gender = $6, \
          phone = $7, email = $8, address = $9, city = $10, state = $11, zip_code = $12, \
          medical_history = $13, current_medications = $14, allergies = $15, \
          emergency_contact = $16, emergency_phone = $17, status = $18, search_text = $19, \
          updated_at = $20 WHERE id = $1 AND doctor_id = $2",
-    )
-    .bind(id)
-    .bind(doctor_id)
-    .bind(&f.first_name)
-    .bind(&f.last_name)
-    .bind(&f.date_of_birth)
-    .bind(f.gender.as_str())
-    .bind(&f.phone)
-    .bind(f.email.as_deref())
-    .bind(f.address.as_deref())
-    .bind(f.city.as_deref())
-    .bind(f.state.as_deref())
-    .bind(f.zip_code.as_deref())
-    .bind(f.medical_history.as_deref())
-    .bind(f.current_medications.as_deref())
-    .bind(f.allergies.as_deref())
-    .bind(f.emergency_contact.as_deref())
-    .bind(f.emergency_phone.as_deref())
-    .bind(f.status.as_str())
-    .bind(search_text(f))
-    .bind(now)
-    .execute(conn)
-    .await?;
+    );
+    bind_row(query, id, doctor_id, f, now).execute(conn).await?;
     Ok(())
 }
 
