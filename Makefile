@@ -47,6 +47,7 @@ run: build
 test: fmt-check clippy test-rust test-web check-client e2e
 
 test-rust:
+	@echo "API tests on SQLite and on PostgreSQL at: $${TEST_POSTGRES_URL:-none found, SQLite only}"
 	cargo test --workspace
 
 test-web: deps-web
