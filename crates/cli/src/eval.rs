@@ -1,5 +1,6 @@
 //! `cardio eval signal`: the validation of the signal core on the public datasets
 //! (`cardio_models::eval`), printed as tables or, with `--json`, as one JSON object.
+//! `cardio eval clinical` (in `crate::clinical`) prints the clinical model's validation table.
 //!
 //! A dataset that is not unpacked prints a skip line and the other parts still run; an error inside
 //! a dataset is reported and makes the command exit with status 1 after the other parts ran.
@@ -22,6 +23,8 @@ pub struct EvalArgs {
 enum EvalCommand {
     /// QRS on MIT-BIH, PPG heart rate on BIDMC and IEEE SPC 2015, PCG sanity on CinC 2016.
     Signal(SignalArgs),
+    /// The clinical model's validation on UCI Heart Disease (its model card's table).
+    Clinical(crate::clinical::EvalClinicalArgs),
 }
 
 /// Flags of `cardio eval signal`.
@@ -66,7 +69,13 @@ impl Part {
 
 /// Runs the command; `Ok(false)` when some part failed (the others still ran and printed).
 pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
-    let EvalCommand::Signal(args) = &args.command;
+    match &args.command {
+        EvalCommand::Signal(args) => run_signal(args),
+        EvalCommand::Clinical(args) => crate::clinical::eval(args),
+    }
+}
+
+fn run_signal(args: &SignalArgs) -> anyhow::Result<bool> {
     let root = args.datasets.clone().unwrap_or_else(default_root);
     let parts: Vec<Part> = if args.only.is_empty() {
         Part::ALL.to_vec()
@@ -119,7 +128,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
 }
 
 /// `$CARDIO_DATASETS`, else `~/.cache/cardio-datasets` (where `../shared/datasets/unpack` puts them).
-fn default_root() -> PathBuf {
+pub fn default_root() -> PathBuf {
     std::env::var_os("CARDIO_DATASETS").map_or_else(
         || {
             std::env::var_os("HOME")

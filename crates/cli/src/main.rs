@@ -4,9 +4,12 @@
 //! - `cardio analyze FILE` prints the signal analysis of a recording as JSON.
 //! - `cardio eval signal [--datasets DIR] [--only mitdb,bidmc,ieee,pcg] [--json]` validates the signal
 //!   core on the public datasets and prints the tables.
+//! - `cardio eval clinical`, `cardio train clinical`, `cardio predict clinical FILE.csv`: the clinical
+//!   risk model (validation table, refit of the committed parameters, batch scoring).
 //! - `cardio openapi` prints the OpenAPI document (used by `make gen-client`).
 
 mod analyze;
+mod clinical;
 mod eval;
 
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
@@ -32,8 +35,12 @@ enum Command {
     Serve(ServeArgs),
     /// Analyse a recording (ECG, PPG or PCG) and print beats, heart rate, HRV and quality as JSON.
     Analyze(analyze::AnalyzeArgs),
-    /// Validate against the public datasets and print the tables (`cardio eval signal`).
+    /// Validate against the public datasets and print the tables (`cardio eval signal|clinical`).
     Eval(eval::EvalArgs),
+    /// Refit a model's committed parameters from $CARDIO_DATASETS (`cardio train clinical`).
+    Train(clinical::TrainArgs),
+    /// Score inputs with a model (`cardio predict clinical FILE.csv`).
+    Predict(clinical::PredictArgs),
     /// Print the OpenAPI document as JSON.
     Openapi,
 }
@@ -76,6 +83,24 @@ async fn main() -> anyhow::Result<()> {
             if let Err(err) = analyze::run(&args) {
                 eprintln!("cardio analyze: {err:#}");
                 std::process::exit(2);
+            }
+            Ok(())
+        }
+        Command::Train(args) => {
+            if let Err(err) = clinical::train(&args) {
+                eprintln!("cardio train: {err:#}");
+                std::process::exit(2);
+            }
+            Ok(())
+        }
+        Command::Predict(args) => {
+            match clinical::predict(&args) {
+                Ok(true) => {}
+                Ok(false) => std::process::exit(1),
+                Err(err) => {
+                    eprintln!("cardio predict: {err:#}");
+                    std::process::exit(2);
+                }
             }
             Ok(())
         }

@@ -6,8 +6,9 @@
 //!
 //! [`analysis`] runs the signal pipeline of `cardio-signal` over a recording read by
 //! `cardio-formats` (what `cardio analyze` prints). [`eval`] validates that pipeline against public
-//! reference datasets (what `cardio eval signal` prints). The models (clinical, ECG rhythm, heart sound,
-//! PPG) arrive with the models issue; [`Modality`] names what a model can serve:
+//! reference datasets (what `cardio eval signal` prints). [`clinical`] is the clinical risk model
+//! (`cardio train|eval|predict clinical`, card `cards/clinical.md`); [`Modality`] names what a model can
+//! serve:
 //!
 //! ```
 //! use cardio_models::Modality;
@@ -16,6 +17,7 @@
 //! ```
 
 pub mod analysis;
+pub mod clinical;
 pub mod eval;
 
 /// The kinds of input a screening model reads.

@@ -1,0 +1,247 @@
+//! `cardio train clinical`, `cardio eval clinical` and `cardio predict clinical`: the clinical risk
+//! model of `cardio_models::clinical` from the command line.
+//!
+//! - `train clinical [--datasets DIR] [--out FILE]` reruns the validation, refits the model on
+//!   Cleveland and rewrites `crates/models/params/clinical.json` (deterministic: fixed seed, constant
+//!   training date), then prints the validation table.
+//! - `eval clinical [--datasets DIR] [--json]` prints the model card's validation table.
+//! - `predict clinical FILE.csv [--format csv|json]` reads the seven snake_case columns (empty cell =
+//!   missing) and prints `row,label,prediction,confidence,risk_score`. A row that cannot be scored gets
+//!   an empty label and its error on stderr; the other rows continue and the exit status is 1.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use cardio_models::clinical::{self, validation, ClinicalInput};
+use clap::{Args, Subcommand, ValueEnum};
+
+use crate::eval::default_root;
+
+/// Flags of `cardio train`.
+#[derive(Args)]
+pub struct TrainArgs {
+    #[command(subcommand)]
+    model: TrainModel,
+}
+
+#[derive(Subcommand)]
+enum TrainModel {
+    /// Refit the clinical model on UCI Cleveland and rewrite its committed parameters.
+    Clinical(TrainClinicalArgs),
+}
+
+#[derive(Args)]
+struct TrainClinicalArgs {
+    /// Folder of the unpacked datasets [default: $CARDIO_DATASETS, else ~/.cache/cardio-datasets].
+    #[arg(long)]
+    datasets: Option<PathBuf>,
+    /// Where to write the parameters [default: crates/models/params/clinical.json of this checkout].
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Flags of `cardio eval clinical`.
+#[derive(Args)]
+pub struct EvalClinicalArgs {
+    /// Folder of the unpacked datasets [default: $CARDIO_DATASETS, else ~/.cache/cardio-datasets].
+    #[arg(long)]
+    datasets: Option<PathBuf>,
+    /// Print the report as JSON instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Flags of `cardio predict`.
+#[derive(Args)]
+pub struct PredictArgs {
+    #[command(subcommand)]
+    model: PredictModel,
+}
+
+#[derive(Subcommand)]
+enum PredictModel {
+    /// Score a CSV of the seven clinical parameters (one patient per row).
+    Clinical(PredictClinicalArgs),
+}
+
+#[derive(Args)]
+struct PredictClinicalArgs {
+    /// CSV with the columns age, chest_pain_type, cholesterol, fasting_blood_sugar,
+    /// exercise_induced_angina, vessels_colored_by_flourosopy, thalassemia (empty cell = missing).
+    file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Csv)]
+    format: Format,
+}
+
+/// Output format of `cardio predict`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// `row,label,prediction,confidence,risk_score`.
+    Csv,
+    /// One JSON array of full results.
+    Json,
+}
+
+/// The seven input columns, in the spec's order.
+pub const COLUMNS: [&str; 7] = [
+    "age",
+    "chest_pain_type",
+    "cholesterol",
+    "fasting_blood_sugar",
+    "exercise_induced_angina",
+    "vessels_colored_by_flourosopy",
+    "thalassemia",
+];
+
+/// Runs `cardio train ...`.
+pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
+    let TrainModel::Clinical(args) = &args.model;
+    let root = args.datasets.clone().unwrap_or_else(default_root);
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(clinical::PARAMS_PATH));
+    let (params, report) = clinical::train(&root).context("training the clinical model")?;
+    std::fs::write(&out, clinical::params_json(&params))
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    println!("{}", validation::table(&report));
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+/// Runs `cardio eval clinical`.
+pub fn eval(args: &EvalClinicalArgs) -> anyhow::Result<bool> {
+    let root = args.datasets.clone().unwrap_or_else(default_root);
+    let report = validation::evaluate(&root)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", validation::table(&report));
+    }
+    Ok(true)
+}
+
+/// Runs `cardio predict ...`; `Ok(false)` when some row could not be scored.
+pub fn predict(args: &PredictArgs) -> anyhow::Result<bool> {
+    let PredictModel::Clinical(args) = &args.model;
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let rows = parse_csv(&text)?;
+    let mut ok = true;
+    let mut csv = String::from("row,label,prediction,confidence,risk_score\n");
+    let mut json = Vec::new();
+    for (row, input) in rows {
+        match input.and_then(|i| clinical::predict(&i).map_err(|e| e.to_string())) {
+            Ok(p) => {
+                let _ = writeln!(
+                    csv,
+                    "{row},{},{},{:.4},{:.4}",
+                    p.label.code(),
+                    p.prediction,
+                    p.confidence,
+                    p.risk_score
+                );
+                let mut value = serde_json::to_value(&p)?;
+                if let Some(obj) = value.as_object_mut() {
+                    obj.insert("row".into(), row.into());
+                }
+                json.push(value);
+            }
+            Err(err) => {
+                ok = false;
+                eprintln!("cardio predict clinical: row {row}: {err}");
+                let _ = writeln!(csv, "{row},,,,");
+                json.push(serde_json::json!({ "row": row, "error": err }));
+            }
+        }
+    }
+    match args.format {
+        Format::Csv => print!("{csv}"),
+        Format::Json => println!("{}", serde_json::to_string_pretty(&json)?),
+    }
+    Ok(ok)
+}
+
+/// Parses the input CSV: a header naming the seven columns (any order, extra columns ignored), then
+/// one patient per line. Returns `(1-based row, input or the reason it is unusable)`.
+pub fn parse_csv(text: &str) -> anyhow::Result<Vec<(usize, Result<ClinicalInput, String>)>> {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: Vec<String> = lines
+        .next()
+        .context("the CSV is empty")?
+        .split(',')
+        .map(|h| h.trim().trim_matches('"').to_ascii_lowercase())
+        .collect();
+    let mut index = [0usize; 7];
+    for (slot, name) in index.iter_mut().zip(COLUMNS) {
+        *slot = header
+            .iter()
+            .position(|h| h == name)
+            .with_context(|| format!("the CSV has no column {name:?}"))?;
+    }
+    Ok(lines
+        .enumerate()
+        .map(|(i, line)| {
+            let cells: Vec<&str> = line
+                .split(',')
+                .map(|c| c.trim().trim_matches('"'))
+                .collect();
+            (i + 1, parse_row(&cells, &index))
+        })
+        .collect())
+}
+
+fn parse_row(cells: &[&str], index: &[usize; 7]) -> Result<ClinicalInput, String> {
+    let cell = |k: usize| -> Result<Option<f64>, String> {
+        let raw = cells.get(index[k]).copied().unwrap_or("");
+        if raw.is_empty() {
+            return Ok(None);
+        }
+        raw.parse::<f64>()
+            .map(Some)
+            .map_err(|_| format!("{}: {raw:?} is not a number", COLUMNS[k]))
+    };
+    let code = |k: usize| -> Result<Option<u8>, String> {
+        match cell(k)? {
+            None => Ok(None),
+            Some(v) if v.fract() == 0.0 && (0.0..=255.0).contains(&v) => Ok(Some(v as u8)),
+            Some(v) => Err(format!("{}: {v} is not a whole-number code", COLUMNS[k])),
+        }
+    };
+    Ok(ClinicalInput {
+        age: cell(0)?.ok_or("age is required")?,
+        chest_pain_type: code(1)?.ok_or("chest_pain_type is required")?,
+        cholesterol: cell(2)?,
+        fasting_blood_sugar: cell(3)?,
+        exercise_induced_angina: code(4)?,
+        vessels_colored_by_flourosopy: code(5)?,
+        thalassemia: code(6)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_columns_in_any_order_with_empty_cells_missing() {
+        let text = "thalassemia,age,chest_pain_type,cholesterol,fasting_blood_sugar,exercise_induced_angina,vessels_colored_by_flourosopy\n\
+                    2,63,3,,130,1,\n,50,x,200,90,0,0\n";
+
+        let rows = parse_csv(text).unwrap();
+
+        let first = rows[0].1.as_ref().unwrap();
+        assert_eq!(first.age, 63.0);
+        assert_eq!(first.thalassemia, Some(2));
+        assert_eq!(first.cholesterol, None);
+        assert_eq!(first.vessels_colored_by_flourosopy, None);
+        assert!(rows[1].1.as_ref().unwrap_err().contains("chest_pain_type"));
+    }
+
+    #[test]
+    fn a_missing_column_is_an_error() {
+        assert!(parse_csv("age,chest_pain_type\n50,1\n").is_err());
+    }
+}

@@ -1,0 +1,410 @@
+//! The clinical risk model ("clinical-lr"): the probability of angiographic coronary artery disease
+//! from the intake form's seven parameters (spec §3), trained and validated on the UCI Heart Disease
+//! data. The model card is `cards/clinical.md`; the trained parameters are `params/clinical.json`,
+//! compiled in and parsed once.
+//!
+//! - [`data`]: loading the UCI files, mapping their codes to the form's, de-duplication.
+//! - [`logistic`]: L2-penalised logistic regression (Newton) and Platt scaling, written here.
+//! - [`model`]: feature coding, the full and reduced (no `ca`/`thal`) sub-models and their training.
+//! - [`boosting`]: gradient-boosted stumps, the comparison model of the card.
+//! - [`metrics`]: AUROC with DeLong CI, Brier, calibration, seeded stratified folds.
+//! - [`validation`]: the repeated CV and external checks of the model card.
+//!
+//! ```
+//! use cardio_models::clinical::{predict, ClinicalInput, ClinicalLabel};
+//!
+//! let input = ClinicalInput {
+//!     age: 63.0,
+//!     chest_pain_type: 3,
+//!     cholesterol: Some(286.0),
+//!     fasting_blood_sugar: Some(100.0),
+//!     exercise_induced_angina: Some(1),
+//!     vessels_colored_by_flourosopy: Some(2),
+//!     thalassemia: Some(2),
+//! };
+//! let result = predict(&input).unwrap();
+//! assert_eq!(result.label, ClinicalLabel::Disease);
+//! assert!(!result.recommendations.is_empty());
+//! ```
+
+pub mod boosting;
+pub mod data;
+pub mod logistic;
+pub mod metrics;
+pub mod model;
+pub mod validation;
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use model::Fitted;
+
+/// Identifier of the model in results and parameters.
+pub const MODEL_ID: &str = "clinical-lr";
+/// Version of the model; bump it when the features, training or data change.
+pub const VERSION: &str = "1.0.0";
+/// Training date written into the parameters (a constant so that training is reproducible).
+pub const TRAINING_DATE: &str = "2026-11-22";
+/// Probability at or above which the label is `disease`.
+pub const THRESHOLD: f64 = 0.5;
+/// Where `cardio train clinical` writes the parameters.
+pub const PARAMS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/clinical.json");
+
+/// The committed parameters, compiled in.
+const PARAMS_JSON: &str = include_str!("../../params/clinical.json");
+
+/// Errors of the clinical model.
+#[derive(Debug, thiserror::Error)]
+pub enum ClinicalError {
+    /// The dataset folder or file is not there.
+    #[error("dataset not found: {path} (unpack uci_heart into $CARDIO_DATASETS)")]
+    MissingDataset {
+        /// The path looked for.
+        path: String,
+    },
+    /// A data file has a malformed line.
+    #[error("{file} line {line}: {reason}")]
+    Parse {
+        /// File name.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An input value is outside the form's range.
+    #[error("{field}: {reason}")]
+    OutOfRange {
+        /// The snake_case field.
+        field: &'static str,
+        /// What is allowed.
+        reason: String,
+    },
+    /// The committed parameters cannot be read.
+    #[error("clinical model parameters cannot be loaded: {0}")]
+    Params(String),
+}
+
+/// The seven clinical parameters of the form (spec §3), `None` where a value is missing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClinicalInput {
+    /// Years, 0-120.
+    pub age: f64,
+    /// 0 typical angina, 1 atypical angina, 2 non-anginal pain, 3 asymptomatic.
+    pub chest_pain_type: u8,
+    /// Serum cholesterol, mg/dl; 0 is treated as missing (as the UCI data codes it).
+    #[serde(default)]
+    pub cholesterol: Option<f64>,
+    /// Fasting blood sugar, mg/dl; the model uses only whether it is > 120 mg/dl.
+    #[serde(default)]
+    pub fasting_blood_sugar: Option<f64>,
+    /// 0 no, 1 yes.
+    #[serde(default)]
+    pub exercise_induced_angina: Option<u8>,
+    /// Major vessels coloured by fluoroscopy, 0-3 (the spec's spelling of the field).
+    #[serde(default)]
+    pub vessels_colored_by_flourosopy: Option<u8>,
+    /// 0 normal, 1 fixed defect, 2 reversible defect.
+    #[serde(default)]
+    pub thalassemia: Option<u8>,
+}
+
+impl ClinicalInput {
+    /// Checks every value against the form's ranges.
+    ///
+    /// # Errors
+    /// [`ClinicalError::OutOfRange`] naming the first bad field.
+    pub fn validate(&self) -> Result<(), ClinicalError> {
+        let bad = |field, reason: &str| {
+            Err(ClinicalError::OutOfRange {
+                field,
+                reason: reason.into(),
+            })
+        };
+        if !(self.age.is_finite() && (0.0..=120.0).contains(&self.age)) {
+            return bad("age", "must be between 0 and 120 years");
+        }
+        if self.chest_pain_type > 3 {
+            return bad("chest_pain_type", "must be 0, 1, 2 or 3");
+        }
+        if self.cholesterol.is_some_and(|v| !v.is_finite() || v < 0.0) {
+            return bad("cholesterol", "must be 0 or more mg/dl");
+        }
+        if self
+            .fasting_blood_sugar
+            .is_some_and(|v| !v.is_finite() || v < 0.0)
+        {
+            return bad("fasting_blood_sugar", "must be 0 or more mg/dl");
+        }
+        if self.exercise_induced_angina.is_some_and(|v| v > 1) {
+            return bad("exercise_induced_angina", "must be 0 or 1");
+        }
+        if self.vessels_colored_by_flourosopy.is_some_and(|v| v > 3) {
+            return bad("vessels_colored_by_flourosopy", "must be 0 to 3");
+        }
+        if self.thalassemia.is_some_and(|v| v > 2) {
+            return bad("thalassemia", "must be 0, 1 or 2");
+        }
+        Ok(())
+    }
+}
+
+/// Headline validation figures carried in the parameters (and so in every result's details).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Headline {
+    /// Repeated 10-fold CV AUROC on Cleveland.
+    pub cv_auroc: f64,
+    /// Its 95 % CI, lower end.
+    pub cv_auroc_ci_low: f64,
+    /// Its 95 % CI, upper end.
+    pub cv_auroc_ci_high: f64,
+    /// Train Cleveland, test Hungary.
+    pub external_cleveland_to_hungary_auroc: f64,
+    /// Train Hungary, test Cleveland.
+    pub external_hungary_to_cleveland_auroc: f64,
+}
+
+/// The committed parameters (`params/clinical.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClinicalParams {
+    /// [`MODEL_ID`].
+    pub model_id: String,
+    /// [`VERSION`].
+    pub version: String,
+    /// [`TRAINING_DATE`].
+    pub training_date: String,
+    /// What the model was trained on.
+    pub trained_on: String,
+    /// Seed of training and validation.
+    pub seed: u64,
+    /// [`THRESHOLD`].
+    pub threshold: f64,
+    /// Imputation and the two sub-models.
+    pub model: Fitted,
+    /// Headline validation figures.
+    pub validation: Headline,
+}
+
+/// The committed parameters, parsed once.
+///
+/// # Errors
+/// [`ClinicalError::Params`] when the compiled-in JSON does not parse.
+pub fn params() -> Result<&'static ClinicalParams, ClinicalError> {
+    static PARAMS: OnceLock<Result<ClinicalParams, String>> = OnceLock::new();
+    PARAMS
+        .get_or_init(|| serde_json::from_str(PARAMS_JSON).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| ClinicalError::Params(e.clone()))
+}
+
+/// The machine label of a prediction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClinicalLabel {
+    /// Probability at or above [`THRESHOLD`].
+    Disease,
+    /// Probability below [`THRESHOLD`].
+    NoDisease,
+}
+
+impl ClinicalLabel {
+    /// `disease` or `no_disease`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Disease => "disease",
+            Self::NoDisease => "no_disease",
+        }
+    }
+
+    /// The text shown as the prediction.
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Disease => "Coronary artery disease likely",
+            Self::NoDisease => "Coronary artery disease unlikely",
+        }
+    }
+}
+
+/// Risk band of the spec (§9): above 0.7 high, above 0.4 moderate, else low.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RiskBand {
+    /// risk score <= 0.4.
+    Low,
+    /// 0.4 < risk score <= 0.7.
+    Moderate,
+    /// risk score > 0.7.
+    High,
+}
+
+impl RiskBand {
+    /// The band of a risk score.
+    pub fn of(risk: f64) -> Self {
+        if risk > 0.7 {
+            Self::High
+        } else if risk > 0.4 {
+            Self::Moderate
+        } else {
+            Self::Low
+        }
+    }
+
+    /// Plain, guideline-style recommendations for the band. Never a diagnosis.
+    pub fn recommendations(self) -> &'static [&'static str] {
+        match self {
+            Self::Low => &[
+                "Low estimated likelihood of coronary artery disease from these seven parameters; this does not rule it out.",
+                "Continue routine cardiovascular prevention (blood pressure, cholesterol, blood sugar, smoking, physical activity, weight) as local guidelines advise.",
+                "Seek medical review if chest pain, breathlessness or palpitations appear or change.",
+            ],
+            Self::Moderate => &[
+                "Intermediate estimated likelihood of coronary artery disease: review with the treating clinician within weeks.",
+                "Consider non-invasive assessment (resting 12-lead ECG, exercise or imaging stress test, or coronary CT angiography) as local chest-pain guidelines advise.",
+                "Review and treat modifiable risk factors: cholesterol, blood pressure, diabetes, smoking.",
+            ],
+            Self::High => &[
+                "High estimated likelihood of coronary artery disease: arrange a cardiology assessment promptly (within days to a few weeks; sooner if symptoms are worsening).",
+                "Chest pain at rest, lasting more than 15 minutes, or with breathlessness or fainting needs emergency care now.",
+                "Start or optimise risk-factor management with the clinician while further tests are arranged.",
+            ],
+        }
+    }
+}
+
+/// One feature's contribution to the model's log-odds, relative to an average training patient.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Contribution {
+    /// Column name.
+    pub feature: String,
+    /// `coefficient × standardised value` (log-odds before calibration).
+    pub value: f64,
+}
+
+/// The result of [`predict`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClinicalPrediction {
+    /// Calibrated probability of disease (also the risk score).
+    pub probability: f64,
+    /// `disease` or `no_disease`.
+    pub label: ClinicalLabel,
+    /// Text for the screen.
+    pub prediction: String,
+    /// Probability of the predicted label, `max(p, 1 - p)`.
+    pub confidence: f64,
+    /// Same as `probability`.
+    pub risk_score: f64,
+    /// Band of the risk score.
+    pub risk_band: RiskBand,
+    /// Plain recommendations for the band (and for missing values).
+    pub recommendations: Vec<String>,
+    /// Per-feature contributions, in the model's column order.
+    pub contributions: Vec<Contribution>,
+    /// `full` or `reduced` (no `ca`/`thal`).
+    pub submodel: String,
+    /// [`MODEL_ID`].
+    pub model_id: String,
+    /// Version of the parameters.
+    pub version: String,
+    /// Headline CV AUROC of the model card.
+    pub cv_auroc: f64,
+}
+
+/// Predicts with the committed parameters.
+///
+/// # Errors
+/// [`ClinicalError::OutOfRange`] for a value outside the form's ranges, [`ClinicalError::Params`]
+/// when the parameters cannot be loaded.
+pub fn predict(input: &ClinicalInput) -> Result<ClinicalPrediction, ClinicalError> {
+    predict_with(params()?, input)
+}
+
+/// Predicts with given parameters.
+///
+/// # Errors
+/// [`ClinicalError::OutOfRange`] for a value outside the form's ranges.
+pub fn predict_with(
+    params: &ClinicalParams,
+    input: &ClinicalInput,
+) -> Result<ClinicalPrediction, ClinicalError> {
+    input.validate()?;
+    let scored = params.model.score(input, false);
+    let p = scored.probability;
+    let label = if p >= params.threshold {
+        ClinicalLabel::Disease
+    } else {
+        ClinicalLabel::NoDisease
+    };
+    let band = RiskBand::of(p);
+    let mut recommendations: Vec<String> = band
+        .recommendations()
+        .iter()
+        .map(|s| (*s).to_string())
+        .collect();
+    if !scored.full {
+        recommendations.push(
+            "Vessels coloured by fluoroscopy and/or thalassemia (stress scan) result not given: a reduced model without them was used, which is less accurate (see the model card).".into(),
+        );
+    }
+    recommendations.push(
+        "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.".into(),
+    );
+    Ok(ClinicalPrediction {
+        probability: p,
+        label,
+        prediction: label.text().into(),
+        confidence: p.max(1.0 - p),
+        risk_score: p,
+        risk_band: band,
+        recommendations,
+        contributions: scored
+            .contributions
+            .into_iter()
+            .map(|(feature, value)| Contribution { feature, value })
+            .collect(),
+        submodel: if scored.full { "full" } else { "reduced" }.into(),
+        model_id: params.model_id.clone(),
+        version: params.version.clone(),
+        cv_auroc: params.validation.cv_auroc,
+    })
+}
+
+/// Trains the committed model on all of Cleveland and runs the validation; what
+/// `cardio train clinical` writes.
+///
+/// # Errors
+/// As [`validation::evaluate`].
+pub fn train(root: &Path) -> Result<(ClinicalParams, validation::ClinicalReport), ClinicalError> {
+    let report = validation::evaluate(root)?;
+    let cleveland = data::load_site(root, data::Site::Cleveland)?;
+    let model = Fitted::train(&cleveland, validation::SEED);
+    let params = ClinicalParams {
+        model_id: MODEL_ID.into(),
+        version: VERSION.into(),
+        training_date: TRAINING_DATE.into(),
+        trained_on: format!(
+            "UCI Heart Disease, Cleveland ({} patients after de-duplication, {} with num > 0)",
+            cleveland.len(),
+            cleveland.iter().filter(|r| r.disease).count()
+        ),
+        seed: validation::SEED,
+        threshold: THRESHOLD,
+        model,
+        validation: Headline {
+            cv_auroc: report.cv.auroc,
+            cv_auroc_ci_low: report.cv.auroc_ci_low,
+            cv_auroc_ci_high: report.cv.auroc_ci_high,
+            external_cleveland_to_hungary_auroc: report.external[0].auroc,
+            external_hungary_to_cleveland_auroc: report.external[1].auroc,
+        },
+    };
+    Ok((params, report))
+}
+
+/// The parameters as the committed JSON text (pretty, with a final newline).
+pub fn params_json(params: &ClinicalParams) -> String {
+    let mut s = serde_json::to_string_pretty(params).unwrap_or_default();
+    s.push('\n');
+    s
+}
