@@ -249,9 +249,18 @@ pub fn non_linear(rr_ms: &[f64]) -> Result<NonLinear, SignalError> {
         sd1_ms: sd1,
         sd2_ms: sd2,
         sd1_sd2: sd1 / sd2,
-        sample_entropy: sample_entropy(rr_ms, 2, 0.2 * std1(rr_ms)),
+        sample_entropy: {
+            // Sample entropy compares every template with every other (quadratic); a 24-hour
+            // Holter has ~100 000 intervals, so it is computed on the first ones only.
+            let head = &rr_ms[..rr_ms.len().min(SAMPLE_ENTROPY_MAX_INTERVALS)];
+            sample_entropy(head, 2, 0.2 * std1(head))
+        },
     })
 }
+
+/// [`non_linear`] computes sample entropy over at most this many intervals (the first ones), which
+/// keeps the analysis linear in the length of the recording.
+pub const SAMPLE_ENTROPY_MAX_INTERVALS: usize = 2000;
 
 /// Sample entropy with template length `m` and tolerance `r` (Chebyshev distance, `<= r`,
 /// self-matches excluded, the same N - m templates for lengths m and m + 1). O(N²) time, O(1)
@@ -360,6 +369,17 @@ pub fn irregularity(rr_ms: &[f64]) -> Result<Irregularity, SignalError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sample_entropy_of_a_long_series_uses_its_first_intervals() {
+        let rr: Vec<f64> = (0..5000)
+            .map(|i| 800.0 + 40.0 * (f64::from(i) * 0.7).sin() + f64::from(i % 7))
+            .collect();
+        let head = &rr[..SAMPLE_ENTROPY_MAX_INTERVALS];
+        let expected = sample_entropy(head, 2, 0.2 * std1(head));
+        assert_eq!(non_linear(&rr).unwrap().sample_entropy, expected);
+        assert!(expected.is_finite());
+    }
+
     use super::*;
 
     #[test]
