@@ -168,18 +168,26 @@ pub async fn update(
     Ok(())
 }
 
+async fn fetch_row(
+    conn: &mut AnyConnection,
+    id: &str,
+    doctor_id: &str,
+) -> Result<Option<AnyRow>, sqlx::Error> {
+    let sql = format!("SELECT {COLUMNS} FROM patients WHERE id = $1 AND doctor_id = $2");
+    sqlx::query(&sql)
+        .bind(id)
+        .bind(doctor_id)
+        .fetch_optional(conn)
+        .await
+}
+
 /// One of the doctor's patients.
 pub async fn find(
     conn: &mut AnyConnection,
     id: &str,
     doctor_id: &str,
 ) -> Result<Option<Patient>, ApiError> {
-    let sql = format!("SELECT {COLUMNS} FROM patients WHERE id = $1 AND doctor_id = $2");
-    let row = sqlx::query(&sql)
-        .bind(id)
-        .bind(doctor_id)
-        .fetch_optional(conn)
-        .await?;
+    let row = fetch_row(conn, id, doctor_id).await?;
     Ok(row.as_ref().map(patient_from_row).transpose()?)
 }
 
@@ -189,12 +197,7 @@ pub async fn find_fields(
     id: &str,
     doctor_id: &str,
 ) -> Result<Option<PatientFields>, ApiError> {
-    let sql = format!("SELECT {COLUMNS} FROM patients WHERE id = $1 AND doctor_id = $2");
-    let row = sqlx::query(&sql)
-        .bind(id)
-        .bind(doctor_id)
-        .fetch_optional(conn)
-        .await?;
+    let row = fetch_row(conn, id, doctor_id).await?;
     Ok(row.as_ref().map(fields_from_row).transpose()?)
 }
 
