@@ -19,6 +19,8 @@
 pub mod analysis;
 pub mod clinical;
 pub mod eval;
+pub mod gbdt;
+pub mod prediction;
 
 /// The kinds of input a screening model reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,57 @@
+//! The result every signal model (ECG, PCG, PPG) returns, and the two ways a prediction can fail:
+//! the input cannot be judged (the user's problem, a 422 with the reason) or the model itself cannot
+//! be loaded (the server's problem, a 503). The server and `cardio predict` only see these types.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One model's answer for one recording (spec §6 "Prediction result").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prediction {
+    /// Machine code of the class: ecg `normal|af|other|noisy`, pcg `normal|abnormal|unsure`,
+    /// ppg `normal|af|irregular|noisy`.
+    pub label: String,
+    /// Text for the screen (English; the web app translates known labels).
+    pub prediction: String,
+    /// Probability of the predicted class, 0-1.
+    pub confidence: f64,
+    /// Probability of the abnormal finding the model screens for, 0-1.
+    pub risk_score: f64,
+    /// Plain, guideline-style recommendations. Never a diagnosis.
+    pub recommendations: Vec<String>,
+    /// Measured values (heart rate, HRV, quality, per-class probabilities) and `model`
+    /// (`id`, `version`, headline metric).
+    pub details: Map<String, Value>,
+}
+
+/// Why a prediction could not be made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PredictError {
+    /// The recording cannot be judged; the message is shown to the user as it is
+    /// (e.g. "Recording too short: 3.2 s; at least 5 s is needed.").
+    #[error("{0}")]
+    Unusable(String),
+    /// The committed parameters cannot be loaded.
+    #[error("model not loaded: {0}")]
+    ModelNotLoaded(String),
+}
+
+/// Identifies the model that made a prediction; goes into `details.model`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelInfo {
+    /// Stable identifier, e.g. `ecg-rhythm-gbdt`.
+    pub id: String,
+    /// Version of the parameters.
+    pub version: String,
+    /// Name of the headline validation metric, e.g. `cv_mean_f1_nao`.
+    pub metric: String,
+    /// Its value in the model card's validation.
+    pub value: f64,
+}
+
+impl ModelInfo {
+    /// The JSON object stored under `details.model`.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
