@@ -68,6 +68,9 @@ struct ServeArgs {
     /// Extra origins allowed to send state-changing requests (comma-separated).
     #[arg(long, env = "CARDIO_ALLOWED_ORIGINS", value_delimiter = ',')]
     allowed_origins: Vec<String>,
+    /// Largest recording upload in MiB; larger uploads are answered 413.
+    #[arg(long, env = "CARDIO_MAX_UPLOAD_MB", default_value_t = 50)]
+    max_upload_mb: usize,
 }
 
 #[tokio::main]
@@ -133,6 +136,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         secure_cookies: args.secure_cookies,
         session_ttl: Duration::from_secs(args.session_ttl_hours * 3600),
         allowed_origins: args.allowed_origins,
+        max_upload_bytes: args.max_upload_mb.saturating_mul(1024 * 1024),
     };
     std::fs::create_dir_all(&config.data_dir).context("cannot create the data folder")?;
     tracing::info!(?config, "starting");

@@ -12,6 +12,9 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://./data/cardio.db";
 /// Default lifetime of a session cookie.
 pub const DEFAULT_SESSION_TTL: Duration = Duration::from_hours(12);
 
+/// Default largest upload (a recording file), 50 MiB.
+pub const DEFAULT_MAX_UPLOAD_BYTES: usize = 50 * 1024 * 1024;
+
 /// Everything the server needs to start.
 #[derive(Clone)]
 pub struct Config {
@@ -30,6 +33,8 @@ pub struct Config {
     /// Extra origins (scheme://host[:port]) allowed to send state-changing requests, besides the
     /// server's own.
     pub allowed_origins: Vec<String>,
+    /// Largest recording upload accepted; larger ones are answered 413.
+    pub max_upload_bytes: usize,
 }
 
 impl Default for Config {
@@ -42,6 +47,7 @@ impl Default for Config {
             secure_cookies: false,
             session_ttl: DEFAULT_SESSION_TTL,
             allowed_origins: Vec::new(),
+            max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
         }
     }
 }
@@ -56,6 +62,7 @@ impl fmt::Debug for Config {
             .field("secure_cookies", &self.secure_cookies)
             .field("session_ttl", &self.session_ttl)
             .field("allowed_origins", &self.allowed_origins)
+            .field("max_upload_bytes", &self.max_upload_bytes)
             .finish()
     }
 }

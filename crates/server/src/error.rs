@@ -12,6 +12,9 @@ use axum::{
 use serde::Serialize;
 use utoipa::ToSchema;
 
+/// The answer when a model is not loaded (spec §8, "Backend predictions").
+pub const MODEL_NOT_LOADED: &str = "Model not loaded. Please check backend server.";
+
 /// The body of every error response.
 #[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
 pub struct ErrorBody {
@@ -40,6 +43,15 @@ pub enum ApiError {
     /// 413: the request body is over the size limit.
     #[error("Request body is too large.")]
     PayloadTooLarge,
+    /// 413: an uploaded file is over the upload limit; the text gives the limit.
+    #[error("{0}")]
+    FileTooLarge(String),
+    /// 415: an upload is not of a type the endpoint reads; the text says what is accepted.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 503: the model an endpoint needs could not be loaded at start.
+    #[error("{MODEL_NOT_LOADED}")]
+    ModelNotLoaded,
     /// 429: too many attempts.
     #[error("{0}")]
     TooManyRequests(String),
@@ -60,9 +72,10 @@ impl ApiError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict(_) => StatusCode::CONFLICT,
-            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::PayloadTooLarge | Self::FileTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable | Self::ModelNotLoaded => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -113,5 +126,12 @@ mod tests {
         assert_eq!(ApiError::Conflict(String::new()).status(), 409);
         assert_eq!(ApiError::TooManyRequests(String::new()).status(), 429);
         assert_eq!(ApiError::NotFound(String::new()).status(), 404);
+        assert_eq!(ApiError::FileTooLarge(String::new()).status(), 413);
+        assert_eq!(ApiError::UnsupportedMediaType(String::new()).status(), 415);
+        assert_eq!(ApiError::ModelNotLoaded.status(), 503);
+        assert_eq!(
+            ApiError::ModelNotLoaded.to_string(),
+            "Model not loaded. Please check backend server."
+        );
     }
 }

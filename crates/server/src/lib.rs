@@ -9,6 +9,8 @@
 //! - [`patients`], [`clinical`], [`screenings`]: a doctor's patients, their clinical parameters and
 //!   screening sessions, every query scoped to the doctor;
 //! - [`dashboard`]: the home page's figures;
+//! - [`predict`]: the clinical, ECG, PCG and PPG predictions of spec §7, served by the models of
+//!   [`models`] and kept as [`analyses`] (uploaded files in the [`blobs`] store);
 //! - [`audit`]: the trail of who read or changed which patient's data;
 //! - [`openapi`]: the OpenAPI document the web client is generated from;
 //! - [`web`]: the built React app with client-side routes falling back to `index.html`.
@@ -25,8 +27,10 @@
 //! # Ok(()) }
 //! ```
 
+pub mod analyses;
 pub mod audit;
 pub mod auth;
+pub mod blobs;
 pub mod clinical;
 pub mod config;
 pub mod csrf;
@@ -35,8 +39,10 @@ pub mod db;
 pub mod error;
 pub mod extract;
 pub mod health;
+pub mod models;
 pub mod openapi;
 pub mod patients;
+pub mod predict;
 pub mod screenings;
 pub mod state;
 pub mod web;
@@ -74,6 +80,8 @@ pub fn app(state: AppState) -> Router {
         .merge(screenings::router())
         .merge(audit::router())
         .merge(dashboard::router())
+        .merge(predict::router(state.config.max_upload_bytes))
+        .merge(analyses::router())
         .route("/openapi.json", get(openapi_document))
         .fallback(|| async { error::ApiError::NotFound("Not found.".into()) })
         .layer(middleware::from_fn_with_state(

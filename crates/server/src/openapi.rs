@@ -3,7 +3,10 @@
 
 use utoipa::OpenApi;
 
-use crate::{audit, auth, clinical, dashboard, error::ErrorBody, health, patients, screenings};
+use crate::{
+    analyses, audit, auth, clinical, dashboard, error::ErrorBody, health, patients, predict,
+    screenings,
+};
 
 /// The API description.
 #[derive(OpenApi)]
@@ -15,6 +18,7 @@ use crate::{audit, auth, clinical, dashboard, error::ErrorBody, health, patients
         clinical::create, clinical::history,
         screenings::create, screenings::read, screenings::list_for_patient,
         audit::list, dashboard::summary,
+        predict::clinical_prediction, predict::ecg, predict::pcg, predict::ppg, analyses::list,
     ),
     components(schemas(
         ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
@@ -23,6 +27,8 @@ use crate::{audit, auth, clinical, dashboard, error::ErrorBody, health, patients
         clinical::ClinicalForm, clinical::ClinicalParameters, clinical::ClinicalRecord,
         screenings::Screening, screenings::PatientSummary, screenings::NewScreening,
         audit::AuditEntry, audit::Action, dashboard::Dashboard,
+        predict::ClinicalPredictRequest, predict::RecordingUpload,
+        analyses::PredictionResult, analyses::Analysis, analyses::Modality,
     )),
     tags(
         (name = "health"), (name = "auth", description = "Accounts and sessions"),
@@ -30,6 +36,8 @@ use crate::{audit, auth, clinical, dashboard, error::ErrorBody, health, patients
         (name = "clinical", description = "Clinical parameters"),
         (name = "screenings", description = "Screening sessions"),
         (name = "audit", description = "Audit trail"),
+        (name = "predict", description = "Model predictions"),
+        (name = "analyses", description = "Stored predictions"),
     )
 )]
 pub struct ApiDoc;

@@ -1,8 +1,8 @@
-//! `AppState`: what every handler can reach (the database and the configuration).
+//! `AppState`: what every handler can reach (the database, the configuration and the models).
 
 use std::sync::Arc;
 
-use crate::{config::Config, db::Db};
+use crate::{config::Config, db::Db, models::ModelRegistry};
 
 /// Shared, cheaply cloned state of the application.
 #[derive(Clone, Debug)]
@@ -11,14 +11,22 @@ pub struct AppState {
     pub db: Db,
     /// The configuration the server started with.
     pub config: Arc<Config>,
+    /// The screening models, loaded once at start.
+    pub models: Arc<ModelRegistry>,
 }
 
 impl AppState {
-    /// Bundles a database and a configuration.
+    /// Bundles a database and a configuration, and loads the models.
     pub fn new(db: Db, config: Config) -> Self {
+        Self::with_models(db, config, ModelRegistry::load())
+    }
+
+    /// Bundles a database, a configuration and given models (tests replace a model this way).
+    pub fn with_models(db: Db, config: Config, models: ModelRegistry) -> Self {
         Self {
             db,
             config: Arc::new(config),
+            models: Arc::new(models),
         }
     }
 }

@@ -14,7 +14,7 @@ use axum::{
     http::{header, HeaderMap, Method, Request, StatusCode},
     Router,
 };
-use cardio_server::{config::Config, db::Db, AppState};
+use cardio_server::{config::Config, db::Db, models::ModelRegistry, AppState};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
@@ -134,6 +134,36 @@ impl Cleanup {
     }
 }
 
+/// One field of a multipart upload.
+pub struct Part<'a> {
+    pub name: &'a str,
+    pub file_name: Option<&'a str>,
+    pub content_type: Option<&'a str>,
+    pub bytes: Vec<u8>,
+}
+
+impl<'a> Part<'a> {
+    /// A file field named `file`.
+    pub fn file(file_name: &'a str, content_type: Option<&'a str>, bytes: Vec<u8>) -> Self {
+        Self {
+            name: "file",
+            file_name: Some(file_name),
+            content_type,
+            bytes,
+        }
+    }
+
+    /// A text field.
+    pub fn text(name: &'a str, value: &str) -> Self {
+        Self {
+            name,
+            file_name: None,
+            content_type: None,
+            bytes: value.as_bytes().to_vec(),
+        }
+    }
+}
+
 /// A response, body parsed as JSON when it is JSON.
 #[derive(Debug)]
 pub struct TestResponse {
@@ -166,6 +196,7 @@ impl TestResponse {
 pub struct TestApp {
     pub router: Router,
     pub db: Db,
+    pub config: Config,
     pub backend: Backend,
     pub cookie: Option<String>,
     pub client_addr: SocketAddr,
@@ -179,11 +210,11 @@ impl TestApp {
     pub async fn spawn(backend: Backend, mut config: Config) -> Option<Self> {
         capture_logs();
         let id = uuid::Uuid::new_v4().simple().to_string();
+        let dir = std::env::temp_dir().join(format!("cardio-test-{id}"));
         let (url, sqlite_dir, postgres) = match backend {
             Backend::Sqlite => {
-                let dir = std::env::temp_dir().join(format!("cardio-test-{id}"));
                 let url = format!("sqlite://{}/cardio.db", dir.display());
-                (url, Some(dir), None)
+                (url, Some(dir.clone()), None)
             }
             Backend::Postgres => {
                 let admin_url = std::env::var("TEST_POSTGRES_URL").ok()?;
@@ -201,20 +232,22 @@ impl TestApp {
                     .map_or(admin_url.as_str(), |(b, _)| b);
                 (
                     format!("{base}/{name}"),
-                    None,
+                    Some(dir.clone()),
                     Some((admin_url.clone(), name)),
                 )
             }
         };
         config.database_url = url;
+        config.data_dir = dir;
         config.web_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/api/fixtures/web");
         let db = Db::connect(&config.database_url)
             .await
             .expect("database opens");
-        let router = cardio_server::app(AppState::new(db.clone(), config));
+        let router = cardio_server::app(AppState::new(db.clone(), config.clone()));
         Some(Self {
             router,
             db,
+            config,
             backend,
             cookie: None,
             client_addr: "203.0.113.7:40000".parse().unwrap(),
@@ -222,6 +255,17 @@ impl TestApp {
             sqlite_dir,
             postgres,
         })
+    }
+
+    /// Rebuilds the router over the same database with another configuration and models (the
+    /// cookie jar is kept).
+    pub fn rebuild(&mut self, config: Config, models: ModelRegistry) {
+        self.router = cardio_server::app(AppState::with_models(
+            self.db.clone(),
+            config.clone(),
+            models,
+        ));
+        self.config = config;
     }
 
     /// What to remove once the test is over.
@@ -270,7 +314,44 @@ impl TestApp {
             }
             None => Body::empty(),
         };
-        let mut request = builder.body(body).unwrap();
+        self.send(builder.body(body).unwrap()).await
+    }
+
+    /// Sends a multipart/form-data POST, as a browser's `FormData` upload does.
+    pub async fn upload(&mut self, path: &str, parts: &[Part<'_>]) -> TestResponse {
+        let boundary = "----cardio-test-boundary-7MA4YWxkTrZu0gW";
+        let mut body = Vec::new();
+        for part in parts {
+            body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+            let mut disposition = format!("Content-Disposition: form-data; name=\"{}\"", part.name);
+            if let Some(file_name) = part.file_name {
+                disposition = format!("{disposition}; filename=\"{file_name}\"");
+            }
+            body.extend_from_slice(disposition.as_bytes());
+            body.extend_from_slice(b"\r\n");
+            if let Some(content_type) = part.content_type {
+                body.extend_from_slice(format!("Content-Type: {content_type}\r\n").as_bytes());
+            }
+            body.extend_from_slice(b"\r\n");
+            body.extend_from_slice(&part.bytes);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+        let mut builder = Request::builder()
+            .method(Method::POST)
+            .uri(path)
+            .header(header::HOST, "127.0.0.1:8080")
+            .header(
+                header::CONTENT_TYPE,
+                format!("multipart/form-data; boundary={boundary}"),
+            );
+        if let Some(cookie) = &self.cookie {
+            builder = builder.header(header::COOKIE, cookie.as_str());
+        }
+        self.send(builder.body(Body::from(body)).unwrap()).await
+    }
+
+    async fn send(&mut self, mut request: Request<Body>) -> TestResponse {
         request
             .extensions_mut()
             .insert(ConnectInfo(self.client_addr));

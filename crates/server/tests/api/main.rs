@@ -10,5 +10,6 @@ mod health;
 mod isolation;
 mod logging;
 mod patients;
+mod predict;
 mod screenings;
 mod web;

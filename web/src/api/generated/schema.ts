@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/analyses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's own analyses, newest first. */
+        get: operations["list_analyses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -197,6 +214,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/predict/clinical": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Predicts the likelihood of coronary artery disease from the seven clinical parameters. */
+        post: operations["predict_clinical"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predict/ecg/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Predicts the heart rhythm from an ECG file (normal, atrial fibrillation, other, too noisy). */
+        post: operations["predict_ecg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predict/pcg/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Classifies a heart-sound recording (normal, abnormal, unsure). */
+        post: operations["predict_pcg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predict/ppg/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Heart rate, signal quality and rhythm from a pulse (PPG) recording. */
+        post: operations["predict_ppg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/screenings": {
         parameters: {
             query?: never;
@@ -240,6 +325,34 @@ export interface components {
          * @enum {string}
          */
         Action: "create" | "read" | "update" | "export";
+        /** @description One stored analysis. */
+        Analysis: {
+            /** @description RFC 3339. */
+            createdAt: string;
+            /** @description The uploaded file's name, for recordings. */
+            fileName?: string | null;
+            /** @description SHA-256 of the stored file, for recordings. */
+            fileSha256?: string | null;
+            /**
+             * Format: int64
+             * @description Bytes, for recordings.
+             */
+            fileSize?: number | null;
+            /** @description Analysis id. */
+            id: string;
+            /** @description What the model was given. */
+            modality: components["schemas"]["Modality"];
+            /** @description Identifier of the model. */
+            modelId: string;
+            /** @description Version of the model. */
+            modelVersion: string;
+            /** @description The patient it was for, when given. */
+            patientId?: string | null;
+            /** @description The result as it was returned. */
+            result: components["schemas"]["PredictionResult"];
+            /** @description The screening it belongs to, when given. */
+            screeningId?: string | null;
+        };
         /** @description One row of the trail as the API shows it. */
         AuditEntry: {
             /** @description What was done. */
@@ -350,6 +463,48 @@ export interface components {
              */
             vessels_colored_by_flourosopy: number;
         };
+        /** @description The clinical parameters (spec §3), with the optional patient and screening the result is for. */
+        ClinicalPredictRequest: {
+            /**
+             * Format: double
+             * @description Years, 0-120.
+             */
+            age: number;
+            /**
+             * Format: int32
+             * @description 0 typical angina, 1 atypical angina, 2 non-anginal pain, 3 asymptomatic.
+             */
+            chest_pain_type: number;
+            /**
+             * Format: double
+             * @description mg/dl.
+             */
+            cholesterol?: number | null;
+            /**
+             * Format: int32
+             * @description 0 no, 1 yes.
+             */
+            exercise_induced_angina?: number | null;
+            /**
+             * Format: double
+             * @description mg/dl (the model uses > 120 mg/dl).
+             */
+            fasting_blood_sugar?: number | null;
+            /** @description One of the user's patients. */
+            patient_id?: string | null;
+            /** @description One of the user's screenings. */
+            screening_id?: string | null;
+            /**
+             * Format: int32
+             * @description 0 normal, 1 fixed defect, 2 reversible defect.
+             */
+            thalassemia?: number | null;
+            /**
+             * Format: int32
+             * @description 0-3 (the spec's spelling).
+             */
+            vessels_colored_by_flourosopy?: number | null;
+        };
         /** @description A stored entry of a patient's clinical history. */
         ClinicalRecord: {
             /** @description RFC 3339. */
@@ -404,6 +559,11 @@ export interface components {
             /** @description Password. */
             password: string;
         };
+        /**
+         * @description What a model was given.
+         * @enum {string}
+         */
+        Modality: "clinical" | "ecg" | "pcg" | "ppg";
         /** @description Request to start a screening. */
         NewScreening: {
             /** @description One of the signed-in doctor's patients. */
@@ -625,6 +785,49 @@ export interface components {
             /** @description Last name. */
             lastName: string;
         };
+        /** @description A model's answer as the prediction endpoints return it (spec §7), plus the stored analysis id. */
+        PredictionResult: {
+            /** @description Id of the stored analysis. */
+            analysis_id: string;
+            /**
+             * Format: double
+             * @description Probability of the predicted class, 0-1.
+             */
+            confidence: number;
+            /** @description Measured values, class probabilities and `model` (`id`, `version`, headline metric). */
+            details: Record<string, never>;
+            /** @description Machine code of the class (e.g. `af`, `abnormal`, `disease`). */
+            label: string;
+            /** @description `Clinical`, `ECG`, `PCG` or `PPG`. */
+            model: string;
+            /** @description The predicted condition, as text. */
+            prediction: string;
+            /** @description Plain recommendations; never a diagnosis. */
+            recommendations: string[];
+            /**
+             * Format: double
+             * @description Probability of the finding screened for, 0-1.
+             */
+            risk_score: number;
+        };
+        /** @description The form of a recording upload, for the OpenAPI document. */
+        RecordingUpload: {
+            /**
+             * Format: binary
+             * @description The recording. ECG: .pdf .dat .txt .csv .ecg (also EDF/BDF, .mat, HL7 aECG .xml, or a WFDB
+             *     .hea sent with its .dat as two `file` fields); PCG: audio; PPG: .csv/.txt or audio.
+             */
+            file: string;
+            /** @description One of the user's patients. */
+            patient_id?: string | null;
+            /**
+             * Format: double
+             * @description Samples per second, for a bare list of values.
+             */
+            sampling_rate?: number | null;
+            /** @description One of the user's screenings. */
+            screening_id?: string | null;
+        };
         /**
          * @description What a person is in Cardio.
          * @enum {string}
@@ -688,6 +891,60 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    list_analyses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Only this modality: `clinical`, `ecg`, `pcg` or `ppg`. */
+                type: null | components["schemas"]["Modality"];
+                /** @description Only this patient's (one of the user's patients). */
+                patient_id: string | null;
+                /** @description At most this many (default and maximum 500). */
+                limit: number | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"][];
+                };
+            };
+            /** @description Not signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Patient not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Bad filter. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_audit_entries: {
         parameters: {
             query?: {
@@ -1231,6 +1488,300 @@ export interface operations {
             };
             /** @description Patient not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    predict_clinical: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClinicalPredictRequest"];
+            };
+        };
+        responses: {
+            /** @description The prediction, stored as an analysis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PredictionResult"];
+                };
+            };
+            /** @description Not signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Patient or screening not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A value is missing or out of range. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Model not loaded. Please check backend server. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    predict_ecg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["RecordingUpload"];
+            };
+        };
+        responses: {
+            /** @description The prediction, stored as an analysis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PredictionResult"];
+                };
+            };
+            /** @description Not signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Patient or screening not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description File too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Please upload a valid ECG file (.pdf, .dat, .txt, .csv, .ecg) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No file, unreadable file, too short or unusable quality. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Model not loaded. Please check backend server. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    predict_pcg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["RecordingUpload"];
+            };
+        };
+        responses: {
+            /** @description The prediction, stored as an analysis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PredictionResult"];
+                };
+            };
+            /** @description Not signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Patient or screening not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description File too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Please upload an audio file (.wav, .mp3) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No file, unreadable file, too short or unusable quality. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Model not loaded. Please check backend server. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    predict_ppg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["RecordingUpload"];
+            };
+        };
+        responses: {
+            /** @description The prediction, stored as an analysis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PredictionResult"];
+                };
+            };
+            /** @description Not signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Patient or screening not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description File too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Please upload a CSV or TXT file */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No file, unreadable file, no sampling rate, too short or unusable quality. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Model not loaded. Please check backend server. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,256 @@
+//! Stored predictions ("analyses"): every result the prediction endpoints return is kept with the
+//! user who asked, the optional patient and screening, the model and version, and for recordings
+//! the stored file's hash. `GET /api/analyses` lists the signed-in user's own, newest first.
+
+use axum::{
+    extract::{Query, State},
+    routing::get,
+    Router,
+};
+use serde::{Deserialize, Serialize};
+use sqlx::{any::AnyRow, Any, Row, Transaction};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::{
+    auth::session::CurrentUser,
+    db::ms_to_rfc3339,
+    error::{ApiError, ErrorBody},
+    extract::Json,
+    patients::{self, PATIENT_NOT_FOUND},
+    state::AppState,
+};
+
+/// Most rows one list call returns.
+pub const MAX_LIMIT: i64 = 500;
+
+/// The routes of this module, mounted under `/api`.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/analyses", get(list))
+}
+
+/// What a model was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Modality {
+    /// The seven clinical parameters.
+    Clinical,
+    /// An ECG file.
+    Ecg,
+    /// A heart-sound recording.
+    Pcg,
+    /// A pulse recording.
+    Ppg,
+}
+
+impl Modality {
+    /// The stored code.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Clinical => "clinical",
+            Self::Ecg => "ecg",
+            Self::Pcg => "pcg",
+            Self::Ppg => "ppg",
+        }
+    }
+
+    /// The name the web client shows as `model` (spec §3 "Prediction result").
+    pub fn display(self) -> &'static str {
+        match self {
+            Self::Clinical => "Clinical",
+            Self::Ecg => "ECG",
+            Self::Pcg => "PCG",
+            Self::Ppg => "PPG",
+        }
+    }
+
+    fn from_stored(text: &str) -> Self {
+        match text {
+            "ecg" => Self::Ecg,
+            "pcg" => Self::Pcg,
+            "ppg" => Self::Ppg,
+            _ => Self::Clinical,
+        }
+    }
+}
+
+/// A model's answer as the prediction endpoints return it (spec §7), plus the stored analysis id.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PredictionResult {
+    /// Id of the stored analysis.
+    pub analysis_id: String,
+    /// `Clinical`, `ECG`, `PCG` or `PPG`.
+    pub model: String,
+    /// Machine code of the class (e.g. `af`, `abnormal`, `disease`).
+    pub label: String,
+    /// The predicted condition, as text.
+    pub prediction: String,
+    /// Probability of the predicted class, 0-1.
+    pub confidence: f64,
+    /// Probability of the finding screened for, 0-1.
+    pub risk_score: f64,
+    /// Plain recommendations; never a diagnosis.
+    pub recommendations: Vec<String>,
+    /// Measured values, class probabilities and `model` (`id`, `version`, headline metric).
+    #[schema(value_type = Object)]
+    pub details: serde_json::Value,
+}
+
+/// One stored analysis.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Analysis {
+    /// Analysis id.
+    pub id: String,
+    /// What the model was given.
+    pub modality: Modality,
+    /// The patient it was for, when given.
+    pub patient_id: Option<String>,
+    /// The screening it belongs to, when given.
+    pub screening_id: Option<String>,
+    /// The uploaded file's name, for recordings.
+    pub file_name: Option<String>,
+    /// SHA-256 of the stored file, for recordings.
+    pub file_sha256: Option<String>,
+    /// Bytes, for recordings.
+    pub file_size: Option<i64>,
+    /// Identifier of the model.
+    pub model_id: String,
+    /// Version of the model.
+    pub model_version: String,
+    /// RFC 3339.
+    pub created_at: String,
+    /// The result as it was returned.
+    pub result: PredictionResult,
+}
+
+/// A new analysis to store.
+pub struct NewAnalysis<'a> {
+    /// Analysis id (already in `result.analysis_id`).
+    pub id: &'a str,
+    /// Who asked.
+    pub user_id: &'a str,
+    /// For which patient.
+    pub patient_id: Option<&'a str>,
+    /// In which screening.
+    pub screening_id: Option<&'a str>,
+    /// What the model read.
+    pub modality: Modality,
+    /// Uploaded file: name, hash, size.
+    pub file: Option<(&'a str, &'a str, i64)>,
+    /// Model id and version.
+    pub model: (&'a str, &'a str),
+    /// The result.
+    pub result: &'a PredictionResult,
+    /// Milliseconds.
+    pub created_at: i64,
+}
+
+/// Inserts an analysis in the caller's transaction.
+pub async fn insert(tx: &mut Transaction<'_, Any>, new: &NewAnalysis<'_>) -> Result<(), ApiError> {
+    let result_json = serde_json::to_string(new.result)
+        .map_err(|e| ApiError::Internal(format!("result does not serialise: {e}")))?;
+    sqlx::query(
+        "INSERT INTO analyses (id, user_id, patient_id, screening_id, modality, file_name, \
+         file_sha256, file_size, label, prediction, confidence, risk_score, result_json, model_id, \
+         model_version, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+    )
+    .bind(new.id)
+    .bind(new.user_id)
+    .bind(new.patient_id)
+    .bind(new.screening_id)
+    .bind(new.modality.as_str())
+    .bind(new.file.map(|f| f.0))
+    .bind(new.file.map(|f| f.1))
+    .bind(new.file.map(|f| f.2))
+    .bind(&new.result.label)
+    .bind(&new.result.prediction)
+    .bind(new.result.confidence)
+    .bind(new.result.risk_score)
+    .bind(result_json)
+    .bind(new.model.0)
+    .bind(new.model.1)
+    .bind(new.created_at)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+fn row_to_analysis(row: &AnyRow) -> Result<Analysis, ApiError> {
+    let result_json: String = row.try_get("result_json")?;
+    let result: PredictionResult = serde_json::from_str(&result_json)
+        .map_err(|e| ApiError::Internal(format!("stored result does not parse: {e}")))?;
+    let modality: String = row.try_get("modality")?;
+    Ok(Analysis {
+        id: row.try_get("id")?,
+        modality: Modality::from_stored(&modality),
+        patient_id: row.try_get("patient_id")?,
+        screening_id: row.try_get("screening_id")?,
+        file_name: row.try_get("file_name")?,
+        file_sha256: row.try_get("file_sha256")?,
+        file_size: row.try_get("file_size")?,
+        model_id: row.try_get("model_id")?,
+        model_version: row.try_get("model_version")?,
+        created_at: ms_to_rfc3339(row.try_get("created_at")?),
+        result,
+    })
+}
+
+/// Filters of the list.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct AnalysesQuery {
+    /// Only this modality: `clinical`, `ecg`, `pcg` or `ppg`.
+    #[serde(rename = "type")]
+    pub modality: Option<Modality>,
+    /// Only this patient's (one of the user's patients).
+    pub patient_id: Option<String>,
+    /// At most this many (default and maximum 500).
+    pub limit: Option<i64>,
+}
+
+/// The signed-in user's own analyses, newest first.
+#[utoipa::path(
+    get, path = "/api/analyses", operation_id = "list_analyses", tag = "analyses",
+    params(AnalysesQuery),
+    responses(
+        (status = 200, description = "Newest first", body = [Analysis]),
+        (status = 401, description = "Not signed in.", body = ErrorBody),
+        (status = 404, description = "Patient not found.", body = ErrorBody),
+        (status = 422, description = "Bad filter.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn list(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    query: Result<Query<AnalysesQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Vec<Analysis>>, ApiError> {
+    let Query(query) = query.map_err(|_| {
+        ApiError::Validation("type must be one of clinical, ecg, pcg, ppg; limit a number.".into())
+    })?;
+    let limit = query.limit.unwrap_or(MAX_LIMIT).clamp(1, MAX_LIMIT);
+    let user_id = user.user.id.as_str();
+    let mut conn = state.db.pool.acquire().await?;
+    if let Some(patient_id) = &query.patient_id {
+        if patients::store::find(&mut conn, patient_id, user_id)
+            .await?
+            .is_none()
+        {
+            return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
+        }
+    }
+    let sql = "SELECT * FROM analyses WHERE user_id = $1 \
+               AND ($2 IS NULL OR modality = $2) AND ($3 IS NULL OR patient_id = $3) \
+               ORDER BY created_at DESC, id DESC LIMIT $4";
+    let rows = sqlx::query(sql)
+        .bind(user_id)
+        .bind(query.modality.map(Modality::as_str))
+        .bind(query.patient_id.as_deref())
+        .bind(limit)
+        .fetch_all(&mut *conn)
+        .await?;
+    rows.iter()
+        .map(row_to_analysis)
+        .collect::<Result<_, _>>()
+        .map(Json)
+}

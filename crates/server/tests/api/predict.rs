@@ -1,0 +1,627 @@
+//! The prediction endpoints: statuses, messages, storage of every result as the doctor's own
+//! analysis, the blob store, and the audit trail. The upload pipeline (multipart, file rules,
+//! reading, storage) is checked with a model that echoes what it was given, so that these tests
+//! do not depend on what a trained model answers; the trained models have tests of their own.
+
+use std::{fmt::Write as _, sync::Arc};
+
+use axum::http::StatusCode;
+use cardio_formats::Recording;
+use cardio_models::prediction::{PredictError, Prediction};
+use cardio_server::{
+    blobs::BlobStore,
+    config::Config,
+    models::{ModelRegistry, SignalModel},
+};
+use serde_json::{json, Value};
+
+use crate::helpers::{clinical_form, merge, patient_form, tick, Part, TestApp};
+
+crate::backend_tests!(
+    a_clinical_prediction_is_returned_stored_and_audited,
+    clinical_values_out_of_range_or_missing_are_422,
+    predictions_need_a_signed_in_user,
+    an_unloaded_model_answers_503_with_the_spec_text,
+    a_recording_is_read_predicted_and_stored_with_its_file,
+    wrong_file_types_are_415_with_the_spec_texts,
+    missing_empty_or_unreadable_files_are_422,
+    uploads_over_the_limit_are_413,
+    an_unusable_recording_is_422_with_the_models_reason,
+    analyses_are_filtered_and_belong_to_their_doctor_only,
+    a_wfdb_header_with_its_signal_file_is_read_as_one_record,
+);
+
+/// Answers with what it read: rate, sample count and channel names.
+struct EchoModel;
+
+impl SignalModel for EchoModel {
+    fn predict(&self, recording: &Recording) -> Result<Prediction, PredictError> {
+        let seconds = recording.duration_seconds();
+        if seconds < 2.0 {
+            return Err(PredictError::Unusable(format!(
+                "Recording too short: {seconds:.1} s; at least 2 s is needed."
+            )));
+        }
+        let mut details = serde_json::Map::new();
+        details.insert(
+            "model".into(),
+            json!({"id": "echo", "version": "0.0.1", "metric": "none", "value": 0.0}),
+        );
+        details.insert("sampling_rate_hz".into(), json!(recording.sampling_rate_hz));
+        details.insert(
+            "samples".into(),
+            json!(recording.channels.first().map_or(0, |c| c.samples.len())),
+        );
+        details.insert(
+            "channels".into(),
+            json!(recording
+                .channels
+                .iter()
+                .map(|c| c.name.clone())
+                .collect::<Vec<_>>()),
+        );
+        Ok(Prediction {
+            label: "normal".into(),
+            prediction: "Echo".into(),
+            confidence: 0.75,
+            risk_score: 0.25,
+            recommendations: vec!["Nothing to do.".into()],
+            details,
+        })
+    }
+}
+
+fn echo_models() -> ModelRegistry {
+    let echo: Arc<dyn SignalModel> = Arc::new(EchoModel);
+    ModelRegistry {
+        ecg: Ok(echo.clone()),
+        pcg: Ok(echo.clone()),
+        ppg: Ok(echo),
+        ..ModelRegistry::load()
+    }
+}
+
+fn with_echo(app: &mut TestApp) {
+    let config = app.config.clone();
+    app.rebuild(config, echo_models());
+}
+
+/// `seconds` of a 250 Hz sine in a CSV with a time column.
+fn csv_recording(seconds: f64) -> Vec<u8> {
+    let mut text = String::from("time,ECG\n");
+    let n = (seconds * 250.0) as usize;
+    for i in 0..n {
+        let t = i as f64 / 250.0;
+        let _ = writeln!(text, "{t:.3},{:.4}", (t * 6.0).sin());
+    }
+    text.into_bytes()
+}
+
+/// A 16-bit mono WAV of `seconds` at `rate`.
+fn wav(seconds: f64, rate: u32) -> Vec<u8> {
+    let n = (seconds * f64::from(rate)) as u32;
+    let mut out = Vec::new();
+    out.extend_from_slice(b"RIFF");
+    out.extend_from_slice(&(36 + n * 2).to_le_bytes());
+    out.extend_from_slice(b"WAVEfmt ");
+    out.extend_from_slice(&16u32.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&rate.to_le_bytes());
+    out.extend_from_slice(&(rate * 2).to_le_bytes());
+    out.extend_from_slice(&2u16.to_le_bytes());
+    out.extend_from_slice(&16u16.to_le_bytes());
+    out.extend_from_slice(b"data");
+    out.extend_from_slice(&(n * 2).to_le_bytes());
+    for i in 0..n {
+        let v = ((f64::from(i) * 0.05).sin() * 8000.0) as i16;
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
+const PREDICT_PATHS: [&str; 3] = [
+    "/api/predict/ecg/upload",
+    "/api/predict/pcg/upload",
+    "/api/predict/ppg/upload",
+];
+
+pub async fn a_clinical_prediction_is_returned_stored_and_audited(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let patient_id = app.create_patient(patient_form()).await;
+    let form = json!({
+        "age": 63, "chest_pain_type": 3, "cholesterol": 286, "fasting_blood_sugar": 100,
+        "exercise_induced_angina": 1, "vessels_colored_by_flourosopy": 2, "thalassemia": 2,
+    });
+
+    let response = app
+        .post(
+            "/api/predict/clinical",
+            merge(form, json!({"patient_id": patient_id})),
+        )
+        .await;
+
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let body = response.json();
+    let expected = cardio_models::clinical::predict(&cardio_models::clinical::ClinicalInput {
+        age: 63.0,
+        chest_pain_type: 3,
+        cholesterol: Some(286.0),
+        fasting_blood_sugar: Some(100.0),
+        exercise_induced_angina: Some(1),
+        vessels_colored_by_flourosopy: Some(2),
+        thalassemia: Some(2),
+    })
+    .unwrap();
+    assert_eq!(body["model"], "Clinical");
+    assert_eq!(body["label"], "disease");
+    assert_eq!(body["prediction"], "Coronary artery disease likely");
+    // JSON text round-trips a float to within one unit in the last place.
+    assert!((body["risk_score"].as_f64().unwrap() - expected.risk_score).abs() < 1e-12);
+    assert!((body["confidence"].as_f64().unwrap() - expected.confidence).abs() < 1e-12);
+    assert_eq!(
+        body["recommendations"].as_array().unwrap().last().unwrap(),
+        "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement."
+    );
+    assert_eq!(body["details"]["model"]["id"], "clinical-lr");
+    assert_eq!(body["details"]["model"]["metric"], "cv_auroc");
+    assert_eq!(body["details"]["submodel"], "full");
+    assert_eq!(body["details"]["input"]["age"], json!(63.0));
+
+    let analyses = app.get("/api/analyses").await.json();
+    let list = analyses.as_array().unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["id"], body["analysis_id"]);
+    assert_eq!(list[0]["modality"], "clinical");
+    assert_eq!(list[0]["patientId"], patient_id.as_str());
+    assert_eq!(list[0]["modelId"], "clinical-lr");
+    assert_eq!(list[0]["result"], body);
+    assert_eq!(list[0]["fileName"], Value::Null);
+    assert!(app
+        .audit_actions()
+        .await
+        .contains(&"create analysis".to_owned()));
+}
+
+pub async fn clinical_values_out_of_range_or_missing_are_422(mut app: TestApp) {
+    app.signed_in_doctor().await;
+
+    let response = app
+        .post(
+            "/api/predict/clinical",
+            merge(clinical_form(), json!({"age": 130})),
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(response.detail(), "age: must be between 0 and 120 years");
+
+    let response = app
+        .post(
+            "/api/predict/clinical",
+            merge(clinical_form(), json!({"thalassemia": 3})),
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(response.detail(), "thalassemia: must be 0, 1 or 2");
+
+    let mut form = clinical_form();
+    form.as_object_mut().unwrap().remove("age");
+    let response = app.post("/api/predict/clinical", form).await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        response.detail().contains("missing field `age`"),
+        "{}",
+        response.text
+    );
+    assert_eq!(app.get("/api/analyses").await.json(), json!([]));
+}
+
+pub async fn predictions_need_a_signed_in_user(mut app: TestApp) {
+    with_echo(&mut app);
+    let response = app.post("/api/predict/clinical", clinical_form()).await;
+    assert_eq!(response.status, StatusCode::UNAUTHORIZED);
+    for path in PREDICT_PATHS {
+        let response = app
+            .upload(path, &[Part::file("a.csv", None, csv_recording(5.0))])
+            .await;
+        assert_eq!(response.status, StatusCode::UNAUTHORIZED, "{path}");
+    }
+    assert_eq!(
+        app.get("/api/analyses").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+pub async fn an_unloaded_model_answers_503_with_the_spec_text(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let config = app.config.clone();
+    app.rebuild(
+        config,
+        ModelRegistry {
+            clinical: Err("broken".into()),
+            ecg: Err("broken".into()),
+            pcg: Err("broken".into()),
+            ppg: Err("broken".into()),
+        },
+    );
+    let response = app.post("/api/predict/clinical", clinical_form()).await;
+    assert_eq!(response.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        response.detail(),
+        "Model not loaded. Please check backend server."
+    );
+    for path in PREDICT_PATHS {
+        let response = app
+            .upload(path, &[Part::file("a.wav", None, wav(3.0, 4000))])
+            .await;
+        assert_eq!(response.status, StatusCode::SERVICE_UNAVAILABLE, "{path}");
+        assert_eq!(
+            response.detail(),
+            "Model not loaded. Please check backend server."
+        );
+    }
+}
+
+pub async fn a_recording_is_read_predicted_and_stored_with_its_file(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let patient_id = app.create_patient(patient_form()).await;
+    let screening = app
+        .post("/api/screenings", json!({"patient_id": patient_id}))
+        .await
+        .json();
+    let screening_id = screening["id"].as_str().unwrap();
+    let bytes = csv_recording(4.0);
+
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[
+                Part::file("holter.CSV", Some("text/csv"), bytes.clone()),
+                Part::text("screening_id", screening_id),
+            ],
+        )
+        .await;
+
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let body = response.json();
+    assert_eq!(body["model"], "ECG");
+    assert_eq!(body["label"], "normal");
+    assert_eq!(body["details"]["sampling_rate_hz"], json!(250.0));
+    assert_eq!(body["details"]["samples"], json!(1000));
+    assert_eq!(body["details"]["channels"], json!(["ECG"]));
+
+    let list = app.get("/api/analyses").await.json();
+    let analysis = &list.as_array().unwrap()[0];
+    assert_eq!(analysis["modality"], "ecg");
+    assert_eq!(analysis["fileName"], "holter.CSV");
+    assert_eq!(analysis["fileSize"], json!(bytes.len()));
+    assert_eq!(analysis["patientId"], patient_id.as_str());
+    assert_eq!(analysis["screeningId"], screening_id);
+    assert_eq!(analysis["modelId"], "echo");
+    assert_eq!(analysis["modelVersion"], "0.0.1");
+    let sha = analysis["fileSha256"].as_str().unwrap();
+    assert_eq!(sha, BlobStore::hash(&bytes));
+    let stored = BlobStore::new(&app.config.data_dir).get(sha).unwrap();
+    assert_eq!(stored, bytes);
+
+    // A bare list of PPG values needs its rate; with it the rate is the one given.
+    let mut values = String::new();
+    for i in 0..1200 {
+        let _ = writeln!(values, "{}", (f64::from(i) * 0.1).sin());
+    }
+    let response = app
+        .upload(
+            "/api/predict/ppg/upload",
+            &[
+                Part::file("pulse.txt", Some("text/plain"), values.into_bytes()),
+                Part::text("sampling_rate", "100"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    assert_eq!(response.json()["details"]["sampling_rate_hz"], json!(100.0));
+    assert_eq!(response.json()["model"], "PPG");
+
+    let response = app
+        .upload(
+            "/api/predict/pcg/upload",
+            &[Part::file("heart.wav", Some("audio/wav"), wav(3.0, 4000))],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    assert_eq!(
+        response.json()["details"]["sampling_rate_hz"],
+        json!(4000.0)
+    );
+    assert_eq!(response.json()["details"]["samples"], json!(12000));
+}
+
+pub async fn wrong_file_types_are_415_with_the_spec_texts(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let cases = [
+        (
+            "/api/predict/ecg/upload",
+            "notes.docx",
+            None,
+            "Please upload a valid ECG file (.pdf, .dat, .txt, .csv, .ecg)",
+        ),
+        (
+            "/api/predict/pcg/upload",
+            "heart.csv",
+            Some("text/csv"),
+            "Please upload an audio file (.wav, .mp3)",
+        ),
+        (
+            "/api/predict/ppg/upload",
+            "pulse.json",
+            Some("application/json"),
+            "Please upload a CSV or TXT file",
+        ),
+        (
+            "/api/predict/ppg/upload",
+            "finger.mp4",
+            Some("video/mp4"),
+            "Video PPG files cannot be analysed yet: upload the pulse signal as a CSV or TXT file.",
+        ),
+    ];
+    for (path, name, media, message) in cases {
+        let response = app
+            .upload(path, &[Part::file(name, media, csv_recording(3.0))])
+            .await;
+        assert_eq!(
+            response.status,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "{name}"
+        );
+        assert_eq!(response.detail(), message);
+    }
+    // An accepted extension whose content is of no format the server reads.
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file(
+                "scan.pdf",
+                Some("application/pdf"),
+                b"%PDF-1.7\n...".to_vec(),
+            )],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(
+        response
+            .detail()
+            .starts_with("Unsupported file format: PDF files are not read"),
+        "{}",
+        response.text
+    );
+    // Not multipart at all.
+    let response = app.post("/api/predict/ecg/upload", json!({})).await;
+    assert_eq!(response.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert_eq!(
+        response.detail(),
+        "Send the recording as multipart/form-data in a field named file."
+    );
+    assert_eq!(app.get("/api/analyses").await.json(), json!([]));
+}
+
+pub async fn missing_empty_or_unreadable_files_are_422(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let response = app
+        .upload("/api/predict/ecg/upload", &[Part::text("patient_id", "")])
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(response.detail(), "Please select a file");
+    let response = app.upload("/api/predict/pcg/upload", &[]).await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(response.detail(), "Please select an audio file");
+
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file("a.csv", None, Vec::new())],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(response.detail(), "The file \"a.csv\" is empty.");
+
+    let response = app
+        .upload(
+            "/api/predict/ppg/upload",
+            &[Part::file(
+                "pulse.txt",
+                None,
+                b"1\n2\n3\n4\n5\n6\n".to_vec(),
+            )],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        response
+            .detail()
+            .ends_with("(send it in the sampling_rate field)"),
+        "{}",
+        response.text
+    );
+
+    let response = app
+        .upload(
+            "/api/predict/ppg/upload",
+            &[
+                Part::file("pulse.txt", None, b"1\n2\n".to_vec()),
+                Part::text("sampling_rate", "fast"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        response.detail(),
+        "sampling_rate must be a number of samples per second between 1 and 100000."
+    );
+
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file(
+                "r.hea",
+                None,
+                b"r 1 250 1000\nr.dat 16 200 16 0 0 0 0 II\n".to_vec(),
+            )],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        response.detail(),
+        "A WFDB header (.hea) holds no samples: upload it together with its signal file (.dat)."
+    );
+    assert_eq!(app.get("/api/analyses").await.json(), json!([]));
+}
+
+pub async fn uploads_over_the_limit_are_413(mut app: TestApp) {
+    let config = Config {
+        max_upload_bytes: 1024 * 1024,
+        ..app.config.clone()
+    };
+    app.rebuild(config, echo_models());
+    app.signed_in_doctor().await;
+    let big = vec![b'1'; 1024 * 1024 + 10];
+
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file("big.csv", None, big)],
+        )
+        .await;
+
+    assert_eq!(response.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(response.detail(), "File too large: the limit is 1 MB.");
+    // Far over the limit: refused by the body limit itself, same answer.
+    let huge = vec![b'1'; 3 * 1024 * 1024];
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file("huge.csv", None, huge)],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(response.detail(), "File too large: the limit is 1 MB.");
+}
+
+pub async fn an_unusable_recording_is_422_with_the_models_reason(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file("short.csv", None, csv_recording(1.0))],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        response.detail(),
+        "Recording too short: 1.0 s; at least 2 s is needed."
+    );
+    assert_eq!(app.get("/api/analyses").await.json(), json!([]));
+}
+
+pub async fn analyses_are_filtered_and_belong_to_their_doctor_only(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let patient_a = app.create_patient(patient_form()).await;
+    let other_patient = app.create_patient(patient_form()).await;
+    let ecg = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[
+                Part::file("a.csv", None, csv_recording(3.0)),
+                Part::text("patient_id", &patient_a),
+            ],
+        )
+        .await
+        .json();
+    tick().await;
+    let clinical = app
+        .post(
+            "/api/predict/clinical",
+            merge(clinical_form(), json!({"patient_id": other_patient})),
+        )
+        .await
+        .json();
+
+    let all = app.get("/api/analyses").await.json();
+    let ids: Vec<&Value> = all.as_array().unwrap().iter().map(|a| &a["id"]).collect();
+    assert_eq!(ids, [&clinical["analysis_id"], &ecg["analysis_id"]]);
+    let only_ecg = app.get("/api/analyses?type=ecg").await.json();
+    assert_eq!(only_ecg.as_array().unwrap().len(), 1);
+    assert_eq!(only_ecg[0]["id"], ecg["analysis_id"]);
+    let of_a = app
+        .get(&format!("/api/analyses?patient_id={patient_a}"))
+        .await
+        .json();
+    assert_eq!(of_a.as_array().unwrap().len(), 1);
+    assert_eq!(of_a[0]["id"], ecg["analysis_id"]);
+    let response = app.get("/api/analyses?type=mri").await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // Another doctor sees none of it and cannot attach results to the first doctor's patient.
+    app.logout().await;
+    app.signed_in_doctor().await;
+    assert_eq!(app.get("/api/analyses").await.json(), json!([]));
+    let response = app
+        .get(&format!("/api/analyses?patient_id={patient_a}"))
+        .await;
+    assert_eq!(response.status, StatusCode::NOT_FOUND);
+    assert_eq!(response.detail(), "Patient not found.");
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[
+                Part::file("a.csv", None, csv_recording(3.0)),
+                Part::text("patient_id", &patient_a),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::NOT_FOUND);
+    assert_eq!(response.detail(), "Patient not found.");
+    let response = app
+        .post(
+            "/api/predict/clinical",
+            merge(
+                clinical_form(),
+                json!({"screening_id": "no-such-screening"}),
+            ),
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::NOT_FOUND);
+    assert_eq!(response.detail(), "Screening not found.");
+    assert_eq!(app.get("/api/analyses").await.json(), json!([]));
+}
+
+pub async fn a_wfdb_header_with_its_signal_file_is_read_as_one_record(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let n = 750usize;
+    let samples: Vec<u8> = (0..n)
+        .flat_map(|i| (i16::try_from(i % 50).unwrap() * 10).to_le_bytes())
+        .collect();
+    let header = format!("r 1 250 {n}\nr.dat 16 200 16 0 0 0 0 II\n");
+
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[
+                Part::file("r.hea", None, header.into_bytes()),
+                Part::file("r.dat", None, samples),
+            ],
+        )
+        .await;
+
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let body = response.json();
+    assert_eq!(body["details"]["samples"], json!(n));
+    assert_eq!(body["details"]["channels"], json!(["II"]));
+    let list = app.get("/api/analyses").await.json();
+    assert_eq!(list[0]["fileName"], "r.hea");
+}
