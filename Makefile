@@ -11,7 +11,7 @@ TEST_POSTGRES_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && e
 export TEST_POSTGRES_URL
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium test test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench golden clean
+.PHONY: help run build build-web deps-web chromium test test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api golden clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
@@ -19,6 +19,7 @@ help:
 	@echo "make e2e          Playwright end-to-end tests against a real server (Debian chromium)"
 	@echo "make gen-client   regenerate web/src/api/generated/ from the server's OpenAPI document"
 	@echo "make bench        criterion benchmarks of the signal crate"
+	@echo "make bench-api    API p50/p99 latency of a 30-s ECG upload at 50 concurrent (release)"
 	@echo "make golden       recompute the signal crate's golden vectors with SciPy/NeuroKit2 (venv outside the repo)"
 	@echo "make fmt | lint   format | lint everything"
 
@@ -78,6 +79,11 @@ check-client: deps-web
 ## Benchmarks and reference vectors --------------------------------------------------------------
 bench:
 	cargo bench -p cardio-signal
+
+# API latency of a 30-s ECG upload at 50 concurrent requests (needs CARDIO_DATASETS).
+bench-api:
+	cargo build --release -p cardio
+	CARDIO_RELEASE_BIN=$(CARDIO_RELEASE_BIN) scripts/bench-api.sh 50 2000
 
 GOLDEN_VENV ?= $(HOME)/.cache/cardio/golden-venv
 golden:

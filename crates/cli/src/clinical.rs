@@ -63,6 +63,12 @@ pub struct PredictArgs {
 enum PredictModel {
     /// Score a CSV of the seven clinical parameters (one patient per row).
     Clinical(PredictClinicalArgs),
+    /// ECG rhythm: normal, af, other, noisy.
+    Ecg(crate::predict::PredictSignalArgs),
+    /// Heart sounds: normal, abnormal, unsure.
+    Pcg(crate::predict::PredictSignalArgs),
+    /// Pulse rhythm: normal, af, irregular, noisy.
+    Ppg(crate::predict::PredictSignalArgs),
 }
 
 #[derive(Args)]
@@ -125,7 +131,13 @@ pub fn eval(args: &EvalClinicalArgs) -> anyhow::Result<bool> {
 
 /// Runs `cardio predict ...`; `Ok(false)` when some row could not be scored.
 pub fn predict(args: &PredictArgs) -> anyhow::Result<bool> {
-    let PredictModel::Clinical(args) = &args.model;
+    use crate::predict::{run, Kind};
+    let args = match &args.model {
+        PredictModel::Clinical(args) => args,
+        PredictModel::Ecg(args) => return run(Kind::Ecg, args),
+        PredictModel::Pcg(args) => return run(Kind::Pcg, args),
+        PredictModel::Ppg(args) => return run(Kind::Ppg, args),
+    };
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let rows = parse_csv(&text)?;

@@ -6,11 +6,14 @@
 //!   core on the public datasets and prints the tables.
 //! - `cardio eval clinical`, `cardio train clinical`, `cardio predict clinical FILE.csv`: the clinical
 //!   risk model (validation table, refit of the committed parameters, batch scoring).
+//! - `cardio predict ecg|pcg|ppg FILE... [--sampling-rate HZ] [--format csv|json] [--jobs N]`: the
+//!   signal models, files in parallel.
 //! - `cardio openapi` prints the OpenAPI document (used by `make gen-client`).
 
 mod analyze;
 mod clinical;
 mod eval;
+mod predict;
 
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
@@ -39,7 +42,7 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Refit a model's committed parameters from $CARDIO_DATASETS (`cardio train clinical`).
     Train(clinical::TrainArgs),
-    /// Score inputs with a model (`cardio predict clinical FILE.csv`).
+    /// Score inputs with a model (`cardio predict clinical FILE.csv`, `cardio predict ecg FILE...`).
     Predict(clinical::PredictArgs),
     /// Print the OpenAPI document as JSON.
     Openapi,
