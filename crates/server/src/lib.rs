@@ -82,6 +82,7 @@ pub fn app(state: AppState) -> Router {
         .merge(dashboard::router())
         .merge(predict::router(state.config.max_upload_bytes))
         .merge(analyses::router())
+        .merge(models::router())
         .route("/openapi.json", get(openapi_document))
         .fallback(|| async { error::ApiError::NotFound("Not found.".into()) })
         .layer(middleware::from_fn_with_state(

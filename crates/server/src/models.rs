@@ -4,11 +4,49 @@
 //! [`ModelRegistry::load`] does that at start so that a broken parameter file is known before the
 //! first request, and an endpoint whose model failed answers 503 ("Model not loaded. Please check
 //! backend server.") instead of failing on every call.
+//!
+//! `GET /api/models` lists each model's validated headline figures (public: the welcome page shows
+//! them instead of marketing claims).
 
 use std::{fmt, sync::Arc};
 
+use axum::{extract::State, routing::get, Router};
 use cardio_formats::Recording;
 use cardio_models::prediction::{PredictError, Prediction};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{extract::Json, state::AppState};
+
+/// One validated figure of a model card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Metric {
+    /// Machine code, e.g. `cv_auroc`, `cv_mean_f1_nao`, `cv_macc`, `af_sensitivity_10s`.
+    pub code: String,
+    /// The measured value, 0-1.
+    pub value: f64,
+    /// Lower end of the 95% confidence interval, when known.
+    pub ci_low: Option<f64>,
+    /// Upper end of the 95% confidence interval, when known.
+    pub ci_high: Option<f64>,
+    /// The target the issue set, when there is one.
+    pub target: Option<f64>,
+}
+
+/// What a model is and how well it did in validation (from its model card).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ModelSummary {
+    /// `clinical`, `ecg`, `pcg` or `ppg`.
+    pub modality: String,
+    /// Stable identifier.
+    pub id: String,
+    /// Version of the parameters.
+    pub version: String,
+    /// The dataset it was validated on.
+    pub dataset: String,
+    /// Headline validation figures.
+    pub metrics: Vec<Metric>,
+}
 
 /// A model that reads a recording.
 pub trait SignalModel: Send + Sync {
@@ -17,6 +55,9 @@ pub trait SignalModel: Send + Sync {
     /// # Errors
     /// [`PredictError::Unusable`] when the recording cannot be judged.
     fn predict(&self, recording: &Recording) -> Result<Prediction, PredictError>;
+
+    /// The model card's headline.
+    fn summary(&self) -> ModelSummary;
 }
 
 /// A loaded model, or why it could not be loaded (logged at start, never sent to clients).
@@ -68,4 +109,58 @@ impl ModelRegistry {
         }
         registry
     }
+}
+
+fn clinical_summary(params: &cardio_models::clinical::ClinicalParams) -> ModelSummary {
+    let v = &params.validation;
+    ModelSummary {
+        modality: "clinical".into(),
+        id: params.model_id.clone(),
+        version: params.version.clone(),
+        dataset: "UCI Heart Disease (Cleveland; external check on Hungary)".into(),
+        metrics: vec![
+            Metric {
+                code: "cv_auroc".into(),
+                value: v.cv_auroc,
+                ci_low: Some(v.cv_auroc_ci_low),
+                ci_high: Some(v.cv_auroc_ci_high),
+                target: Some(0.90),
+            },
+            Metric {
+                code: "external_auroc".into(),
+                value: v.external_cleveland_to_hungary_auroc,
+                ci_low: None,
+                ci_high: None,
+                target: None,
+            },
+        ],
+    }
+}
+
+impl ModelRegistry {
+    /// The summaries of the loaded models, in the workflow's order (clinical, PCG, PPG, ECG).
+    pub fn summaries(&self) -> Vec<ModelSummary> {
+        let mut out = Vec::new();
+        if let Ok(params) = &self.clinical {
+            out.push(clinical_summary(params));
+        }
+        for model in [&self.pcg, &self.ppg, &self.ecg].into_iter().flatten() {
+            out.push(model.summary());
+        }
+        out
+    }
+}
+
+/// The routes of this module, mounted under `/api`.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/models", get(list))
+}
+
+/// The loaded models and their validated figures. Public: the welcome page shows them.
+#[utoipa::path(
+    get, path = "/api/models", operation_id = "list_models", tag = "predict",
+    responses((status = 200, description = "Loaded models, clinical first", body = [ModelSummary]))
+)]
+pub async fn list(State(state): State<AppState>) -> Json<Vec<ModelSummary>> {
+    Json(state.models.summaries())
 }

@@ -11,7 +11,7 @@ use cardio_models::prediction::{PredictError, Prediction};
 use cardio_server::{
     blobs::BlobStore,
     config::Config,
-    models::{ModelRegistry, SignalModel},
+    models::{ModelRegistry, ModelSummary, SignalModel},
 };
 use serde_json::{json, Value};
 
@@ -29,6 +29,7 @@ crate::backend_tests!(
     an_unusable_recording_is_422_with_the_models_reason,
     analyses_are_filtered_and_belong_to_their_doctor_only,
     a_wfdb_header_with_its_signal_file_is_read_as_one_record,
+    the_models_and_their_validated_figures_are_public,
 );
 
 /// Answers with what it read: rate, sample count and channel names.
@@ -68,6 +69,16 @@ impl SignalModel for EchoModel {
             recommendations: vec!["Nothing to do.".into()],
             details,
         })
+    }
+
+    fn summary(&self) -> ModelSummary {
+        ModelSummary {
+            modality: "echo".into(),
+            id: "echo".into(),
+            version: "0.0.1".into(),
+            dataset: "none".into(),
+            metrics: Vec::new(),
+        }
     }
 }
 
@@ -624,4 +635,38 @@ pub async fn a_wfdb_header_with_its_signal_file_is_read_as_one_record(mut app: T
     assert_eq!(body["details"]["channels"], json!(["II"]));
     let list = app.get("/api/analyses").await.json();
     assert_eq!(list[0]["fileName"], "r.hea");
+}
+
+pub async fn the_models_and_their_validated_figures_are_public(mut app: TestApp) {
+    let response = app.get("/api/models").await;
+    assert_eq!(response.status, StatusCode::OK);
+    let models = response.json();
+    let clinical = &models[0];
+    let params = cardio_models::clinical::params().unwrap();
+    assert_eq!(clinical["modality"], "clinical");
+    assert_eq!(clinical["id"], "clinical-lr");
+    assert_eq!(clinical["metrics"][0]["code"], "cv_auroc");
+    assert!(
+        (clinical["metrics"][0]["value"].as_f64().unwrap() - params.validation.cv_auroc).abs()
+            < 1e-12
+    );
+    assert_eq!(clinical["metrics"][0]["target"], json!(0.9));
+
+    // A model that failed to load is not listed.
+    let config = app.config.clone();
+    app.rebuild(
+        config,
+        ModelRegistry {
+            clinical: Err("broken".into()),
+            ..echo_models()
+        },
+    );
+    let models = app.get("/api/models").await.json();
+    let modalities: Vec<&str> = models
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["modality"].as_str().unwrap())
+        .collect();
+    assert_eq!(modalities, ["echo", "echo", "echo"]);
 }

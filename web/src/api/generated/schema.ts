@@ -140,6 +140,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The loaded models and their validated figures. Public: the welcome page shows them. */
+        get: operations["list_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/patients": {
         parameters: {
             query?: never;
@@ -559,11 +576,49 @@ export interface components {
             /** @description Password. */
             password: string;
         };
+        /** @description One validated figure of a model card. */
+        Metric: {
+            /**
+             * Format: double
+             * @description Upper end of the 95% confidence interval, when known.
+             */
+            ci_high?: number | null;
+            /**
+             * Format: double
+             * @description Lower end of the 95% confidence interval, when known.
+             */
+            ci_low?: number | null;
+            /** @description Machine code, e.g. `cv_auroc`, `cv_mean_f1_nao`, `cv_macc`, `af_sensitivity_10s`. */
+            code: string;
+            /**
+             * Format: double
+             * @description The target the issue set, when there is one.
+             */
+            target?: number | null;
+            /**
+             * Format: double
+             * @description The measured value, 0-1.
+             */
+            value: number;
+        };
         /**
          * @description What a model was given.
          * @enum {string}
          */
         Modality: "clinical" | "ecg" | "pcg" | "ppg";
+        /** @description What a model is and how well it did in validation (from its model card). */
+        ModelSummary: {
+            /** @description The dataset it was validated on. */
+            dataset: string;
+            /** @description Stable identifier. */
+            id: string;
+            /** @description Headline validation figures. */
+            metrics: components["schemas"]["Metric"][];
+            /** @description `clinical`, `ecg`, `pcg` or `ppg`. */
+            modality: string;
+            /** @description Version of the parameters. */
+            version: string;
+        };
         /** @description Request to start a screening. */
         NewScreening: {
             /** @description One of the signed-in doctor's patients. */
@@ -1204,6 +1259,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Loaded models, clinical first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelSummary"][];
                 };
             };
         };
