@@ -22,6 +22,10 @@ export type ClinicalRecord = components['schemas']['ClinicalRecord'];
 export type Screening = components['schemas']['Screening'];
 export type AuditEntry = components['schemas']['AuditEntry'];
 export type Dashboard = components['schemas']['Dashboard'];
+export type ModelSummary = components['schemas']['ModelSummary'];
+export type ModelMetric = components['schemas']['Metric'];
+export type PredictionResult = components['schemas']['PredictionResult'];
+export type Analysis = components['schemas']['Analysis'];
 
 /** The server answered with an error status. `detail` is its message, when it sent one. */
 export class ApiError extends Error {

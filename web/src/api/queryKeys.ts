@@ -18,6 +18,8 @@ export const queryKeys = {
   /** Home's figures. */
   dashboard: ['dashboard'] as const,
   dashboardSince: (since: number) => ['dashboard', { since }] as const,
+  /** The models and their validated figures (welcome page). */
+  models: ['models'] as const,
 };
 
 /** What to refetch after a patient, a screening or clinical data was written. */

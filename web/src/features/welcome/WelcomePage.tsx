@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
+import { ValidatedModels } from './ValidatedModels';
 
 function CtaLink({ children, variant = 'primary' }: { children: ReactNode; variant?: 'primary' | 'secondary' }) {
   return (
@@ -79,6 +80,8 @@ export function WelcomePage() {
           <CtaLink>{t('welcome.instantReport')}</CtaLink>
         </div>
       </section>
+
+      <ValidatedModels />
 
       <section className="welcome-section" aria-labelledby="welcome-audience">
         <h2 id="welcome-audience" className="welcome-section__title">
