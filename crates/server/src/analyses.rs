@@ -91,7 +91,7 @@ pub struct PredictionResult {
     /// Plain recommendations; never a diagnosis.
     pub recommendations: Vec<String>,
     /// Measured values, class probabilities and `model` (`id`, `version`, headline metric).
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::HashMap<String, Value>)]
     pub details: serde_json::Value,
 }
 

@@ -850,7 +850,9 @@ export interface components {
              */
             confidence: number;
             /** @description Measured values, class probabilities and `model` (`id`, `version`, headline metric). */
-            details: Record<string, never>;
+            details: {
+                [key: string]: unknown;
+            };
             /** @description Machine code of the class (e.g. `af`, `abnormal`, `disease`). */
             label: string;
             /** @description `Clinical`, `ECG`, `PCG` or `PPG`. */

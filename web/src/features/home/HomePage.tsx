@@ -9,7 +9,9 @@ import { PageHeader } from '../../components/PageHeader';
 import { Spinner } from '../../components/Spinner';
 import { formatDateTime, formatRelative, localMidnight } from '../../lib/format';
 import { displayNameOf, useCurrentUser } from '../../lib/session';
+import type { ModelKind } from '../../lib/prediction';
 import { useDashboard, useRecentActivity } from './api';
+import { ModelDialog } from './models/ModelDialog';
 
 const MODELS = [
   { key: 'clinical', icon: <ClipboardList size={22} /> },
@@ -25,6 +27,7 @@ export function HomePage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const isDoctor = user.role === 'doctor';
+  const [openModel, setOpenModel] = useState<ModelKind | null>(null);
   return (
     <div className="page">
       <PageHeader
@@ -48,21 +51,28 @@ export function HomePage() {
         <p className="section__text">{t('home.modelsText')}</p>
         <ul className="model-grid">
           {MODELS.map(({ key, icon }) => (
-            <li key={key} className="card model-card">
-              <span className="model-card__icon" aria-hidden="true">
-                {icon}
-              </span>
-              <div className="model-card__body">
-                <h3>{t(`home.models.${key}.title`)}</h3>
-                <p>{t(`home.models.${key}.text`)}</p>
-              </div>
-              <span className="badge badge--muted">{t('home.notAvailable')}</span>
+            <li key={key}>
+              <button
+                type="button"
+                className="card model-card model-card--button"
+                aria-haspopup="dialog"
+                onClick={() => setOpenModel(key)}
+              >
+                <span className="model-card__icon" aria-hidden="true">
+                  {icon}
+                </span>
+                <span className="model-card__body">
+                  <span className="model-card__title">{t(`home.models.${key}.title`)}</span>
+                  <span className="model-card__text">{t(`home.models.${key}.text`)}</span>
+                </span>
+              </button>
             </li>
           ))}
         </ul>
       </section>
 
       <RecentActivity isDoctor={isDoctor} />
+      {openModel ? <ModelDialog key={openModel} kind={openModel} onClose={() => setOpenModel(null)} /> : null}
     </div>
   );
 }
@@ -114,7 +124,7 @@ function Figures({ isDoctor }: { isDoctor: boolean }) {
 }
 
 const ACTIONS = ['create', 'read', 'update', 'export'] as const;
-const ENTITIES = ['patient', 'clinical', 'screening'] as const;
+const ENTITIES = ['patient', 'clinical', 'screening', 'analysis'] as const;
 
 function activityLabel(entry: AuditEntry, t: ReturnType<typeof useTranslation>['t']): string {
   const entity = ENTITIES.find((known) => known === entry.entity);

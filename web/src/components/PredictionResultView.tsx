@@ -1,0 +1,98 @@
+import { CircleCheck, TriangleAlert } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import type { PredictionResult } from '../api/client';
+import { detailLabel, detailValue, percent, riskLevel } from '../lib/prediction';
+
+const BADGE = { high: 'badge--danger', moderate: 'badge--warning', low: 'badge--success' } as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Spec §2: key/value pairs, underscores as spaces, nested objects as sub-lists, numbers with 2 decimals. */
+function DetailList({ details }: { details: Record<string, unknown> }) {
+  return (
+    <ul>
+      {Object.entries(details).map(([key, value]) => (
+        <li key={key}>
+          <span className="result__detail-key">{detailLabel(key)}:</span>{' '}
+          {isRecord(value) ? (
+            <DetailList details={value} />
+          ) : Array.isArray(value) ? (
+            value.every((item) => !isRecord(item)) ? (
+              <span>{value.map(detailValue).join(', ')}</span>
+            ) : (
+              <ol>
+                {value.map((item, index) => (
+                  // Items have no identity of their own; their position is it.
+                  <li key={index}>{isRecord(item) ? <DetailList details={item} /> : detailValue(item)}</li>
+                ))}
+              </ol>
+            )
+          ) : (
+            <span>{detailValue(value)}</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The body of the results modal (spec §2 "Results modal", §9 risk bands and number formats). */
+export function PredictionResultView({ result }: { result: PredictionResult }) {
+  const { t } = useTranslation();
+  const level = riskLevel(result.risk_score);
+  const details: Record<string, unknown> = isRecord(result.details) ? result.details : {};
+  const model: Record<string, unknown> | undefined = isRecord(details.model) ? details.model : undefined;
+  return (
+    <div className="result">
+      <p className="muted">
+        {t('results.model', { model: result.model })}
+        {model && typeof model.id === 'string'
+          ? ` · ${model.id} ${typeof model.version === 'string' ? model.version : ''}`
+          : ''}
+      </p>
+      <div className="result__headline">
+        <div>
+          <p className="muted">{t('results.predictedCondition')}</p>
+          <p className="result__condition">{result.prediction}</p>
+        </div>
+        <span className={`badge ${BADGE[level]}`}>
+          {level === 'low' ? (
+            <CircleCheck aria-hidden="true" size={14} />
+          ) : (
+            <TriangleAlert aria-hidden="true" size={14} />
+          )}
+          &nbsp;{t(`results.risk.${level}`)}
+        </span>
+      </div>
+      <div className="result__figures">
+        <div className="result__figure">
+          <p className="muted">{t('results.confidence')}</p>
+          <p className="result__figure-value">{percent(result.confidence)}</p>
+        </div>
+        <div className="result__figure">
+          <p className="muted">{t('results.riskScore')}</p>
+          <p className="result__figure-value">{percent(result.risk_score)}</p>
+        </div>
+      </div>
+      {result.recommendations.length > 0 && (
+        <section aria-labelledby="result-recommendations">
+          <h3 id="result-recommendations">{t('results.recommendations')}</h3>
+          <ol className="result__list">
+            {result.recommendations.map((text) => (
+              <li key={text}>{text}</li>
+            ))}
+          </ol>
+        </section>
+      )}
+      {Object.keys(details).length > 0 && (
+        <section className="result__details" aria-labelledby="result-details">
+          <h3 id="result-details">{t('results.details')}</h3>
+          <DetailList details={details} />
+        </section>
+      )}
+      <p className="result__disclaimer">{t('results.disclaimer')}</p>
+    </div>
+  );
+}
