@@ -100,6 +100,8 @@ pub struct Measured {
     pub quality_usable: bool,
     /// Its reason.
     pub quality_reason: String,
+    /// What the basic checks (flat line, clipping) found wrong, if anything.
+    pub basic_problem: Option<String>,
 }
 
 /// The feature vector and the measured values of a recording.
@@ -159,6 +161,15 @@ pub fn feature_names() -> Vec<String> {
     for (lo, hi) in BANDS {
         names.push(format!("systole_over_s1_band_{lo:.0}_{hi:.0}"));
         names.push(format!("diastole_over_s2_band_{lo:.0}_{hi:.0}"));
+    }
+    for c in 0..N_CEPSTRA {
+        names.push(format!("frame_mfcc_{c}_mean"));
+        names.push(format!("frame_mfcc_{c}_sd"));
+    }
+    for (lo, hi) in BANDS {
+        for q in [10, 50, 90] {
+            names.push(format!("frame_band_{lo:.0}_{hi:.0}_log_p{q}"));
+        }
     }
     for s in STATES {
         names.push(format!("{s}_spectral_entropy"));
@@ -546,6 +557,17 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
+/// Linear-interpolated quantile of sorted values (`NaN` when empty).
+fn percentile_sorted(s: &[f64], q: f64) -> f64 {
+    if s.is_empty() {
+        return f64::NAN;
+    }
+    let pos = q * (s.len() - 1) as f64;
+    let i = pos.floor() as usize;
+    let j = (i + 1).min(s.len() - 1);
+    s[i] + (s[j] - s[i]) * (pos - pos.floor())
+}
+
 fn opt(v: f64) -> Option<f64> {
     v.is_finite().then_some(v)
 }
@@ -713,6 +735,36 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
         v.push(median(&dia_over_s2[bi]));
     }
     let bank = mel_bank();
+    // Frame-level statistics over the whole recording, independent of the segmentation.
+    let frames: Vec<Vec<f64>> = x
+        .chunks_exact(FRAME / 2)
+        .collect::<Vec<_>>()
+        .windows(2)
+        .map(|w| {
+            let mut f = w[0].to_vec();
+            f.extend_from_slice(w[1]);
+            spectra.psd(&f)
+        })
+        .collect();
+    let frame_cepstra: Vec<Vec<f64>> = frames
+        .iter()
+        .map(|psd| cepstra(psd, &bank, whole_total))
+        .collect();
+    for c in 0..N_CEPSTRA {
+        let col: Vec<f64> = frame_cepstra.iter().map(|f| f[c]).collect();
+        v.push(mean(&col));
+        v.push(sd(&col));
+    }
+    for (lo, hi) in BANDS {
+        let mut col: Vec<f64> = frames
+            .iter()
+            .map(|psd| (band_power(psd, lo, hi) / whole_total.max(1e-300) + 1e-12).ln())
+            .collect();
+        col.sort_by(f64::total_cmp);
+        for q in [0.1, 0.5, 0.9] {
+            v.push(percentile_sorted(&col, q));
+        }
+    }
     for (s, psd) in state_psd.iter().enumerate() {
         if state_count[s] == 0 {
             v.extend(std::iter::repeat_n(f64::NAN, 2 + N_CEPSTRA));
@@ -749,6 +801,7 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
         },
         quality_usable: seg.quality.usable,
         quality_reason: seg.quality.reason.clone(),
+        basic_problem: cardio_signal::quality::basic_checks(&p.x, fs).map(|q| q.reason),
     };
     Ok(Extracted {
         values: v,

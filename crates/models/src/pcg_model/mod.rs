@@ -130,6 +130,8 @@ pub struct Params {
     pub threshold: f64,
     /// Fewest complete cycles for a verdict other than `unsure`.
     pub min_cycles: usize,
+    /// Lowest envelope periodicity for a verdict other than `unsure` (chosen by inner CV).
+    pub min_periodicity: f64,
     /// Longest stretch analysed, seconds.
     pub max_seconds: f64,
     /// Feature names, in the classifier's column order.
@@ -212,7 +214,7 @@ impl Model {
             .filter(|v| v.is_finite())
             .unwrap_or(0.5);
         let m = &extracted.measured;
-        let gate_reason = validation::gate_with(m, p.min_cycles);
+        let gate_reason = validation::gate(m, p.min_periodicity, p.min_cycles);
         let decision = validation::decide(gate_reason.is_some(), p_abnormal, p.threshold);
         let (prob_normal, prob_abnormal, prob_unsure) = match decision {
             Decision::Unsure => (0.0, 0.0, 1.0),
@@ -330,7 +332,7 @@ pub fn evaluate(root: &Path) -> Result<Report, PcgError> {
 pub fn train(root: &Path) -> Result<(Params, Report), PcgError> {
     let data = dataset(root)?;
     let names = features::feature_names();
-    let (report, classifier) = validation::validate(&data, &names);
+    let (report, settings, classifier) = validation::validate(&data, &names);
     let params = Params {
         model_id: MODEL_ID.into(),
         version: VERSION.into(),
@@ -344,9 +346,10 @@ pub fn train(root: &Path) -> Result<(Params, Report), PcgError> {
         seed: validation::SEED,
         threshold: validation::THRESHOLD,
         min_cycles: validation::MIN_CYCLES,
+        min_periodicity: settings.min_periodicity,
         max_seconds: features::MAX_SECONDS,
         features: names,
-        gbdt_config: validation::gbdt_config(validation::SEED),
+        gbdt_config: validation::config_candidates(validation::SEED)[settings.config].clone(),
         classifier,
         validation: Headline {
             cv_macc: report.cv.macc.value,

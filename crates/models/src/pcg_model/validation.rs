@@ -1,11 +1,16 @@
 //! Training and validation of the PCG model, as the model card reports it.
 //!
 //! - **Classifier**: gradient-boosted trees ([`crate::gbdt`]) on the features of [`super::features`],
-//!   normal vs abnormal, class-balanced weights, fixed settings ([`gbdt_config`], chosen before
-//!   any result was seen, not tuned), abnormal when its probability is at least [`THRESHOLD`].
-//! - **Unsure**: a quality gate fixed a priori, not learned: the recording is `unsure` when the
-//!   signal crate's PCG quality check fails (envelope periodicity below 0.3, clipping, ...) or fewer
-//!   than [`MIN_CYCLES`] complete heart cycles are segmented. No label of the data is used.
+//!   normal vs abnormal, class-balanced weights, abnormal when its probability is at least
+//!   [`THRESHOLD`].
+//! - **Unsure**: a quality gate computed without labels: the recording is `unsure` when it fails
+//!   the basic checks (flat line, clipping), when its envelope periodicity (the score of
+//!   `cardio_signal::quality::pcg`) is below a minimum, or when fewer than [`MIN_CYCLES`] complete
+//!   heart cycles are segmented.
+//! - **Settings by inner CV**: the boosting settings (three candidates, [`config_candidates`]) and
+//!   the minimum periodicity of the gate ([`GATE_CANDIDATES`]) are chosen by the MAcc of a seeded
+//!   5-fold CV *inside the training data* of every outer fold (and of the final model); the test
+//!   folds are never looked at.
 //! - **Scoring** (the challenge's MAcc, as the issue defines it): Se = (abnormal called abnormal or
 //!   unsure) / abnormal, Sp = (normal called normal) / normal, MAcc = (Se + Sp) / 2. A recording
 //!   that cannot be analysed at all counts as unsure.
@@ -34,10 +39,16 @@ pub const THRESHOLD: f64 = 0.5;
 /// Fewest complete heart cycles for a verdict other than unsure.
 pub const MIN_CYCLES: usize = 3;
 
-/// The boosting settings (fixed a priori: small trees, slow learning, strong subsampling against
-/// over-fitting on about 1 600 recordings).
-pub fn gbdt_config(seed: u64) -> GbdtConfig {
-    GbdtConfig {
+/// Minimum periodicity candidates of the quality gate (0.3 is the signal crate's own threshold).
+pub const GATE_CANDIDATES: [f64; 4] = [0.3, 0.2, 0.1, 0.0];
+/// Inner CV folds of the settings choice.
+pub const INNER_FOLDS: usize = 5;
+
+/// The boosting settings the inner CV chooses from: the first was fixed before any result was
+/// seen (small trees, slow learning, strong subsampling for about 1 600 recordings); the others are
+/// a smaller and a larger model.
+pub fn config_candidates(seed: u64) -> Vec<GbdtConfig> {
+    let base = GbdtConfig {
         rounds: 250,
         learning_rate: 0.05,
         max_depth: 3,
@@ -46,7 +57,64 @@ pub fn gbdt_config(seed: u64) -> GbdtConfig {
         subsample: 0.8,
         colsample: 0.5,
         seed,
-    }
+    };
+    vec![
+        base.clone(),
+        GbdtConfig {
+            rounds: 150,
+            max_depth: 2,
+            ..base.clone()
+        },
+        GbdtConfig {
+            rounds: 400,
+            max_depth: 4,
+            colsample: 0.3,
+            ..base
+        },
+    ]
+}
+
+/// The settings chosen by the inner CV.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Index into [`config_candidates`].
+    pub config: usize,
+    /// Minimum envelope periodicity of the gate.
+    pub min_periodicity: f64,
+    /// Inner-CV MAcc of the choice.
+    pub inner_macc: f64,
+}
+
+/// Runs `f` on every job, two threads at a time, results in job order.
+fn par_map<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
+    const THREADS: usize = 2;
+    let f = &f;
+    let mut out: Vec<Option<R>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|t| {
+                s.spawn(move || {
+                    jobs.iter()
+                        .enumerate()
+                        .skip(t)
+                        .step_by(THREADS)
+                        .map(|(i, j)| (i, f(j)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut out: Vec<Option<R>> = (0..jobs.len()).map(|_| None).collect();
+        for h in handles {
+            if let Ok(part) = h.join() {
+                for (i, r) in part {
+                    out[i] = Some(r);
+                }
+            }
+        }
+        out
+    });
+    out.iter_mut()
+        .map(|r| r.take().expect("every job ran"))
+        .collect()
 }
 
 /// The three outputs of the model.
@@ -72,18 +140,16 @@ impl Decision {
     }
 }
 
-/// `None` when the recording passes the quality gate with [`MIN_CYCLES`], else why it does not.
-pub fn gate(m: &Measured) -> Option<String> {
-    gate_with(m, MIN_CYCLES)
-}
-
-/// `None` when the recording passes the quality gate (the signal crate's PCG quality check and at
-/// least `min_cycles` complete cycles), else why it does not, in words for users.
-pub fn gate_with(m: &Measured, min_cycles: usize) -> Option<String> {
-    if !m.quality_usable {
+/// `None` when the recording passes the quality gate (basic checks, envelope periodicity at least
+/// `min_periodicity`, at least `min_cycles` complete cycles), else why it does not, for users.
+pub fn gate(m: &Measured, min_periodicity: f64, min_cycles: usize) -> Option<String> {
+    if let Some(problem) = &m.basic_problem {
+        return Some(format!("the basic signal checks failed: {problem}"));
+    }
+    if m.quality_score < min_periodicity {
         return Some(format!(
-            "heart-sound quality check failed: {} (score {:.2})",
-            m.quality_reason, m.quality_score
+            "the heart sounds do not repeat clearly: periodicity {:.2}, at least {min_periodicity:.2} is needed",
+            m.quality_score
         ));
     }
     if m.cycles < min_cycles {
@@ -116,15 +182,15 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    fn gated_out(&self, i: usize) -> bool {
-        self.extracted[i]
-            .as_ref()
-            .map_or(true, |(_, m)| gate(m).is_some())
+    fn gated_out(&self, i: usize, min_periodicity: f64) -> bool {
+        self.extracted[i].as_ref().map_or(true, |(_, m)| {
+            gate(m, min_periodicity, MIN_CYCLES).is_some()
+        })
     }
 }
 
-/// Fits the classifier on the analysable records of `rows`.
-pub fn fit_on(data: &Dataset, rows: &[usize], seed: u64) -> Gbdt {
+/// Fits the classifier with `cfg` on the analysable records of `rows`.
+pub fn fit_on(data: &Dataset, rows: &[usize], cfg: &GbdtConfig) -> Gbdt {
     let mut x = Vec::new();
     let mut y = Vec::new();
     for &i in rows {
@@ -134,7 +200,7 @@ pub fn fit_on(data: &Dataset, rows: &[usize], seed: u64) -> Gbdt {
         }
     }
     let w = balanced_weights(&y, 2);
-    fit(&x, &y, 2, Some(&w), &gbdt_config(seed))
+    fit(&x, &y, 2, Some(&w), cfg)
 }
 
 /// One recording's validation result.
@@ -148,15 +214,79 @@ pub struct Outcome {
     pub p_abnormal: f64,
 }
 
-fn outcome(data: &Dataset, model: &Gbdt, i: usize) -> Outcome {
-    let p = data.extracted[i]
+fn probability(data: &Dataset, model: &Gbdt, i: usize) -> f64 {
+    data.extracted[i]
         .as_ref()
-        .map_or(f64::NAN, |(f, _)| model.predict_proba(f)[1]);
+        .map_or(f64::NAN, |(f, _)| model.predict_proba(f)[1])
+}
+
+fn outcome(data: &Dataset, i: usize, p: f64, min_periodicity: f64) -> Outcome {
     Outcome {
         abnormal: data.records[i].abnormal,
-        decision: decide(data.gated_out(i), p, THRESHOLD),
+        decision: decide(data.gated_out(i, min_periodicity), p, THRESHOLD),
         p_abnormal: p,
     }
+}
+
+/// Chooses the boosting settings and the gate by a seeded stratified inner CV on `rows` only.
+pub fn select(data: &Dataset, rows: &[usize], seed: u64) -> Settings {
+    let sub: Vec<Record> = rows.iter().map(|&i| data.records[i].clone()).collect();
+    let folds = stratified_folds(&sub, INNER_FOLDS, seed);
+    let n_cfg = config_candidates(seed).len();
+    let jobs: Vec<(usize, usize)> = (0..n_cfg)
+        .flat_map(|c| (0..INNER_FOLDS).map(move |f| (c, f)))
+        .collect();
+    let parts = par_map(&jobs, |&(c, f)| {
+        let cfg = &config_candidates(seed ^ (c * 31 + f + 1) as u64)[c];
+        let train: Vec<usize> = (0..rows.len())
+            .filter(|&k| folds[k] != f)
+            .map(|k| rows[k])
+            .collect();
+        let model = fit_on(data, &train, cfg);
+        (0..rows.len())
+            .filter(|&k| folds[k] == f)
+            .map(|k| (k, probability(data, &model, rows[k])))
+            .collect::<Vec<_>>()
+    });
+    let mut best: Option<Settings> = None;
+    for c in 0..n_cfg {
+        let mut p = vec![f64::NAN; rows.len()];
+        for (job, part) in jobs.iter().zip(&parts) {
+            if job.0 == c {
+                for &(k, v) in part {
+                    p[k] = v;
+                }
+            }
+        }
+        for t in GATE_CANDIDATES {
+            let o: Vec<Outcome> = rows
+                .iter()
+                .zip(&p)
+                .map(|(&i, &v)| outcome(data, i, v, t))
+                .collect();
+            let macc = se_sp(&o).2;
+            // Strictly better only: on a tie the earlier (a-priori) candidate stays.
+            if best.as_ref().is_none_or(|b| macc > b.inner_macc) {
+                best = Some(Settings {
+                    config: c,
+                    min_periodicity: t,
+                    inner_macc: macc,
+                });
+            }
+        }
+    }
+    best.unwrap_or(Settings {
+        config: 0,
+        min_periodicity: GATE_CANDIDATES[0],
+        inner_macc: f64::NAN,
+    })
+}
+
+/// Chooses the settings on `rows` by inner CV, then fits on all of `rows`.
+pub fn train_on(data: &Dataset, rows: &[usize], seed: u64) -> (Settings, Gbdt) {
+    let settings = select(data, rows, seed);
+    let cfg = &config_candidates(seed)[settings.config];
+    (settings.clone(), fit_on(data, rows, cfg))
 }
 
 /// Se, Sp and MAcc of outcomes (unsure: a referral for Se, an error for Sp); `NaN` when a class is
@@ -353,19 +483,29 @@ pub struct Report {
     pub training_fit: Scores,
     /// Top features of the final model by split gain.
     pub top_features: Vec<Importance>,
+    /// The settings the inner CV chose in each outer fold.
+    pub cv_settings: Vec<Settings>,
+    /// The settings the inner CV chose for each held-out site.
+    pub leave_one_site_out_settings: Vec<Settings>,
+    /// The settings of the final model.
+    pub final_settings: Settings,
 }
 
-/// Runs the validation on extracted data and trains the final model on all of it.
-pub fn validate(data: &Dataset, names: &[String]) -> (Report, Gbdt) {
+/// Runs the validation on extracted data and trains the final model on all of it (settings chosen
+/// by inner CV on all recordings).
+pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
     let n = data.records.len();
     let folds = stratified_folds(&data.records, FOLDS, SEED);
     let mut cv_out: Vec<Option<Outcome>> = vec![None; n];
+    let mut cv_settings = Vec::new();
     for f in 0..FOLDS {
         let train: Vec<usize> = (0..n).filter(|&i| folds[i] != f).collect();
-        let model = fit_on(data, &train, SEED + f as u64 + 1);
+        let (settings, model) = train_on(data, &train, SEED + f as u64 + 1);
         for i in (0..n).filter(|&i| folds[i] == f) {
-            cv_out[i] = Some(outcome(data, &model, i));
+            let p = probability(data, &model, i);
+            cv_out[i] = Some(outcome(data, i, p, settings.min_periodicity));
         }
+        cv_settings.push(settings);
     }
     let cv_out: Vec<Outcome> = cv_out.into_iter().flatten().collect();
     let cv = scores(
@@ -388,16 +528,25 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Gbdt) {
             )
         })
         .collect();
+    let mut loso_settings = Vec::new();
     let leave_one_site_out: Vec<Scores> = SITES
         .iter()
         .enumerate()
         .map(|(k, site)| {
             let train: Vec<usize> = (0..n).filter(|&i| data.records[i].site != *site).collect();
-            let model = fit_on(data, &train, SEED + 200 + k as u64);
+            let (settings, model) = train_on(data, &train, SEED + 200 + k as u64);
             let o: Vec<Outcome> = (0..n)
                 .filter(|&i| data.records[i].site == *site)
-                .map(|i| outcome(data, &model, i))
+                .map(|i| {
+                    outcome(
+                        data,
+                        i,
+                        probability(data, &model, i),
+                        settings.min_periodicity,
+                    )
+                })
                 .collect();
+            loso_settings.push(settings);
             scores(
                 &format!("train on the other sites, test on site {site}"),
                 &o,
@@ -408,8 +557,18 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Gbdt) {
     let leave_one_site_out_mean_macc = leave_one_site_out.iter().map(|s| s.macc.value).sum::<f64>()
         / leave_one_site_out.len() as f64;
     let all: Vec<usize> = (0..n).collect();
-    let model = fit_on(data, &all, SEED);
-    let fit_out: Vec<Outcome> = all.iter().map(|&i| outcome(data, &model, i)).collect();
+    let (settings, model) = train_on(data, &all, SEED);
+    let fit_out: Vec<Outcome> = all
+        .iter()
+        .map(|&i| {
+            outcome(
+                data,
+                i,
+                probability(data, &model, i),
+                settings.min_periodicity,
+            )
+        })
+        .collect();
     let training_fit = scores("final model on its own training data", &fit_out, SEED + 400);
     let total: f64 = model.importance.iter().sum::<f64>().max(1e-300);
     let mut top: Vec<Importance> = model
@@ -439,8 +598,11 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Gbdt) {
         leave_one_site_out_mean_macc,
         training_fit,
         top_features: top,
+        cv_settings,
+        leave_one_site_out_settings: loso_settings,
+        final_settings: settings.clone(),
     };
-    (report, model)
+    (report, settings, model)
 }
 
 fn row(s: &Scores) -> String {
@@ -466,7 +628,7 @@ impl fmt::Display for Report {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "PCG model (pcg-gbdt): CinC 2016 training sets a-f, 1 kHz subset, {} recordings ({} abnormal, {:.0}%), {} features, threshold {THRESHOLD}, unsure = quality gate (min {MIN_CYCLES} cycles)",
+            "PCG model (pcg-gbdt): CinC 2016 training sets a-f, 1 kHz subset, {} recordings ({} abnormal, {:.0}%), {} features, threshold {THRESHOLD}, unsure = quality gate (basic checks, periodicity, at least {MIN_CYCLES} cycles)",
             self.records,
             self.abnormal,
             100.0 * self.abnormal as f64 / self.records.max(1) as f64,
@@ -502,6 +664,21 @@ impl fmt::Display for Report {
         for (name, why) in &self.failed {
             let _ = writeln!(s, "- {name}: {why}");
         }
+        let describe = |st: &Settings| {
+            let c = &config_candidates(0)[st.config];
+            format!(
+                "config {} ({} rounds, depth {}, colsample {}), min periodicity {:.1} (inner MAcc {:.3})",
+                st.config, c.rounds, c.max_depth, c.colsample, st.min_periodicity, st.inner_macc
+            )
+        };
+        let _ = writeln!(s, "\nSettings chosen by the inner 5-fold CV:");
+        for (f, st) in self.cv_settings.iter().enumerate() {
+            let _ = writeln!(s, "- outer fold {}: {}", f + 1, describe(st));
+        }
+        for (site, st) in SITES.iter().zip(&self.leave_one_site_out_settings) {
+            let _ = writeln!(s, "- without site {site}: {}", describe(st));
+        }
+        let _ = writeln!(s, "- final model: {}", describe(&self.final_settings));
         let _ = writeln!(
             s,
             "\nTop features of the final model (share of split gain):"
