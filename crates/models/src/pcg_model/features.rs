@@ -113,12 +113,43 @@ pub struct Extracted {
     pub measured: Measured,
 }
 
-/// The names of the features, in order.
+/// The names of the features, in order: whole-recording features, then the per-cycle block of the
+/// rule-based segmentation of `cardio_signal::pcg::segment`, then the same block (prefixed `hsmm_`)
+/// of the duration-dependent segmentation of [`super::hsmm`].
 pub fn feature_names() -> Vec<String> {
     let mut names: Vec<String> = [
         "heart_rate_bpm",
         "systole_autocorr_s",
         "periodicity",
+        "peak_height_cv",
+        "kurtosis",
+        "zero_crossing_rate",
+        "spectral_entropy",
+    ]
+    .iter()
+    .map(|s| (*s).to_string())
+    .collect();
+    for (lo, hi) in BANDS {
+        names.push(format!("power_fraction_{lo:.0}_{hi:.0}"));
+    }
+    for c in 0..N_CEPSTRA {
+        names.push(format!("frame_mfcc_{c}_mean"));
+        names.push(format!("frame_mfcc_{c}_sd"));
+    }
+    for (lo, hi) in BANDS {
+        for q in [10, 50, 90] {
+            names.push(format!("frame_band_{lo:.0}_{hi:.0}_log_p{q}"));
+        }
+    }
+    names.extend(block_names("", false));
+    names.extend(block_names("hsmm_", true));
+    names
+}
+
+/// Names of the per-cycle block; `durations` adds the mean S1 and S2 durations (only meaningful
+/// when the segmentation measures them: the rule-based windows have a fixed length).
+fn block_names(prefix: &str, durations: bool) -> Vec<String> {
+    let mut names: Vec<String> = [
         "cycles_per_minute_ratio",
         "cycle_mean_s",
         "cycle_sd_s",
@@ -132,50 +163,37 @@ pub fn feature_names() -> Vec<String> {
         "diastole_cycle_ratio_sd",
         "systole_diastole_ratio_mean",
         "systole_diastole_ratio_sd",
+        "s1_duration_mean_s",
+        "s2_duration_mean_s",
         "s1_s2_amplitude_log_ratio",
         "systole_s1_amplitude_log_ratio",
         "diastole_s2_amplitude_log_ratio",
         "systole_amplitude_cv",
         "diastole_amplitude_cv",
-        "peak_height_cv",
-        "kurtosis",
-        "zero_crossing_rate",
-        "spectral_entropy",
     ]
     .iter()
-    .map(|s| (*s).to_string())
+    .filter(|s| durations || !s.ends_with("_duration_mean_s"))
+    .map(|s| format!("{prefix}{s}"))
     .collect();
-    for (lo, hi) in BANDS {
-        names.push(format!("power_fraction_{lo:.0}_{hi:.0}"));
-    }
     for s in STATES {
         for (lo, hi) in BANDS {
-            names.push(format!("{s}_band_{lo:.0}_{hi:.0}_log_rel"));
+            names.push(format!("{prefix}{s}_band_{lo:.0}_{hi:.0}_log_rel"));
         }
     }
     for s in ["systole", "diastole"] {
         for (lo, hi) in BANDS {
-            names.push(format!("{s}_band_{lo:.0}_{hi:.0}_log_sd"));
+            names.push(format!("{prefix}{s}_band_{lo:.0}_{hi:.0}_log_sd"));
         }
     }
     for (lo, hi) in BANDS {
-        names.push(format!("systole_over_s1_band_{lo:.0}_{hi:.0}"));
-        names.push(format!("diastole_over_s2_band_{lo:.0}_{hi:.0}"));
-    }
-    for c in 0..N_CEPSTRA {
-        names.push(format!("frame_mfcc_{c}_mean"));
-        names.push(format!("frame_mfcc_{c}_sd"));
-    }
-    for (lo, hi) in BANDS {
-        for q in [10, 50, 90] {
-            names.push(format!("frame_band_{lo:.0}_{hi:.0}_log_p{q}"));
-        }
+        names.push(format!("{prefix}systole_over_s1_band_{lo:.0}_{hi:.0}"));
+        names.push(format!("{prefix}diastole_over_s2_band_{lo:.0}_{hi:.0}"));
     }
     for s in STATES {
-        names.push(format!("{s}_spectral_entropy"));
-        names.push(format!("{s}_spectral_centroid_hz"));
+        names.push(format!("{prefix}{s}_spectral_entropy"));
+        names.push(format!("{prefix}{s}_spectral_centroid_hz"));
         for c in 0..N_CEPSTRA {
-            names.push(format!("{s}_mfcc_{c}"));
+            names.push(format!("{prefix}{s}_mfcc_{c}"));
         }
     }
     names
@@ -587,6 +605,178 @@ fn mean_abs(x: &[f64]) -> f64 {
     }
 }
 
+/// One cardiac cycle: S1 onset, S2 onset and the next S1 onset (seconds), and the sample ranges of
+/// its four states at 1 kHz.
+#[derive(Debug, Clone, PartialEq)]
+struct Cycle {
+    s1: f64,
+    s2: f64,
+    next_s1: f64,
+    windows: [std::ops::Range<usize>; 4],
+}
+
+/// Cycles of the rule-based segmentation: fixed windows around the S1 and S2 envelope peaks.
+fn rule_cycles(seg: &pcg::Segmentation, n: usize) -> Vec<Cycle> {
+    let min_len = (MIN_STATE * ANALYSIS_HZ) as usize;
+    seg.cycles
+        .iter()
+        .filter(|&&(a, b, c)| b > a && c > b && c - a < 2.5)
+        .map(|&(a, b, c)| Cycle {
+            s1: a,
+            s2: b,
+            next_s1: c,
+            windows: [
+                span(a - S1_HALF, a + S1_HALF, n),
+                span(a + S1_HALF, b - S2_HALF, n),
+                span(b - S2_HALF, b + S2_HALF, n),
+                span(b + S2_HALF, c - S1_HALF, n),
+            ],
+        })
+        .filter(|c| c.windows.iter().all(|w| w.len() >= min_len))
+        .collect()
+}
+
+/// Cycles of the duration-dependent segmentation ([`super::hsmm`]).
+fn hsmm_cycles(seg: &pcg::Segmentation, n: usize) -> Vec<Cycle> {
+    let (Some(hr), Some(sys)) = (seg.heart_rate_bpm, seg.systole_s) else {
+        return Vec::new();
+    };
+    let ef = pcg::ENVELOPE_HZ;
+    let states = super::hsmm::decode(&seg.envelope, ef, hr, sys);
+    let to_s = |i: usize| i as f64 / ef;
+    super::hsmm::cycles(&states)
+        .into_iter()
+        .map(|w| Cycle {
+            s1: to_s(w[0].start),
+            s2: to_s(w[2].start),
+            next_s1: to_s(w[3].end),
+            windows: [
+                span(to_s(w[0].start), to_s(w[0].end), n),
+                span(to_s(w[1].start), to_s(w[1].end), n),
+                span(to_s(w[2].start), to_s(w[2].end), n),
+                span(to_s(w[3].start), to_s(w[3].end), n),
+            ],
+        })
+        .filter(|c| c.windows.iter().all(|w| !w.is_empty()))
+        .collect()
+}
+
+/// The per-cycle block of features (see [`block_names`]).
+fn cycle_block(
+    x: &[f64],
+    cycles: &[Cycle],
+    analysed_s: f64,
+    heart_rate: f64,
+    spectra: &mut Spectra,
+    bank: &[Vec<f64>],
+    durations: bool,
+) -> Vec<f64> {
+    let cyc: Vec<f64> = cycles.iter().map(|c| c.next_s1 - c.s1).collect();
+    let sys: Vec<f64> = cycles.iter().map(|c| c.s2 - c.s1).collect();
+    let dia: Vec<f64> = cycles.iter().map(|c| c.next_s1 - c.s2).collect();
+    let ratio =
+        |a: &[f64], b: &[f64]| -> Vec<f64> { a.iter().zip(b).map(|(a, b)| a / b).collect() };
+    let sys_cyc = ratio(&sys, &cyc);
+    let dia_cyc = ratio(&dia, &cyc);
+    let sys_dia = ratio(&sys, &dia);
+    let s1_len: Vec<f64> = cycles
+        .iter()
+        .map(|c| c.windows[0].len() as f64 / ANALYSIS_HZ)
+        .collect();
+    let s2_len: Vec<f64> = cycles
+        .iter()
+        .map(|c| c.windows[2].len() as f64 / ANALYSIS_HZ)
+        .collect();
+
+    let bins = FRAME / 2 + 1;
+    let mut state_psd = vec![vec![0.0; bins]; 4];
+    let mut band_log_rel: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); BANDS.len()]; 4];
+    let mut sys_over_s1: Vec<Vec<f64>> = vec![Vec::new(); BANDS.len()];
+    let mut dia_over_s2: Vec<Vec<f64>> = vec![Vec::new(); BANDS.len()];
+    let (mut amp_s1_s2, mut amp_sys_s1, mut amp_dia_s2) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut amp_sys, mut amp_dia) = (Vec::new(), Vec::new());
+    for c in cycles {
+        let amps: Vec<f64> = c.windows.iter().map(|w| mean_abs(&x[w.clone()])).collect();
+        amp_s1_s2.push((amps[0] / amps[2]).ln());
+        amp_sys_s1.push((amps[1] / amps[0]).ln());
+        amp_dia_s2.push((amps[3] / amps[2]).ln());
+        amp_sys.push(amps[1]);
+        amp_dia.push(amps[3]);
+        let psds: Vec<Vec<f64>> = c
+            .windows
+            .iter()
+            .map(|w| spectra.psd(&x[w.clone()]))
+            .collect();
+        // Reference: the mean power of the whole cycle's sounds and intervals.
+        let total: f64 = psds.iter().map(|p| band_power(p, 25.0, 400.0)).sum::<f64>() / 4.0;
+        for (s, psd) in psds.iter().enumerate() {
+            for (k, v) in psd.iter().enumerate() {
+                state_psd[s][k] += v / total.max(1e-300);
+            }
+            for (bi, &(lo, hi)) in BANDS.iter().enumerate() {
+                band_log_rel[s][bi].push((band_power(psd, lo, hi) / total + 1e-12).ln());
+            }
+        }
+        for (bi, &(lo, hi)) in BANDS.iter().enumerate() {
+            let e = |s: usize| band_power(&psds[s], lo, hi) + 1e-12 * total;
+            sys_over_s1[bi].push((e(1) / e(0)).ln());
+            dia_over_s2[bi].push((e(3) / e(2)).ln());
+        }
+    }
+    let cv = |v: &[f64]| sd(v) / mean(v);
+    let per_minute = cycles.len() as f64 / analysed_s * 60.0;
+    let mut v = vec![
+        per_minute / heart_rate,
+        mean(&cyc),
+        sd(&cyc),
+        mean(&sys),
+        sd(&sys),
+        mean(&dia),
+        sd(&dia),
+        mean(&sys_cyc),
+        sd(&sys_cyc),
+        mean(&dia_cyc),
+        sd(&dia_cyc),
+        mean(&sys_dia),
+        sd(&sys_dia),
+    ];
+    if durations {
+        v.extend([mean(&s1_len), mean(&s2_len)]);
+    }
+    v.extend([
+        median(&amp_s1_s2),
+        median(&amp_sys_s1),
+        median(&amp_dia_s2),
+        cv(&amp_sys),
+        cv(&amp_dia),
+    ]);
+    for per_state in &band_log_rel {
+        for b in per_state {
+            v.push(median(b));
+        }
+    }
+    for s in [1, 3] {
+        for b in &band_log_rel[s] {
+            v.push(sd(b));
+        }
+    }
+    for bi in 0..BANDS.len() {
+        v.push(median(&sys_over_s1[bi]));
+        v.push(median(&dia_over_s2[bi]));
+    }
+    for psd in &state_psd {
+        if cycles.is_empty() {
+            v.extend(std::iter::repeat_n(f64::NAN, 2 + N_CEPSTRA));
+            continue;
+        }
+        let avg: Vec<f64> = psd.iter().map(|p| p / cycles.len() as f64).collect();
+        v.push(spectral_entropy(&avg));
+        v.push(spectral_centroid(&avg));
+        v.extend(cepstra(&avg, bank, 1.0));
+    }
+    v
+}
+
 /// Extracts the features of a prepared recording.
 ///
 /// # Errors
@@ -605,72 +795,11 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
     let seg = pcg::segment(&p.x, fs).map_err(|e| PrepareError::Signal(e.to_string()))?;
     let n = x.len();
     let analysed_s = n as f64 / ANALYSIS_HZ;
-
-    // Timing of the segmented cycles.
-    let cycles: Vec<(f64, f64, f64)> = seg
-        .cycles
-        .iter()
-        .copied()
-        .filter(|&(a, b, c)| b > a && c > b && c - a < 2.5)
-        .collect();
-    let cyc: Vec<f64> = cycles.iter().map(|c| c.2 - c.0).collect();
-    let sys: Vec<f64> = cycles.iter().map(|c| c.1 - c.0).collect();
-    let dia: Vec<f64> = cycles.iter().map(|c| c.2 - c.1).collect();
-    let ratio =
-        |a: &[f64], b: &[f64]| -> Vec<f64> { a.iter().zip(b).map(|(a, b)| a / b).collect() };
-    let sys_cyc = ratio(&sys, &cyc);
-    let dia_cyc = ratio(&dia, &cyc);
-    let sys_dia = ratio(&sys, &dia);
-
-    // Per-cycle state windows, amplitudes and spectra.
     let mut spectra = Spectra::new();
-    let bins = FRAME / 2 + 1;
-    let mut state_psd = vec![vec![0.0; bins]; 4];
-    let mut state_count = [0usize; 4];
-    let mut band_log_rel: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); BANDS.len()]; 4];
-    let mut sys_over_s1: Vec<Vec<f64>> = vec![Vec::new(); BANDS.len()];
-    let mut dia_over_s2: Vec<Vec<f64>> = vec![Vec::new(); BANDS.len()];
-    let (mut amp_s1_s2, mut amp_sys_s1, mut amp_dia_s2) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut amp_sys, mut amp_dia) = (Vec::new(), Vec::new());
-    for &(a, b, c) in &cycles {
-        let windows = [
-            span(a - S1_HALF, a + S1_HALF, n),
-            span(a + S1_HALF, b - S2_HALF, n),
-            span(b - S2_HALF, b + S2_HALF, n),
-            span(b + S2_HALF, c - S1_HALF, n),
-        ];
-        let min_len = (MIN_STATE * ANALYSIS_HZ) as usize;
-        if windows.iter().any(|w| w.len() < min_len) {
-            continue;
-        }
-        let amps: Vec<f64> = windows.iter().map(|w| mean_abs(&x[w.clone()])).collect();
-        amp_s1_s2.push((amps[0] / amps[2]).ln());
-        amp_sys_s1.push((amps[1] / amps[0]).ln());
-        amp_dia_s2.push((amps[3] / amps[2]).ln());
-        amp_sys.push(amps[1]);
-        amp_dia.push(amps[3]);
-        let psds: Vec<Vec<f64>> = windows.iter().map(|w| spectra.psd(&x[w.clone()])).collect();
-        // Reference: the mean power of the whole cycle's sounds and intervals.
-        let total: f64 = psds.iter().map(|p| band_power(p, 25.0, 400.0)).sum::<f64>() / 4.0;
-        for (s, psd) in psds.iter().enumerate() {
-            for (k, v) in psd.iter().enumerate() {
-                state_psd[s][k] += v / total.max(1e-300);
-            }
-            state_count[s] += 1;
-            for (bi, &(lo, hi)) in BANDS.iter().enumerate() {
-                band_log_rel[s][bi].push((band_power(psd, lo, hi) / total + 1e-12).ln());
-            }
-        }
-        for (bi, &(lo, hi)) in BANDS.iter().enumerate() {
-            let e = |s: usize| band_power(&psds[s], lo, hi) + 1e-12 * total;
-            sys_over_s1[bi].push((e(1) / e(0)).ln());
-            dia_over_s2[bi].push((e(3) / e(2)).ln());
-        }
-    }
-    let cv = |v: &[f64]| sd(v) / mean(v);
+    let bank = mel_bank();
 
     // Whole-recording measures.
-    let whole = spectra_of_whole(&x, &mut spectra);
+    let whole = spectra.psd(&x);
     let whole_total = band_power(&whole, 25.0, 400.0);
     let m2 = x.iter().map(|v| v * v).sum::<f64>() / n as f64;
     let m4 = x.iter().map(|v| v.powi(4)).sum::<f64>() / n as f64;
@@ -688,31 +817,11 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
         .filter_map(|t| seg.envelope.get((t * ef).round() as usize).copied())
         .collect();
     let hr = seg.heart_rate_bpm.unwrap_or(f64::NAN);
-    let per_minute = cycles.len() as f64 / analysed_s * 60.0;
-
     let mut v = vec![
         hr,
         seg.systole_s.unwrap_or(f64::NAN),
         seg.quality.score,
-        per_minute / hr,
-        mean(&cyc),
-        sd(&cyc),
-        mean(&sys),
-        sd(&sys),
-        mean(&dia),
-        sd(&dia),
-        mean(&sys_cyc),
-        sd(&sys_cyc),
-        mean(&dia_cyc),
-        sd(&dia_cyc),
-        mean(&sys_dia),
-        sd(&sys_dia),
-        median(&amp_s1_s2),
-        median(&amp_sys_s1),
-        median(&amp_dia_s2),
-        cv(&amp_sys),
-        cv(&amp_dia),
-        cv(&heights),
+        sd(&heights) / mean(&heights),
         if m2 > 0.0 { m4 / (m2 * m2) } else { f64::NAN },
         zcr,
         spectral_entropy(&whole),
@@ -720,21 +829,6 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
     for (lo, hi) in BANDS {
         v.push(band_power(&whole, lo, hi) / whole_total);
     }
-    for per_state in &band_log_rel {
-        for b in per_state {
-            v.push(median(b));
-        }
-    }
-    for s in [1, 3] {
-        for b in &band_log_rel[s] {
-            v.push(sd(b));
-        }
-    }
-    for bi in 0..BANDS.len() {
-        v.push(median(&sys_over_s1[bi]));
-        v.push(median(&dia_over_s2[bi]));
-    }
-    let bank = mel_bank();
     // Frame-level statistics over the whole recording, independent of the segmentation.
     let frames: Vec<Vec<f64>> = x
         .chunks_exact(FRAME / 2)
@@ -765,22 +859,35 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
             v.push(percentile_sorted(&col, q));
         }
     }
-    for (s, psd) in state_psd.iter().enumerate() {
-        if state_count[s] == 0 {
-            v.extend(std::iter::repeat_n(f64::NAN, 2 + N_CEPSTRA));
-            continue;
-        }
-        let avg: Vec<f64> = psd.iter().map(|p| p / state_count[s] as f64).collect();
-        v.push(spectral_entropy(&avg));
-        v.push(spectral_centroid(&avg));
-        v.extend(cepstra(&avg, &bank, 1.0));
-    }
+    let rule = rule_cycles(&seg, n);
+    v.extend(cycle_block(
+        &x,
+        &rule,
+        analysed_s,
+        hr,
+        &mut spectra,
+        &bank,
+        false,
+    ));
+    let hsmm = hsmm_cycles(&seg, n);
+    v.extend(cycle_block(
+        &x,
+        &hsmm,
+        analysed_s,
+        hr,
+        &mut spectra,
+        &bank,
+        true,
+    ));
     // Anything not finite (e.g. a ratio with a zero amplitude) is missing.
     for x in &mut v {
         if !x.is_finite() {
             *x = f64::NAN;
         }
     }
+    let cyc: Vec<f64> = rule.iter().map(|c| c.next_s1 - c.s1).collect();
+    let sys: Vec<f64> = rule.iter().map(|c| c.s2 - c.s1).collect();
+    let dia: Vec<f64> = rule.iter().map(|c| c.next_s1 - c.s2).collect();
     let measured = Measured {
         duration_s: p.duration_s,
         analysed_s,
@@ -793,7 +900,7 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
         median_systole_s: opt(median(&sys)),
         median_diastole_s: opt(median(&dia)),
         cycle_sd_s: opt(sd(&cyc)),
-        cycles: cycles.len(),
+        cycles: rule.len(),
         quality_score: if seg.quality.score.is_finite() {
             seg.quality.score
         } else {
@@ -807,11 +914,6 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
         values: v,
         measured,
     })
-}
-
-/// Welch spectrum of the whole prepared signal.
-fn spectra_of_whole(x: &[f64], spectra: &mut Spectra) -> Vec<f64> {
-    spectra.psd(x)
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@
 //! - [`features`]: preparation (channel, resampling, the first [`features::MAX_SECONDS`] s) and the
 //!   segmentation-based features (timing, band energies of S1/systole/S2/diastole, MFCC-like
 //!   cepstra, spectral and quality measures).
+//! - [`hsmm`]: a duration-dependent (semi-Markov) S1/systole/S2/diastole segmentation whose
+//!   cycles give a second block of per-cycle features.
 //! - [`data`]: loading `cinc2016` and extracting features on two threads.
 //! - [`validation`]: the quality gate, the boosted-tree classifier, 5-fold CV stratified by site and
 //!   label, leave-one-site-out, bootstrap CIs: the model card's table.
@@ -36,6 +38,7 @@
 
 pub mod data;
 pub mod features;
+pub mod hsmm;
 pub mod validation;
 
 use std::path::Path;
