@@ -87,6 +87,9 @@ pub fn extract_file(path: &Path) -> Result<Result<Extracted, String>, PcgError> 
         .map_err(|e| e.to_string()))
 }
 
+/// What one extraction thread returns: `(record index, features or why not)`.
+type Part = Result<Vec<(usize, Result<Extracted, String>)>, PcgError>;
+
 /// Features of every record, in order, on two threads. A recording that cannot be analysed gets the
 /// reason instead.
 ///
@@ -94,33 +97,32 @@ pub fn extract_file(path: &Path) -> Result<Result<Extracted, String>, PcgError> 
 /// [`PcgError::Read`] when a file cannot be read.
 pub fn extract_all(records: &[Record]) -> Result<Vec<Result<Extracted, String>>, PcgError> {
     const THREADS: usize = 2;
-    let parts: Vec<Result<Vec<(usize, Result<Extracted, String>)>, PcgError>> =
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..THREADS)
-                .map(|t| {
-                    s.spawn(move || {
-                        records
-                            .iter()
-                            .enumerate()
-                            .skip(t)
-                            .step_by(THREADS)
-                            .map(|(i, r)| extract_file(&r.path).map(|e| (i, e)))
-                            .collect::<Result<Vec<_>, _>>()
+    let parts: Vec<Part> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|t| {
+                s.spawn(move || {
+                    records
+                        .iter()
+                        .enumerate()
+                        .skip(t)
+                        .step_by(THREADS)
+                        .map(|(i, r)| extract_file(&r.path).map(|e| (i, e)))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(PcgError::Read {
+                        path: String::new(),
+                        reason: "feature thread panicked".into(),
                     })
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(PcgError::Read {
-                            path: String::new(),
-                            reason: "feature thread panicked".into(),
-                        })
-                    })
-                })
-                .collect()
-        });
+            })
+            .collect()
+    });
     let mut out: Vec<Option<Result<Extracted, String>>> = vec![None; records.len()];
     for part in parts {
         for (i, e) in part? {

@@ -13,6 +13,9 @@
 //! not matter. A feature that cannot be computed (e.g. no complete cardiac cycle) is `NaN`, which
 //! the boosted trees route as "missing".
 
+// x, n, p, v are the names of the signal-processing papers.
+#![allow(clippy::many_single_char_names)]
+
 use cardio_signal::{pcg, resample::Resampler, SamplingRate};
 
 /// The rate every recording is analysed at, hertz.
@@ -976,7 +979,7 @@ mod tests {
     fn preparation_rejects_what_cannot_be_analysed_with_the_measured_value() {
         assert_eq!(prepare_channel(&[], 1000.0), Err(PrepareError::Empty));
         assert_eq!(
-            prepare_channel(&[0.0; 3200], 1000.0),
+            prepare_channel(&vec![0.0; 3200], 1000.0),
             Err(PrepareError::TooShort(3.2))
         );
         assert_eq!(
@@ -984,15 +987,15 @@ mod tests {
             "Recording too short: 3.2 s; at least 5 s is needed."
         );
         assert_eq!(
-            prepare_channel(&[1.0; 6000], 1000.0),
+            prepare_channel(&vec![1.0; 6000], 1000.0),
             Err(PrepareError::Flat)
         );
         assert!(matches!(
-            prepare_channel(&[1.0; 6000], 500.0),
+            prepare_channel(&vec![1.0; 6000], 500.0),
             Err(PrepareError::LowRate(_))
         ));
         assert!(matches!(
-            prepare_channel(&[1.0; 6000], f64::NAN),
+            prepare_channel(&vec![1.0; 6000], f64::NAN),
             Err(PrepareError::LowRate(_))
         ));
         let mut x: Vec<f64> = (0..6000).map(|i| f64::from(i % 7)).collect();

@@ -81,9 +81,9 @@ pub fn decode(env: &[f64], ef: f64, heart_rate_bpm: f64, systole_s: f64) -> Vec<
         } else {
             0.5
         };
-        for j in 0..4 {
+        for (j, c) in cum.iter_mut().enumerate() {
             let b = if j == 0 || j == 2 { p } else { 1.0 - p };
-            cum[j][t + 1] = cum[j][t] + b.ln();
+            c[t + 1] = c[t] + b.ln();
         }
     }
     let emis = |j: usize, start: usize, end: usize| cum[j][end] - cum[j][start];
