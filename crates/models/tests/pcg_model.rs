@@ -161,6 +161,23 @@ fn the_same_sounds_at_4_and_44_1_khz_give_the_same_answer_as_at_1_khz() {
 }
 
 #[test]
+fn odd_rates_and_extreme_values_never_panic() {
+    let x = heart_sounds(1000.0, 12.0);
+    // 8 kHz samples labelled 8000.5 Hz: no ratio of factors up to 1000 reaches 1 kHz exactly.
+    let odd = Resampler::new(8, 1).unwrap().process(&x);
+    let p = model().unwrap().predict(&recording(odd, 8000.5)).unwrap();
+    assert!((p.details["heart_rate_bpm"].as_f64().unwrap() - 75.0).abs() < 3.0);
+
+    let huge: Vec<f64> = x.iter().map(|v| v * 1e300).collect();
+    let _ = model().unwrap().predict(&recording(huge, 1000.0));
+    let tiny: Vec<f64> = x.iter().map(|v| v * 1e-300).collect();
+    let _ = model().unwrap().predict(&recording(tiny, 1000.0));
+    let _ = model().unwrap().predict(&recording(vec![1.0; 10], 1e12));
+    let spikes: Vec<f64> = (0..12_000).map(|i| if i % 997 == 0 { 1.0 } else { 0.0 }).collect();
+    let _ = model().unwrap().predict(&recording(spikes, 1000.0));
+}
+
+#[test]
 fn a_long_recording_is_cut_to_the_analysed_maximum_and_says_so() {
     let x = heart_sounds(1000.0, 150.0);
 

@@ -217,10 +217,18 @@ pub struct Prepared {
     pub channel_name: String,
 }
 
+/// A resampler to 1 kHz; a rate whose ratio to 1 kHz does not reduce to factors of at most 1000
+/// (e.g. 8000.5 Hz) is rounded to whole, then 10, then 100 hertz (a timing error of at most
+/// 50 / rate, 0.6 % at 8 kHz).
 fn resampler(from_hz: f64) -> Result<Resampler, PrepareError> {
-    Resampler::between(from_hz, ANALYSIS_HZ)
-        .or_else(|_| Resampler::between(from_hz.round(), ANALYSIS_HZ))
-        .map_err(|e| PrepareError::Signal(e.to_string()))
+    let mut result = Resampler::between(from_hz, ANALYSIS_HZ);
+    for step in [1.0, 10.0, 100.0] {
+        if result.is_ok() {
+            break;
+        }
+        result = Resampler::between((from_hz / step).round() * step, ANALYSIS_HZ);
+    }
+    result.map_err(|e| PrepareError::Signal(e.to_string()))
 }
 
 /// One channel cut to [`MAX_SECONDS`] and resampled to 1 kHz; checks length and validity.
