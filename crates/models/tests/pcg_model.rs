@@ -173,7 +173,9 @@ fn odd_rates_and_extreme_values_never_panic() {
     let tiny: Vec<f64> = x.iter().map(|v| v * 1e-300).collect();
     let _ = model().unwrap().predict(&recording(tiny, 1000.0));
     let _ = model().unwrap().predict(&recording(vec![1.0; 10], 1e12));
-    let spikes: Vec<f64> = (0..12_000).map(|i| if i % 997 == 0 { 1.0 } else { 0.0 }).collect();
+    let spikes: Vec<f64> = (0..12_000)
+        .map(|i| if i % 997 == 0 { 1.0 } else { 0.0 })
+        .collect();
     let _ = model().unwrap().predict(&recording(spikes, 1000.0));
 }
 
