@@ -7,7 +7,8 @@
 //! [`analysis`] runs the signal pipeline of `cardio-signal` over a recording read by
 //! `cardio-formats` (what `cardio analyze` prints). [`eval`] validates that pipeline against public
 //! reference datasets (what `cardio eval signal` prints). [`clinical`] is the clinical risk model
-//! (`cardio train|eval|predict clinical`, card `cards/clinical.md`); [`Modality`] names what a model can
+//! (`cardio train|eval|predict clinical`, card `cards/clinical.md`); [`pcg_model`] classifies heart
+//! sounds as normal, abnormal or unsure (card `cards/pcg.md`); [`Modality`] names what a model can
 //! serve:
 //!
 //! ```
@@ -20,6 +21,7 @@ pub mod analysis;
 pub mod clinical;
 pub mod eval;
 pub mod gbdt;
+pub mod pcg_model;
 pub mod prediction;
 
 /// The kinds of input a screening model reads.

@@ -1,0 +1,375 @@
+//! The heart-sound model ("pcg-gbdt"): a phonocardiogram (any rate from 1 kHz up, resampled to
+//! 1 kHz) to `normal`, `abnormal` or `unsure` (quality too poor to judge, as the PhysioNet/CinC
+//! Challenge 2016 allowed), trained and validated on the challenge's training sets. The model card is
+//! `cards/pcg.md`; the trained parameters are `params/pcg-gbdt.json`, compiled in and parsed once.
+//!
+//! - [`features`]: preparation (channel, resampling, the first [`features::MAX_SECONDS`] s) and the
+//!   segmentation-based features (timing, band energies of S1/systole/S2/diastole, MFCC-like
+//!   cepstra, spectral and quality measures).
+//! - [`hsmm`]: a duration-dependent (semi-Markov) S1/systole/S2/diastole segmentation whose
+//!   cycles give a second block of per-cycle features.
+//! - [`data`]: loading `cinc2016` and extracting features on two threads.
+//! - [`validation`]: the quality gate, the boosted-tree classifier, 5-fold CV stratified by site and
+//!   label, leave-one-site-out, bootstrap CIs: the model card's table.
+//!
+//! ```
+//! use cardio_formats::{Channel, Recording};
+//! use cardio_models::pcg_model;
+//!
+//! // 12 s of synthetic heart sounds at 4 kHz: S1 and S2 bursts every 0.8 s.
+//! let samples: Vec<f64> = (0..48_000)
+//!     .map(|i| {
+//!         let t = f64::from(i) / 4000.0;
+//!         let ph = t % 0.8;
+//!         let burst = |c: f64, a: f64| a * (-((ph - c) * (ph - c)) / 0.0003).exp();
+//!         (burst(0.1, 1.0) + burst(0.4, 0.6)) * (2.0 * std::f64::consts::PI * 50.0 * t).sin()
+//!     })
+//!     .collect();
+//! let rec = Recording {
+//!     channels: vec![Channel { name: "mic".into(), unit: String::new(), samples }],
+//!     sampling_rate_hz: 4000.0,
+//!     start: None,
+//!     metadata: Default::default(),
+//! };
+//! let result = pcg_model::model().unwrap().predict(&rec).unwrap();
+//! assert!(["normal", "abnormal", "unsure"].contains(&result.label.as_str()));
+//! assert!((result.details["heart_rate_bpm"].as_f64().unwrap() - 75.0).abs() < 3.0);
+//! ```
+
+pub mod data;
+pub mod features;
+pub mod hsmm;
+pub mod validation;
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::gbdt::{Gbdt, GbdtConfig};
+use crate::prediction::{ModelInfo, PredictError, Prediction};
+pub use validation::{Decision, Report};
+
+/// Identifier of the model in results and parameters.
+pub const MODEL_ID: &str = "pcg-gbdt";
+/// Version of the model; bump it when the features, training or data change.
+pub const VERSION: &str = "1.0.0";
+/// Training date written into the parameters (a constant so that training is reproducible).
+pub const TRAINING_DATE: &str = "2026-11-22";
+/// Where `pcg_model train` writes the parameters.
+pub const PARAMS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/pcg-gbdt.json");
+/// Name of the headline metric in results.
+pub const METRIC: &str = "cv_macc";
+
+/// The committed parameters, compiled in.
+const PARAMS_JSON: &str = include_str!("../../params/pcg-gbdt.json");
+
+/// The last recommendation of every result.
+pub const DISCLAIMER: &str = "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.";
+
+/// Errors of training and evaluation.
+#[derive(Debug, thiserror::Error)]
+pub enum PcgError {
+    /// The dataset folder or a file of it is not there.
+    #[error("dataset not found: {path} (unpack cinc2016 into $CARDIO_DATASETS)")]
+    MissingDataset {
+        /// The path looked for.
+        path: String,
+    },
+    /// A `REFERENCE.csv` line is malformed.
+    #[error("{file} line {line}: {reason}")]
+    Parse {
+        /// File name.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A recording cannot be read.
+    #[error("cannot read {path}: {reason}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Headline validation figures carried in the parameters (and so in every result's details).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Headline {
+    /// Pooled out-of-fold MAcc of the 5-fold CV.
+    pub cv_macc: f64,
+    /// Its bootstrap 95 % CI, lower end.
+    pub cv_macc_ci_low: f64,
+    /// Upper end.
+    pub cv_macc_ci_high: f64,
+    /// CV sensitivity (unsure counted as referred).
+    pub cv_sensitivity: f64,
+    /// CV specificity (unsure counted as an error).
+    pub cv_specificity: f64,
+    /// Fraction of recordings called unsure in the CV.
+    pub cv_unsure_fraction: f64,
+    /// Mean MAcc of the leave-one-site-out check.
+    pub leave_one_site_out_mean_macc: f64,
+}
+
+/// The committed parameters (`params/pcg-gbdt.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    /// [`MODEL_ID`].
+    pub model_id: String,
+    /// [`VERSION`].
+    pub version: String,
+    /// [`TRAINING_DATE`].
+    pub training_date: String,
+    /// What the model was trained on.
+    pub trained_on: String,
+    /// Seed of training and validation.
+    pub seed: u64,
+    /// Probability of abnormal at or above which the label is `abnormal`.
+    pub threshold: f64,
+    /// Fewest complete cycles for a verdict other than `unsure`.
+    pub min_cycles: usize,
+    /// Lowest envelope periodicity for a verdict other than `unsure` (chosen by inner CV).
+    pub min_periodicity: f64,
+    /// Longest stretch analysed, seconds.
+    pub max_seconds: f64,
+    /// Feature names, in the classifier's column order.
+    pub features: Vec<String>,
+    /// The boosting settings used.
+    pub gbdt_config: GbdtConfig,
+    /// The classifier (class 0 normal, 1 abnormal).
+    pub classifier: Gbdt,
+    /// Headline validation figures.
+    pub validation: Headline,
+}
+
+/// A loaded model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    params: Params,
+}
+
+/// The model with the committed parameters, parsed once.
+///
+/// # Errors
+/// [`PredictError::ModelNotLoaded`] when the compiled-in JSON does not parse or does not fit the
+/// features of this build.
+pub fn model() -> Result<&'static Model, PredictError> {
+    static MODEL: OnceLock<Result<Model, String>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let params: Params = serde_json::from_str(PARAMS_JSON).map_err(|e| e.to_string())?;
+            Model::new(params)
+        })
+        .as_ref()
+        .map_err(|e| PredictError::ModelNotLoaded(e.clone()))
+}
+
+fn num(v: Option<f64>) -> Value {
+    v.filter(|x| x.is_finite())
+        .map_or(Value::Null, |x| json!(x))
+}
+
+impl Model {
+    /// A model from parameters, checked against this build's features.
+    ///
+    /// # Errors
+    /// A message when the parameters' feature list or classifier width differ from the code's.
+    pub fn new(params: Params) -> Result<Self, String> {
+        let names = features::feature_names();
+        if params.features != names || params.classifier.n_features != names.len() {
+            return Err(format!(
+                "the parameters were trained on {} features, this build computes {}",
+                params.classifier.n_features,
+                names.len()
+            ));
+        }
+        if params.classifier.n_classes != 2 {
+            return Err("the classifier must have two classes".into());
+        }
+        Ok(Self { params })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Classifies one recording (the first channels are compared and the one with the clearest
+    /// heart-sound rhythm is used).
+    ///
+    /// # Errors
+    /// [`PredictError::Unusable`] with a message for the user when the recording cannot be analysed
+    /// (no samples, under 1 kHz, under 5 s, invalid samples, silent).
+    pub fn predict(&self, rec: &cardio_formats::Recording) -> Result<Prediction, PredictError> {
+        let prepared = features::prepare(rec).map_err(|e| PredictError::Unusable(e.to_string()))?;
+        let extracted =
+            features::extract(&prepared).map_err(|e| PredictError::Unusable(e.to_string()))?;
+        let p = &self.params;
+        let probs = p.classifier.predict_proba(&extracted.values);
+        let p_abnormal = probs
+            .get(1)
+            .copied()
+            .filter(|v| v.is_finite())
+            .unwrap_or(0.5);
+        let m = &extracted.measured;
+        let gate_reason = validation::gate(m, p.min_periodicity, p.min_cycles);
+        let decision = validation::decide(gate_reason.is_some(), p_abnormal, p.threshold);
+        let (prob_normal, prob_abnormal, prob_unsure) = match decision {
+            Decision::Unsure => (0.0, 0.0, 1.0),
+            _ => (1.0 - p_abnormal, p_abnormal, 0.0),
+        };
+        let confidence = match decision {
+            Decision::Normal => prob_normal,
+            Decision::Abnormal => prob_abnormal,
+            Decision::Unsure => prob_unsure,
+        };
+        let mut details = Map::new();
+        details.insert(
+            "model".into(),
+            ModelInfo {
+                id: p.model_id.clone(),
+                version: p.version.clone(),
+                metric: METRIC.into(),
+                value: p.validation.cv_macc,
+            }
+            .to_value(),
+        );
+        details.insert(
+            "probabilities".into(),
+            json!({"normal": prob_normal, "abnormal": prob_abnormal, "unsure": prob_unsure}),
+        );
+        details.insert("classifier_probability_abnormal".into(), json!(p_abnormal));
+        details.insert("heart_rate_bpm".into(), num(m.heart_rate_bpm));
+        details.insert("systole_s".into(), num(m.systole_s));
+        details.insert("median_cycle_s".into(), num(m.median_cycle_s));
+        details.insert("median_systole_s".into(), num(m.median_systole_s));
+        details.insert("median_diastole_s".into(), num(m.median_diastole_s));
+        details.insert("cycle_sd_s".into(), num(m.cycle_sd_s));
+        details.insert("cycles".into(), json!(m.cycles));
+        details.insert("quality_score".into(), num(Some(m.quality_score)));
+        details.insert("quality_usable".into(), json!(gate_reason.is_none()));
+        details.insert(
+            "quality_reason".into(),
+            json!(gate_reason
+                .clone()
+                .unwrap_or_else(|| m.quality_reason.clone())),
+        );
+        details.insert("duration_s".into(), num(Some(m.duration_s)));
+        details.insert("analysed_s".into(), num(Some(m.analysed_s)));
+        details.insert("channel".into(), json!(m.channel_name));
+        details.insert("channel_index".into(), json!(m.channel_index));
+        details.insert("sampling_rate_hz".into(), num(Some(m.sampling_rate_hz)));
+        details.insert("analysis_rate_hz".into(), num(Some(features::ANALYSIS_HZ)));
+        let mut recommendations: Vec<String> = match decision {
+            Decision::Normal => vec![
+                "No abnormal heart-sound pattern was found in this recording; no action is needed on this result alone.".into(),
+                "A murmur heard on examination, or symptoms such as breathlessness, chest pain, fainting or palpitations, still need a clinical assessment whatever this result says.".into(),
+            ],
+            Decision::Abnormal => vec![
+                "Abnormal heart sounds are suspected (for example a murmur): arrange auscultation by a clinician within weeks and, if a murmur is confirmed, a transthoracic echocardiogram as valve-disease guidelines advise.".into(),
+                "Seek care promptly if there is breathlessness, chest pain, fainting or a marked fall in exercise tolerance.".into(),
+            ],
+            Decision::Unsure => vec![
+                format!(
+                    "The recording is too poor to judge ({}): record again for at least 20-30 s in a quiet room, with the stethoscope or microphone held still and firmly on the bare chest (apex or left lower sternal border), without talking or moving.",
+                    gate_reason.clone().unwrap_or_default()
+                ),
+                "If a murmur is suspected or symptoms are present, arrange a clinical examination rather than waiting for a better recording.".into(),
+            ],
+        };
+        if m.duration_s > p.max_seconds {
+            recommendations.push(format!(
+                "Only the first {:.0} s of this {:.0} s recording were analysed.",
+                p.max_seconds, m.duration_s
+            ));
+        }
+        recommendations.push(DISCLAIMER.into());
+        let prediction = match decision {
+            Decision::Normal => "Normal heart sounds",
+            Decision::Abnormal => "Abnormal heart sounds suspected",
+            Decision::Unsure => "Unsure: recording quality too poor to judge",
+        };
+        Ok(Prediction {
+            label: decision.code().into(),
+            prediction: prediction.into(),
+            confidence,
+            risk_score: p_abnormal,
+            recommendations,
+            details,
+        })
+    }
+}
+
+/// Extracts the features of the whole dataset.
+///
+/// # Errors
+/// As [`data::load`] and [`data::extract_all`].
+pub fn dataset(root: &Path) -> Result<validation::Dataset, PcgError> {
+    let records = data::load(root)?;
+    let extracted = data::extract_all(&records)?
+        .into_iter()
+        .map(|e| e.map(|e| (e.values, e.measured)))
+        .collect();
+    Ok(validation::Dataset { records, extracted })
+}
+
+/// Runs the model card's validation (features of all recordings, 5-fold CV, leave-one-site-out).
+///
+/// # Errors
+/// [`PcgError::MissingDataset`] when `cinc2016` is not unpacked under `root`; [`PcgError::Read`]
+/// when a recording cannot be read.
+pub fn evaluate(root: &Path) -> Result<Report, PcgError> {
+    let data = dataset(root)?;
+    Ok(validation::validate(&data, &features::feature_names()).0)
+}
+
+/// Runs the validation and trains the committed model on all recordings; deterministic.
+///
+/// # Errors
+/// As [`evaluate`].
+pub fn train(root: &Path) -> Result<(Params, Report), PcgError> {
+    let data = dataset(root)?;
+    let names = features::feature_names();
+    let (report, settings, classifier) = validation::validate(&data, &names);
+    let params = Params {
+        model_id: MODEL_ID.into(),
+        version: VERSION.into(),
+        training_date: TRAINING_DATE.into(),
+        trained_on: format!(
+            "PhysioNet/CinC Challenge 2016 training sets a-f, 1 kHz subset: {} recordings ({} abnormal), {} analysable",
+            report.records,
+            report.abnormal,
+            report.records - report.failed.len()
+        ),
+        seed: validation::SEED,
+        threshold: validation::THRESHOLD,
+        min_cycles: validation::MIN_CYCLES,
+        min_periodicity: settings.min_periodicity,
+        max_seconds: features::MAX_SECONDS,
+        features: names,
+        gbdt_config: validation::config_candidates(validation::SEED)[settings.config].clone(),
+        classifier,
+        validation: Headline {
+            cv_macc: report.cv.macc.value,
+            cv_macc_ci_low: report.cv.macc.low,
+            cv_macc_ci_high: report.cv.macc.high,
+            cv_sensitivity: report.cv.se.value,
+            cv_specificity: report.cv.sp.value,
+            cv_unsure_fraction: report.cv.unsure_fraction,
+            leave_one_site_out_mean_macc: report.leave_one_site_out_mean_macc,
+        },
+    };
+    Ok((params, report))
+}
+
+/// The parameters as the committed JSON text (pretty, with a final newline).
+pub fn params_json(params: &Params) -> String {
+    let mut s = serde_json::to_string_pretty(params).unwrap_or_default();
+    s.push('\n');
+    s
+}
