@@ -29,6 +29,8 @@ pub struct TrainArgs {
 enum TrainModel {
     /// Refit the clinical model on UCI Cleveland and rewrite its committed parameters.
     Clinical(TrainClinicalArgs),
+    /// Refit the heart-sound model on CinC 2016 and rewrite its committed parameters.
+    Pcg(crate::signal_models::TrainSignalArgs),
 }
 
 #[derive(Args)]
@@ -103,7 +105,11 @@ pub const COLUMNS: [&str; 7] = [
 
 /// Runs `cardio train ...`.
 pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
-    let TrainModel::Clinical(args) = &args.model;
+    use crate::signal_models::{self, SignalModel};
+    let args = match &args.model {
+        TrainModel::Clinical(args) => args,
+        TrainModel::Pcg(args) => return signal_models::train(SignalModel::Pcg, args),
+    };
     let root = args.datasets.clone().unwrap_or_else(default_root);
     let out = args
         .out

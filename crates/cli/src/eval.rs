@@ -25,6 +25,8 @@ enum EvalCommand {
     Signal(SignalArgs),
     /// The clinical model's validation on UCI Heart Disease (its model card's table).
     Clinical(crate::clinical::EvalClinicalArgs),
+    /// The heart-sound model's validation on CinC 2016 (its model card's table).
+    Pcg(crate::signal_models::EvalSignalArgs),
 }
 
 /// Flags of `cardio eval signal`.
@@ -72,6 +74,9 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
     match &args.command {
         EvalCommand::Signal(args) => run_signal(args),
         EvalCommand::Clinical(args) => crate::clinical::eval(args),
+        EvalCommand::Pcg(args) => {
+            crate::signal_models::eval(crate::signal_models::SignalModel::Pcg, args)
+        }
     }
 }
 

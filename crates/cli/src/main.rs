@@ -6,6 +6,7 @@
 //!   core on the public datasets and prints the tables.
 //! - `cardio eval clinical`, `cardio train clinical`, `cardio predict clinical FILE.csv`: the clinical
 //!   risk model (validation table, refit of the committed parameters, batch scoring).
+//! - `cardio train|eval ecg|pcg|ppg`: refit a signal model / print its card's validation table.
 //! - `cardio predict ecg|pcg|ppg FILE... [--sampling-rate HZ] [--format csv|json] [--jobs N]`: the
 //!   signal models, files in parallel.
 //! - `cardio openapi` prints the OpenAPI document (used by `make gen-client`).
@@ -14,6 +15,7 @@ mod analyze;
 mod clinical;
 mod eval;
 mod predict;
+mod signal_models;
 
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 

@@ -94,7 +94,7 @@ impl ModelRegistry {
         let registry = Self {
             clinical: cardio_models::clinical::params().map_err(|e| e.to_string()),
             ecg: Err("the ECG rhythm model is not part of this build".into()),
-            pcg: Err("the heart-sound model is not part of this build".into()),
+            pcg: load_signal(cardio_models::pcg_model::model(), |m| Arc::new(Pcg(m))),
             ppg: Err("the PPG model is not part of this build".into()),
         };
         for (name, error) in [
@@ -108,6 +108,54 @@ impl ModelRegistry {
             }
         }
         registry
+    }
+}
+
+/// A model's loader result as a registry entry.
+fn load_signal<M>(
+    loaded: Result<&'static M, PredictError>,
+    wrap: impl FnOnce(&'static M) -> Arc<dyn SignalModel>,
+) -> Loaded<Arc<dyn SignalModel>> {
+    loaded.map(wrap).map_err(|e| e.to_string())
+}
+
+fn metric(code: &str, value: f64, ci: Option<(f64, f64)>, target: Option<f64>) -> Metric {
+    Metric {
+        code: code.into(),
+        value,
+        ci_low: ci.map(|c| c.0),
+        ci_high: ci.map(|c| c.1),
+        target,
+    }
+}
+
+/// The heart-sound model of `cardio_models::pcg_model`.
+struct Pcg(&'static cardio_models::pcg_model::Model);
+
+impl SignalModel for Pcg {
+    fn predict(&self, recording: &Recording) -> Result<Prediction, PredictError> {
+        self.0.predict(recording)
+    }
+
+    fn summary(&self) -> ModelSummary {
+        let p = self.0.params();
+        let v = &p.validation;
+        ModelSummary {
+            modality: "pcg".into(),
+            id: p.model_id.clone(),
+            version: p.version.clone(),
+            dataset: "PhysioNet/CinC Challenge 2016 heart sounds (1582 recordings, sites a-f)"
+                .into(),
+            metrics: vec![
+                metric(
+                    "cv_macc",
+                    v.cv_macc,
+                    Some((v.cv_macc_ci_low, v.cv_macc_ci_high)),
+                    Some(0.86),
+                ),
+                metric("loso_macc", v.leave_one_site_out_mean_macc, None, None),
+            ],
+        }
     }
 }
 

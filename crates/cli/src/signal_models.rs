@@ -1,0 +1,83 @@
+//! `cardio train ecg|pcg|ppg` and `cardio eval ecg|pcg|ppg`: refit a signal model's committed
+//! parameters from `$CARDIO_DATASETS` (deterministic: fixed seeds, constant training date) and print
+//! its model card's validation table.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use cardio_models::pcg_model;
+use clap::Args;
+
+use crate::eval::default_root;
+
+/// Flags of `cardio train ecg|pcg|ppg`.
+#[derive(Args)]
+pub struct TrainSignalArgs {
+    /// Folder of the unpacked datasets [default: $CARDIO_DATASETS, else ~/.cache/cardio-datasets].
+    #[arg(long)]
+    datasets: Option<PathBuf>,
+    /// Where to write the parameters [default: the model's file under crates/models/params/].
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Flags of `cardio eval ecg|pcg|ppg`.
+#[derive(Args)]
+pub struct EvalSignalArgs {
+    /// Folder of the unpacked datasets [default: $CARDIO_DATASETS, else ~/.cache/cardio-datasets].
+    #[arg(long)]
+    datasets: Option<PathBuf>,
+}
+
+/// Which signal model.
+#[derive(Clone, Copy)]
+pub enum SignalModel {
+    /// `pcg-gbdt`.
+    Pcg,
+}
+
+type Trained = (String, String);
+
+fn train_model(model: SignalModel, root: &Path) -> anyhow::Result<Trained> {
+    Ok(match model {
+        SignalModel::Pcg => {
+            let (params, report) = pcg_model::train(root).context("training the PCG model")?;
+            (pcg_model::params_json(&params), report.to_string())
+        }
+    })
+}
+
+fn eval_model(model: SignalModel, root: &Path) -> anyhow::Result<String> {
+    Ok(match model {
+        SignalModel::Pcg => pcg_model::evaluate(root)
+            .context("validating the PCG model")?
+            .to_string(),
+    })
+}
+
+fn params_path(model: SignalModel) -> &'static str {
+    match model {
+        SignalModel::Pcg => pcg_model::PARAMS_PATH,
+    }
+}
+
+/// Runs `cardio train <model>`.
+pub fn train(model: SignalModel, args: &TrainSignalArgs) -> anyhow::Result<()> {
+    let root = args.datasets.clone().unwrap_or_else(default_root);
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(params_path(model)));
+    let (json, table) = train_model(model, &root)?;
+    std::fs::write(&out, json).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("{table}");
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+/// Runs `cardio eval <model>`.
+pub fn eval(model: SignalModel, args: &EvalSignalArgs) -> anyhow::Result<bool> {
+    let root = args.datasets.clone().unwrap_or_else(default_root);
+    println!("{}", eval_model(model, &root)?);
+    Ok(true)
+}
