@@ -30,6 +30,7 @@ crate::backend_tests!(
     analyses_are_filtered_and_belong_to_their_doctor_only,
     a_wfdb_header_with_its_signal_file_is_read_as_one_record,
     the_models_and_their_validated_figures_are_public,
+    the_heart_sound_model_answers_with_its_reasons,
 );
 
 /// Answers with what it read: rate, sample count and channel names.
@@ -110,6 +111,11 @@ fn csv_recording(seconds: f64) -> Vec<u8> {
 
 /// A 16-bit mono WAV of `seconds` at `rate`.
 fn wav(seconds: f64, rate: u32) -> Vec<u8> {
+    wav_with(seconds, rate, 8000.0)
+}
+
+/// A 16-bit mono WAV of `seconds` at `rate`, a sine of `amplitude` counts.
+fn wav_with(seconds: f64, rate: u32, amplitude: f64) -> Vec<u8> {
     let n = (seconds * f64::from(rate)) as u32;
     let mut out = Vec::new();
     out.extend_from_slice(b"RIFF");
@@ -125,7 +131,7 @@ fn wav(seconds: f64, rate: u32) -> Vec<u8> {
     out.extend_from_slice(b"data");
     out.extend_from_slice(&(n * 2).to_le_bytes());
     for i in 0..n {
-        let v = ((f64::from(i) * 0.05).sin() * 8000.0) as i16;
+        let v = ((f64::from(i) * 0.05).sin() * amplitude) as i16;
         out.extend_from_slice(&v.to_le_bytes());
     }
     out
@@ -669,4 +675,76 @@ pub async fn the_models_and_their_validated_figures_are_public(mut app: TestApp)
         .map(|m| m["modality"].as_str().unwrap())
         .collect();
     assert_eq!(modalities, ["echo", "echo", "echo"]);
+}
+
+/// A real CinC 2016 recording, when the datasets are unpacked.
+fn cinc2016_record(name: &str) -> Option<Vec<u8>> {
+    let root = std::env::var_os("CARDIO_DATASETS")?;
+    let path = std::path::Path::new(&root)
+        .join("cinc2016/training-a")
+        .join(name);
+    let bytes = std::fs::read(&path).ok();
+    if bytes.is_none() {
+        eprintln!("skipped: {} is not unpacked", path.display());
+    }
+    bytes
+}
+
+pub async fn the_heart_sound_model_answers_with_its_reasons(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let cases = [
+        (
+            wav(3.0, 4000),
+            "Recording too short: 3.0 s; at least 5 s is needed.",
+        ),
+        (
+            wav(8.0, 800),
+            "Sampling rate too low: 800 Hz; heart-sound analysis needs at least 1000 Hz.",
+        ),
+        (
+            wav_with(8.0, 4000, 0.0),
+            "The recording is silent (a flat line): no heart sounds to analyse.",
+        ),
+    ];
+    for (bytes, message) in cases {
+        let response = app
+            .upload(
+                "/api/predict/pcg/upload",
+                &[Part::file("heart.wav", Some("audio/wav"), bytes)],
+            )
+            .await;
+        assert_eq!(
+            response.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{message}"
+        );
+        assert_eq!(response.detail(), message);
+    }
+    let Some(bytes) = cinc2016_record("a0001.wav") else {
+        return;
+    };
+    let response = app
+        .upload(
+            "/api/predict/pcg/upload",
+            &[Part::file("a0001.wav", Some("audio/wav"), bytes)],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let body = response.json();
+    assert_eq!(body["model"], "PCG");
+    assert!(
+        ["normal", "abnormal", "unsure"].contains(&body["label"].as_str().unwrap()),
+        "{body}"
+    );
+    assert_eq!(body["details"]["model"]["id"], "pcg-gbdt");
+    let p_abnormal = body["details"]["probabilities"]["abnormal"]
+        .as_f64()
+        .unwrap();
+    assert!((body["risk_score"].as_f64().unwrap() - p_abnormal).abs() < 1e-12);
+    assert_eq!(
+        body["recommendations"].as_array().unwrap().last().unwrap(),
+        "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement."
+    );
+    let list = app.get("/api/analyses?type=pcg").await.json();
+    assert_eq!(list[0]["modelId"], "pcg-gbdt");
 }
