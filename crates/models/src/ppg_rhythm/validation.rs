@@ -1,0 +1,825 @@
+//! Validation of the PPG rhythm model, as the model card reports it.
+//!
+//! - **Grouped, stratified 5-fold CV** on the ECG-derived interval windows of CinC 2017 and MIT-BIH
+//!   together ([`FOLDS`], seed [`SEED`]): folds are dealt over *persons* (a CinC 2017 record, a
+//!   MIT-BIH patient), persons with any AF window first, so no person's windows straddle folds. In
+//!   every fold both stages are trained from scratch on the other folds' windows of every length
+//!   (10, 30 and 60 s) and score the held-out windows. AF sensitivity and specificity (AF = `P(af)
+//!   >= 0.5`, fixed a priori) are given per source and window length with 95 % percentile bootstrap
+//!   CIs over persons ([`BOOTSTRAP`] resamples, seeded), and the AUROC of `P(af)`.
+//! - **3-class confusion** on MIT-BIH (the only source with an "irregular" label).
+//! - **External**: train on all CinC 2017 windows, test on all MIT-BIH windows, and the reverse.
+//! - **BIDMC through the predict path** ([`bidmc`]): the PLETH of each record, whole (8 min) and cut
+//!   into consecutive 10-s recordings, through [`super::Model::predict`]; heart rate against the
+//!   monitor's mean PULSE over the same span, MAE over the recordings that get a rhythm label (not
+//!   noisy), with the noisy/unusable shares and the time per prediction.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::Path;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::classifier::RhythmClassifier;
+use super::data::{Source, Window, WindowLabel};
+use super::features::FEATURE_NAMES;
+use super::{Model, PpgRhythmError};
+use crate::clinical::metrics::{auroc, SplitMix64};
+
+/// Folds of the cross-validation.
+pub const FOLDS: usize = 5;
+/// Seed of everything random in training and validation.
+pub const SEED: u64 = 0x0099_6A7E;
+/// Bootstrap resamples of the CIs.
+pub const BOOTSTRAP: usize = 1000;
+/// Window lengths trained and validated, seconds.
+pub const LENGTHS_S: [f64; 3] = [10.0, 30.0, 60.0];
+/// AF decision threshold on `P(af)`.
+pub const THRESHOLD: f64 = 0.5;
+
+/// AF sensitivity and specificity of one group of windows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AfCell {
+    /// `cinc2017`, `mitdb` or `all`.
+    pub source: String,
+    /// Window length, seconds.
+    pub length_s: f64,
+    /// Windows scored.
+    pub windows: usize,
+    /// Of those, AF.
+    pub af_windows: usize,
+    /// Persons.
+    pub persons: usize,
+    /// Persons with an AF window.
+    pub af_persons: usize,
+    /// Sensitivity.
+    pub se: f64,
+    /// 95 % bootstrap CI over persons.
+    pub se_ci: (f64, f64),
+    /// Specificity.
+    pub sp: f64,
+    /// 95 % bootstrap CI over persons.
+    pub sp_ci: (f64, f64),
+    /// AUROC of `P(af)`.
+    pub auroc: f64,
+}
+
+/// Scored windows: person, truth, `P(af)`.
+struct Scored<'a> {
+    group: &'a str,
+    af: bool,
+    p: f64,
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        f64::NAN
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+/// Sensitivity, specificity with bootstrap CIs over persons, and AUROC.
+fn af_cell(source: &str, length_s: f64, scored: &[Scored], seed: u64) -> AfCell {
+    // Per person: TP, FN, TN, FP.
+    let mut per: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
+    for s in scored {
+        let c = per.entry(s.group).or_default();
+        let pos = s.p >= THRESHOLD;
+        match (s.af, pos) {
+            (true, true) => c[0] += 1,
+            (true, false) => c[1] += 1,
+            (false, false) => c[2] += 1,
+            (false, true) => c[3] += 1,
+        }
+    }
+    let counts: Vec<[usize; 4]> = per.values().copied().collect();
+    let total = counts.iter().fold([0usize; 4], |mut t, c| {
+        for k in 0..4 {
+            t[k] += c[k];
+        }
+        t
+    });
+    let mut rng = SplitMix64::new(seed);
+    let (mut ses, mut sps) = (Vec::new(), Vec::new());
+    if !counts.is_empty() {
+        for _ in 0..BOOTSTRAP {
+            let mut t = [0usize; 4];
+            for _ in 0..counts.len() {
+                let c = counts[(rng.next_u64() % counts.len() as u64) as usize];
+                for k in 0..4 {
+                    t[k] += c[k];
+                }
+            }
+            if t[0] + t[1] > 0 {
+                ses.push(ratio(t[0], t[0] + t[1]));
+            }
+            if t[2] + t[3] > 0 {
+                sps.push(ratio(t[2], t[2] + t[3]));
+            }
+        }
+    }
+    ses.sort_by(f64::total_cmp);
+    sps.sort_by(f64::total_cmp);
+    let p: Vec<f64> = scored.iter().map(|s| s.p).collect();
+    let y: Vec<bool> = scored.iter().map(|s| s.af).collect();
+    AfCell {
+        source: source.into(),
+        length_s,
+        windows: scored.len(),
+        af_windows: total[0] + total[1],
+        persons: counts.len(),
+        af_persons: counts.iter().filter(|c| c[0] + c[1] > 0).count(),
+        se: ratio(total[0], total[0] + total[1]),
+        se_ci: (percentile(&ses, 0.025), percentile(&ses, 0.975)),
+        sp: ratio(total[2], total[2] + total[3]),
+        sp_ci: (percentile(&sps, 0.025), percentile(&sps, 0.975)),
+        auroc: auroc(&p, &y).unwrap_or(f64::NAN),
+    }
+}
+
+/// Cells per source (and all) and length for scored windows.
+fn af_cells(windows: &[&Window], p_af: &[f64], sources: &[Option<Source>]) -> Vec<AfCell> {
+    let mut out = Vec::new();
+    for &source in sources {
+        for &len in &LENGTHS_S {
+            let scored: Vec<Scored> = windows
+                .iter()
+                .zip(p_af)
+                .filter(|(w, _)| w.length_s == len && source.is_none_or(|s| w.source == s))
+                .map(|(w, &p)| Scored {
+                    group: &w.group,
+                    af: w.label == WindowLabel::Af,
+                    p,
+                })
+                .collect();
+            if scored.is_empty() {
+                continue;
+            }
+            let name = source.map_or("all", Source::name);
+            out.push(af_cell(name, len, &scored, SEED ^ len.to_bits()));
+        }
+    }
+    out
+}
+
+/// Counts of windows per source, length and label.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DataRow {
+    /// Dataset.
+    pub source: String,
+    /// Window length, seconds.
+    pub length_s: f64,
+    /// Windows per label (`normal`, `af`, `irregular`, `other_non_af`).
+    pub windows: BTreeMap<String, usize>,
+    /// Persons with at least one window.
+    pub persons: usize,
+}
+
+/// 3-class confusion of one window length on MIT-BIH.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Confusion {
+    /// Window length, seconds.
+    pub length_s: f64,
+    /// `counts[truth][predicted]`, truth `normal, af, irregular, other_non_af`, predicted `normal,
+    /// af, irregular`.
+    pub counts: [[usize; 3]; 4],
+}
+
+/// Train on one source, test on the other.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct External {
+    /// Training source.
+    pub train: String,
+    /// Test source.
+    pub test: String,
+    /// Training windows.
+    pub train_windows: usize,
+    /// AF results on the test source per length.
+    pub cells: Vec<AfCell>,
+}
+
+/// Heart rate and labels on BIDMC through the predict path.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BidmcSpan {
+    /// `whole` (each record, 8 min) or `10 s`.
+    pub span: String,
+    /// Recordings predicted.
+    pub recordings: usize,
+    /// Refused as unusable.
+    pub unusable: usize,
+    /// Labelled noisy.
+    pub noisy: usize,
+    /// Labelled normal / af / irregular.
+    pub labels: BTreeMap<String, usize>,
+    /// Recordings with a rhythm label and a reference PULSE, scored.
+    pub scored: usize,
+    /// Heart-rate MAE over the scored recordings, bpm.
+    pub hr_mae_bpm: f64,
+    /// Share of scored recordings within 5 bpm.
+    pub within_5_bpm: f64,
+    /// Mean time of one prediction (release build when run with `--release`), ms.
+    pub ms_per_recording: f64,
+}
+
+/// The BIDMC evaluation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BidmcReport {
+    /// Records.
+    pub records: usize,
+    /// Whole records and 10-s cuts.
+    pub spans: Vec<BidmcSpan>,
+}
+
+/// The whole validation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Windows per source, length and label.
+    pub data: Vec<DataRow>,
+    /// Grouped CV, AF per source and length.
+    pub cv: Vec<AfCell>,
+    /// 3-class confusion on MIT-BIH (CV predictions).
+    pub confusion: Vec<Confusion>,
+    /// CinC 2017 → MIT-BIH and MIT-BIH → CinC 2017.
+    pub external: Vec<External>,
+    /// Heart rate on BIDMC through the predict path (absent without the dataset).
+    pub bidmc: Option<BidmcReport>,
+    /// Split-gain importance of the final AF stage, largest first (empty for `evaluate`).
+    pub importance: Vec<(String, f64)>,
+}
+
+impl Report {
+    /// The CV cell of a source and length.
+    pub fn cv_cell(&self, source: &str, length_s: f64) -> Option<&AfCell> {
+        self.cv
+            .iter()
+            .find(|c| c.source == source && c.length_s == length_s)
+    }
+}
+
+/// Person-level fold of every window: persons with any AF window are shuffled and dealt first,
+/// then the others (stratified by person).
+pub fn grouped_folds(windows: &[Window], k: usize, seed: u64) -> Vec<usize> {
+    let mut af_groups: BTreeSet<&str> = BTreeSet::new();
+    let mut all: BTreeSet<&str> = BTreeSet::new();
+    for w in windows {
+        all.insert(&w.group);
+        if w.label == WindowLabel::Af {
+            af_groups.insert(&w.group);
+        }
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut fold_of: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut next = 0;
+    for af in [true, false] {
+        let mut g: Vec<&str> = all
+            .iter()
+            .copied()
+            .filter(|g| af_groups.contains(g) == af)
+            .collect();
+        rng.shuffle(&mut g);
+        for name in g {
+            fold_of.insert(name, next % k);
+            next += 1;
+        }
+    }
+    windows
+        .iter()
+        .map(|w| fold_of.get(w.group.as_str()).copied().unwrap_or(0))
+        .collect()
+}
+
+fn rows(windows: &[&Window]) -> (Vec<Vec<f64>>, Vec<WindowLabel>) {
+    (
+        windows.iter().map(|w| w.features.clone()).collect(),
+        windows.iter().map(|w| w.label).collect(),
+    )
+}
+
+/// Trains on `train` windows.
+///
+/// # Errors
+/// [`PpgRhythmError::Training`] without both AF and non-AF windows.
+pub fn fit(train: &[&Window], seed: u64) -> Result<RhythmClassifier, PpgRhythmError> {
+    let (x, y) = rows(train);
+    RhythmClassifier::train(&x, &y, seed)
+        .ok_or_else(|| PpgRhythmError::Training("the training windows need AF and non-AF".into()))
+}
+
+/// Out-of-fold class probabilities (normal, af, irregular) of every window; two threads.
+///
+/// # Errors
+/// As [`fit`].
+pub fn cross_validate(windows: &[Window]) -> Result<Vec<[f64; 3]>, PpgRhythmError> {
+    let folds = grouped_folds(windows, FOLDS, SEED);
+    let run = |f: usize| -> Result<Vec<(usize, [f64; 3])>, PpgRhythmError> {
+        let train: Vec<&Window> = windows
+            .iter()
+            .zip(&folds)
+            .filter(|(_, &k)| k != f)
+            .map(|(w, _)| w)
+            .collect();
+        let model = fit(&train, SEED.wrapping_add(f as u64))?;
+        Ok(windows
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| folds[*i] == f)
+            .map(|(i, w)| {
+                let p = model.predict(&w.features);
+                (i, [p.normal, p.af, p.irregular])
+            })
+            .collect())
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let h = s.spawn(|| {
+            (0..FOLDS)
+                .filter(|f| f % 2 == 0)
+                .map(run)
+                .collect::<Vec<_>>()
+        });
+        let b: Vec<_> = (0..FOLDS).filter(|f| f % 2 == 1).map(run).collect();
+        (h.join(), b)
+    });
+    let a = a.map_err(|_| PpgRhythmError::Training("a CV thread panicked".into()))?;
+    let mut out = vec![[f64::NAN; 3]; windows.len()];
+    for part in a.into_iter().chain(b) {
+        for (i, p) in part? {
+            out[i] = p;
+        }
+    }
+    Ok(out)
+}
+
+/// Counts of windows per source, length and label.
+pub fn data_rows(windows: &[Window]) -> Vec<DataRow> {
+    let mut out = Vec::new();
+    for source in [Source::Cinc2017, Source::Mitdb] {
+        for &len in &LENGTHS_S {
+            let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+            let mut persons: BTreeSet<&str> = BTreeSet::new();
+            for w in windows
+                .iter()
+                .filter(|w| w.source == source && w.length_s == len)
+            {
+                *counts.entry(w.label.name().into()).or_default() += 1;
+                persons.insert(&w.group);
+            }
+            if !persons.is_empty() {
+                out.push(DataRow {
+                    source: source.name().into(),
+                    length_s: len,
+                    windows: counts,
+                    persons: persons.len(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// CV, confusion and external checks on loaded windows (the BIDMC part is added by the caller).
+///
+/// # Errors
+/// As [`fit`].
+pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
+    let oof = cross_validate(windows)?;
+    let all: Vec<&Window> = windows.iter().collect();
+    let p_af: Vec<f64> = oof.iter().map(|p| p[1]).collect();
+    let cv = af_cells(
+        &all,
+        &p_af,
+        &[Some(Source::Cinc2017), Some(Source::Mitdb), None],
+    );
+    let mut confusion = Vec::new();
+    for &len in &LENGTHS_S {
+        let mut counts = [[0usize; 3]; 4];
+        for (w, p) in windows.iter().zip(&oof) {
+            if w.source != Source::Mitdb || w.length_s != len {
+                continue;
+            }
+            let truth = match w.label {
+                WindowLabel::Normal => 0,
+                WindowLabel::Af => 1,
+                WindowLabel::Irregular => 2,
+                WindowLabel::OtherNonAf => 3,
+            };
+            let probs = super::classifier::RhythmProbabilities {
+                normal: p[0],
+                af: p[1],
+                irregular: p[2],
+            };
+            let pred = match probs.label().0 {
+                WindowLabel::Normal | WindowLabel::OtherNonAf => 0,
+                WindowLabel::Af => 1,
+                WindowLabel::Irregular => 2,
+            };
+            counts[truth][pred] += 1;
+        }
+        confusion.push(Confusion {
+            length_s: len,
+            counts,
+        });
+    }
+    let mut external = Vec::new();
+    for (train_src, test_src) in [
+        (Source::Cinc2017, Source::Mitdb),
+        (Source::Mitdb, Source::Cinc2017),
+    ] {
+        let train: Vec<&Window> = windows.iter().filter(|w| w.source == train_src).collect();
+        let test: Vec<&Window> = windows.iter().filter(|w| w.source == test_src).collect();
+        if train.is_empty() || test.is_empty() {
+            continue;
+        }
+        let model = fit(&train, SEED)?;
+        let p: Vec<f64> = test.iter().map(|w| model.predict(&w.features).af).collect();
+        external.push(External {
+            train: train_src.name().into(),
+            test: test_src.name().into(),
+            train_windows: train.len(),
+            cells: af_cells(&test, &p, &[Some(test_src)]),
+        });
+    }
+    Ok(Report {
+        data: data_rows(windows),
+        cv,
+        confusion,
+        external,
+        bidmc: None,
+        importance: Vec::new(),
+    })
+}
+
+/// Split-gain importance of the AF stage, named and sorted, largest first.
+pub fn importance(model: &RhythmClassifier) -> Vec<(String, f64)> {
+    let total: f64 = model
+        .af
+        .importance
+        .iter()
+        .sum::<f64>()
+        .max(f64::MIN_POSITIVE);
+    let mut out: Vec<(String, f64)> = FEATURE_NAMES
+        .iter()
+        .zip(&model.af.importance)
+        .map(|(n, v)| ((*n).to_string(), v / total))
+        .collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1));
+    out
+}
+
+/// The BIDMC heart-rate check through [`Model::predict`] (see the module docs).
+///
+/// # Errors
+/// [`PpgRhythmError::MissingDataset`] without `$root/bidmc/bidmc_csv`; [`PpgRhythmError::Data`] for
+/// an unreadable file.
+pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> {
+    let dir = root.join("bidmc").join("bidmc_csv");
+    if !dir.is_dir() {
+        return Err(PpgRhythmError::MissingDataset {
+            path: dir.display().to_string(),
+        });
+    }
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| PpgRhythmError::Data(format!("{}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with("_Signals.csv"))
+        })
+        .collect();
+    files.sort();
+    let mut report = BidmcReport::default();
+    let mut spans = [
+        (
+            BidmcSpan {
+                span: "whole".into(),
+                ..BidmcSpan::default()
+            },
+            0.0,
+            0.0,
+            0usize,
+        ),
+        (
+            BidmcSpan {
+                span: "10 s".into(),
+                ..BidmcSpan::default()
+            },
+            0.0,
+            0.0,
+            0usize,
+        ),
+    ];
+    let read = |p: &Path| {
+        cardio_formats::read_path(p)
+            .map_err(|e| PpgRhythmError::Data(format!("{}: {e}", p.display())))
+    };
+    for sig in files {
+        let Some(stem) = sig
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix("_Signals.csv"))
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        let mut rec = read(&sig)?;
+        rec.sampling_rate_hz = rec.sampling_rate_hz.round();
+        let num_path = dir.join(format!("{stem}_Numerics.csv"));
+        let numerics = read(&num_path)?;
+        let Some(pulse) = numerics.channel("PULSE") else {
+            continue;
+        };
+        let t0 = std::fs::read_to_string(&num_path)
+            .ok()
+            .and_then(|t| {
+                t.lines()
+                    .find_map(|l| l.split(',').next()?.trim().parse::<f64>().ok())
+            })
+            .unwrap_or(0.0);
+        let times: Vec<f64> = (0..pulse.samples.len())
+            .map(|i| t0 + i as f64 / numerics.sampling_rate_hz)
+            .collect();
+        let reference =
+            |a: f64, b: f64| crate::eval::ppg_hr::window_reference(&times, &pulse.samples, a, b);
+        report.records += 1;
+        let fs = rec.sampling_rate_hz;
+        let duration = rec.duration_seconds();
+        let mut cuts: Vec<(usize, f64, f64)> = vec![(0, 0.0, duration)];
+        let mut k = 0.0;
+        while (k + 1.0) * 10.0 <= duration + 1e-9 {
+            cuts.push((1, k * 10.0, (k + 1.0) * 10.0));
+            k += 1.0;
+        }
+        let Some(pleth) = rec.channel("PLETH").cloned() else {
+            continue;
+        };
+        for (which, a, b) in cuts {
+            let recording = if which == 0 {
+                rec.clone()
+            } else {
+                let s0 = (a * fs).round() as usize;
+                let s1 = ((b * fs).round() as usize).min(pleth.samples.len());
+                cardio_formats::Recording {
+                    channels: vec![cardio_formats::Channel {
+                        name: pleth.name.clone(),
+                        unit: pleth.unit.clone(),
+                        samples: pleth.samples[s0.min(s1)..s1].to_vec(),
+                    }],
+                    sampling_rate_hz: fs,
+                    start: None,
+                    metadata: BTreeMap::new(),
+                }
+            };
+            let started = Instant::now();
+            let result = model.predict(&recording);
+            let elapsed = started.elapsed().as_secs_f64() * 1000.0;
+            let (span, err_sum, within, _) = &mut spans[which];
+            span.recordings += 1;
+            span.ms_per_recording += elapsed;
+            match result {
+                Err(_) => span.unusable += 1,
+                Ok(p) if p.label == "noisy" => span.noisy += 1,
+                Ok(p) => {
+                    *span.labels.entry(p.label.clone()).or_default() += 1;
+                    let hr = p
+                        .details
+                        .get("heart_rate_bpm")
+                        .and_then(serde_json::Value::as_f64);
+                    if let (Some(hr), Some(r)) = (hr, reference(a, b)) {
+                        span.scored += 1;
+                        *err_sum += (hr - r).abs();
+                        if (hr - r).abs() <= 5.0 {
+                            *within += 1.0;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (mut span, err, within, _) in spans {
+        span.hr_mae_bpm = ratio_f(err, span.scored);
+        span.within_5_bpm = ratio_f(within, span.scored);
+        span.ms_per_recording = ratio_f(span.ms_per_recording, span.recordings);
+        report.spans.push(span);
+    }
+    Ok(report)
+}
+
+fn ratio_f(a: f64, n: usize) -> f64 {
+    if n == 0 {
+        f64::NAN
+    } else {
+        a / n as f64
+    }
+}
+
+fn pct(v: f64) -> String {
+    if v.is_finite() {
+        format!("{:.1}", 100.0 * v)
+    } else {
+        "–".into()
+    }
+}
+
+fn ci(c: (f64, f64)) -> String {
+    format!("{}–{}", pct(c.0), pct(c.1))
+}
+
+fn af_table(f: &mut fmt::Formatter<'_>, cells: &[AfCell]) -> fmt::Result {
+    writeln!(
+        f,
+        "| source | window | windows (AF) | persons (with AF) | AF Se % (95 % CI) | AF Sp % (95 % CI) | AUROC |"
+    )?;
+    writeln!(f, "|---|---|---|---|---|---|---|")?;
+    for c in cells {
+        writeln!(
+            f,
+            "| {} | {:.0} s | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {:.3} |",
+            c.source,
+            c.length_s,
+            c.windows,
+            c.af_windows,
+            c.persons,
+            c.af_persons,
+            pct(c.se),
+            ci(c.se_ci),
+            pct(c.sp),
+            ci(c.sp_ci),
+            c.auroc
+        )?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "## Interval windows (ECG-derived)\n")?;
+        writeln!(
+            f,
+            "| source | window | persons | normal | af | irregular | other non-AF |"
+        )?;
+        writeln!(f, "|---|---|---|---|---|---|---|")?;
+        for d in &self.data {
+            let g = |k: &str| d.windows.get(k).copied().unwrap_or(0);
+            writeln!(
+                f,
+                "| {} | {:.0} s | {} | {} | {} | {} | {} |",
+                d.source,
+                d.length_s,
+                d.persons,
+                g("normal"),
+                g("af"),
+                g("irregular"),
+                g("other_non_af")
+            )?;
+        }
+        writeln!(
+            f,
+            "\n## Grouped {FOLDS}-fold CV (persons never straddle folds), AF = P(af) >= {THRESHOLD}\n"
+        )?;
+        af_table(f, &self.cv)?;
+        writeln!(
+            f,
+            "\n## MIT-BIH 3-class confusion (CV), rows truth, columns predicted\n"
+        )?;
+        for c in &self.confusion {
+            writeln!(f, "{:.0}-s windows:\n", c.length_s)?;
+            writeln!(f, "| truth \\ predicted | normal | af | irregular |")?;
+            writeln!(f, "|---|---|---|---|")?;
+            for (name, row) in ["normal", "af", "irregular", "other non-AF"]
+                .iter()
+                .zip(&c.counts)
+            {
+                writeln!(f, "| {name} | {} | {} | {} |", row[0], row[1], row[2])?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "## External checks\n")?;
+        for e in &self.external {
+            writeln!(
+                f,
+                "Train {} ({} windows) → test {}:\n",
+                e.train, e.train_windows, e.test
+            )?;
+            af_table(f, &e.cells)?;
+            writeln!(f)?;
+        }
+        if let Some(b) = &self.bidmc {
+            writeln!(
+                f,
+                "## BIDMC through the predict path ({} records, PLETH 125 Hz, reference: monitor PULSE)\n",
+                b.records
+            )?;
+            writeln!(
+                f,
+                "| recordings | n | unusable | noisy | normal / af / irregular | HR scored | HR MAE bpm | within 5 bpm | ms per prediction |"
+            )?;
+            writeln!(f, "|---|---|---|---|---|---|---|---|---|")?;
+            for s in &b.spans {
+                let g = |k: &str| s.labels.get(k).copied().unwrap_or(0);
+                writeln!(
+                    f,
+                    "| {} | {} | {} | {} | {} / {} / {} | {} | {:.2} | {} % | {:.2} |",
+                    s.span,
+                    s.recordings,
+                    s.unusable,
+                    s.noisy,
+                    g("normal"),
+                    g("af"),
+                    g("irregular"),
+                    s.scored,
+                    s.hr_mae_bpm,
+                    pct(s.within_5_bpm),
+                    s.ms_per_recording
+                )?;
+            }
+            writeln!(f)?;
+        }
+        if !self.importance.is_empty() {
+            writeln!(f, "## AF stage: split-gain importance (share)\n")?;
+            for (n, v) in self.importance.iter().take(10) {
+                writeln!(f, "- {n}: {v:.3}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(group: &str, label: WindowLabel) -> Window {
+        Window {
+            source: Source::Mitdb,
+            record: 0,
+            group: group.into(),
+            length_s: 10.0,
+            start_s: 0.0,
+            label,
+            features: vec![0.0],
+        }
+    }
+
+    #[test]
+    fn folds_never_split_a_person_and_spread_af_persons() {
+        let mut w = Vec::new();
+        for g in 0..20 {
+            for _ in 0..5 {
+                let label = if g < 5 {
+                    WindowLabel::Af
+                } else {
+                    WindowLabel::Normal
+                };
+                w.push(window(&format!("p{g}"), label));
+            }
+        }
+        let folds = grouped_folds(&w, 5, 3);
+        for g in 0..20 {
+            let name = format!("p{g}");
+            let f: BTreeSet<usize> = w
+                .iter()
+                .zip(&folds)
+                .filter(|(x, _)| x.group == name)
+                .map(|(_, &f)| f)
+                .collect();
+            assert_eq!(f.len(), 1);
+        }
+        let af_folds: BTreeSet<usize> = w
+            .iter()
+            .zip(&folds)
+            .filter(|(x, _)| x.label == WindowLabel::Af)
+            .map(|(_, &f)| f)
+            .collect();
+        assert_eq!(af_folds.len(), 5);
+        assert_eq!(folds, grouped_folds(&w, 5, 3));
+    }
+
+    #[test]
+    fn sensitivity_and_specificity_are_exact_and_cis_contain_them() {
+        let scored: Vec<Scored> = (0..40)
+            .map(|i| Scored {
+                group: ["a", "b", "c", "d", "e", "f", "g", "h"][i % 8],
+                af: i % 2 == 0,
+                p: if i % 4 == 0 || i % 10 == 1 { 0.9 } else { 0.1 },
+            })
+            .collect();
+        let c = af_cell("x", 10.0, &scored, 1);
+        // AF windows: i even (20); called AF when i % 4 == 0 (10) -> Se 0.5.
+        assert_eq!(c.se, 0.5);
+        // Non-AF: i odd (20); called AF when i % 10 == 1 (4) -> Sp 0.8.
+        assert_eq!(c.sp, 0.8);
+        assert!(c.se_ci.0 <= c.se && c.se <= c.se_ci.1);
+        assert!(c.sp_ci.0 <= c.sp && c.sp <= c.sp_ci.1);
+        assert_eq!(c.windows, 40);
+        assert_eq!(c.persons, 8);
+    }
+}
