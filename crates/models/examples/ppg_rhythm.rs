@@ -2,7 +2,8 @@
 //!
 //! `cargo run --release -p cardio-models --example ppg_rhythm -- train` writes
 //! `params/ppg-rhythm.json` and prints the validation report; `-- eval` prints the report of the
-//! committed model. Datasets are read from `$CARDIO_DATASETS`.
+//! committed model; `-- bidmc` prints only its BIDMC part. Datasets are read from
+//! `$CARDIO_DATASETS`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,8 +24,15 @@ fn main() -> ExitCode {
             Ok(report)
         }),
         Some("eval") => ppg_rhythm::evaluate(&root),
+        Some("bidmc") => ppg_rhythm::model()
+            .map_err(|e| ppg_rhythm::PpgRhythmError::Params(e.to_string()))
+            .and_then(|m| ppg_rhythm::validation::bidmc(m, &root))
+            .map(|b| ppg_rhythm::Report {
+                bidmc: Some(b),
+                ..ppg_rhythm::Report::default()
+            }),
         _ => {
-            eprintln!("usage: ppg_rhythm train|eval");
+            eprintln!("usage: ppg_rhythm train|eval|bidmc");
             return ExitCode::FAILURE;
         }
     };

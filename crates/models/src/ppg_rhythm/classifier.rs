@@ -7,8 +7,9 @@
 //!    on windows labelled one or the other, balanced class weights.
 //!
 //! The class probabilities are `P(af) = p1`, `P(irregular) = (1 - p1) p2`, `P(normal) = (1 - p1)
-//! (1 - p2)`; the label is the most probable class, so a window is AF exactly when `p1 >= 0.5`.
-//! The settings ([`config`]) were fixed before any validation and are not tuned.
+//! (1 - p2)`. A window is AF when `p1` reaches the AF threshold (chosen by an inner grouped CV, see
+//! [`super::validation::choose_threshold`]), otherwise the more probable of irregular and normal.
+//! The boosting settings ([`config`]) were fixed before any validation and are not tuned.
 
 use serde::{Deserialize, Serialize};
 
@@ -52,9 +53,10 @@ pub struct RhythmProbabilities {
 }
 
 impl RhythmProbabilities {
-    /// The most probable class and its probability (ties go to AF, then irregular).
-    pub fn label(&self) -> (WindowLabel, f64) {
-        if self.af >= self.irregular && self.af >= self.normal {
+    /// The label: AF when `P(af) >= af_threshold`, otherwise the more probable of irregular and
+    /// normal (ties go to irregular); with the label's probability.
+    pub fn label(&self, af_threshold: f64) -> (WindowLabel, f64) {
+        if self.af >= af_threshold {
             (WindowLabel::Af, self.af)
         } else if self.irregular >= self.normal {
             (WindowLabel::Irregular, self.irregular)
@@ -154,7 +156,7 @@ mod tests {
         ] {
             let p = c.predict(&row);
             assert!((p.normal + p.af + p.irregular - 1.0).abs() < 1e-12);
-            assert_eq!(p.label().0, want, "{row:?} {p:?}");
+            assert_eq!(p.label(0.5).0, want, "{row:?} {p:?}");
         }
         assert!(RhythmClassifier::train(&x[..1], &y[..1], 1).is_none());
     }

@@ -227,7 +227,7 @@ pub fn train(root: &Path) -> Result<(Params, Report), PpgRhythmError> {
         ),
         seed: validation::SEED,
         features: features::FEATURE_NAMES.iter().map(|s| (*s).to_string()).collect(),
-        af_threshold: validation::THRESHOLD,
+        af_threshold: report.threshold,
         classifier,
         validation: headline(&report),
     };

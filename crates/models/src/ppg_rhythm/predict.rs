@@ -16,8 +16,9 @@
 //!    and at least [`super::features::MIN_INTERVALS`] pulse intervals. A window that fails is noisy.
 //! 6. **Label**: `noisy` when the usable windows cover less than half of the recording (a label, not
 //!    an error: the pulses were there but could not be trusted); otherwise the rhythm probabilities
-//!    are the duration-weighted mean over the usable windows (a soft vote) and the label is the most
-//!    probable class. The share of usable windows called AF (the AF burden) is reported beside it.
+//!    are the duration-weighted mean over the usable windows (a soft vote) and the label is AF when
+//!    the mean `P(af)` reaches the model's AF threshold, otherwise the more probable of irregular and
+//!    normal. The share of usable windows called AF (the AF burden) is reported beside it.
 
 use cardio_formats::{Channel, Recording};
 use cardio_signal::{hrv, ppg, quality, SamplingRate};
@@ -240,6 +241,7 @@ impl Model {
             .into_iter()
             .map(|(a, b)| self.window(x, &analysis, fs, a, b))
             .collect();
+        let threshold = self.params.af_threshold;
         let total: f64 = windows.iter().map(|w| w.end_s - w.start_s).sum();
         let usable: Vec<&WindowResult> = windows
             .iter()
@@ -267,14 +269,14 @@ impl Model {
             .iter()
             .filter(|w| {
                 w.probabilities
-                    .is_some_and(|p| p.label().0 == WindowLabel::Af)
+                    .is_some_and(|p| p.label(threshold).0 == WindowLabel::Af)
             })
             .count();
         let af_burden = (!usable.is_empty()).then(|| af_windows as f64 / usable.len() as f64);
         let noisy = usable_share < 0.5;
         let (label, confidence) = match (&mean_probs, noisy) {
             (Some(p), false) => {
-                let (l, c) = p.label();
+                let (l, c) = p.label(threshold);
                 (l.name(), c)
             }
             _ => ("noisy", 1.0 - usable_share),
@@ -382,7 +384,7 @@ impl Model {
                         json!({
                             "start_s": num(round(w.start_s, 2)),
                             "end_s": num(round(w.end_s, 2)),
-                            "label": w.probabilities.map_or("noisy", |p| p.label().0.name()),
+                            "label": w.probabilities.map_or("noisy", |p| p.label(threshold).0.name()),
                             "af_probability": w.probabilities.map_or(Value::Null, |p| num(round(p.af, 4))),
                             "quality_score": num(round(w.quality_score, 3)),
                         })

@@ -4,9 +4,12 @@
 //!   together ([`FOLDS`], seed [`SEED`]): folds are dealt over *persons* (a CinC 2017 record, a
 //!   MIT-BIH patient), persons with any AF window first, so no person's windows straddle folds. In
 //!   every fold both stages are trained from scratch on the other folds' windows of every length
-//!   (10, 30 and 60 s) and score the held-out windows. AF sensitivity and specificity (AF = `P(af)
-//!   >= 0.5`, fixed a priori) are given per source and window length with 95 % percentile bootstrap
-//!   CIs over persons ([`BOOTSTRAP`] resamples, seeded), and the AUROC of `P(af)`.
+//!   (10, 30 and 60 s) and score the held-out windows. The AF threshold on `P(af)` is chosen inside
+//!   the training folds only ([`choose_threshold`]: an inner grouped 4-fold CV, the threshold of
+//!   [`THRESHOLD_GRID`] that maximises the smaller of Se and Sp on the inner 10-s windows). AF
+//!   sensitivity and specificity are given per source and window length with 95 % percentile
+//!   bootstrap CIs over persons ([`BOOTSTRAP`] resamples, seeded), and the AUROC of `P(af)`.
+//!   The deployed threshold is chosen the same way from the out-of-fold predictions of this CV.
 //! - **3-class confusion** on MIT-BIH (the only source with an "irregular" label).
 //! - **External**: train on all CinC 2017 windows, test on all MIT-BIH windows, and the reverse.
 //! - **BIDMC through the predict path** ([`bidmc`]): the PLETH of each record, whole (8 min) and cut
@@ -35,8 +38,10 @@ pub const SEED: u64 = 0x0099_6A7E;
 pub const BOOTSTRAP: usize = 1000;
 /// Window lengths trained and validated, seconds.
 pub const LENGTHS_S: [f64; 3] = [10.0, 30.0, 60.0];
-/// AF decision threshold on `P(af)`.
-pub const THRESHOLD: f64 = 0.5;
+/// The AF thresholds on `P(af)` that [`choose_threshold`] considers.
+pub const THRESHOLD_GRID: [f64; 11] = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7];
+/// Folds of the inner CV that chooses the threshold.
+pub const INNER_FOLDS: usize = 4;
 
 /// AF sensitivity and specificity of one group of windows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -65,11 +70,12 @@ pub struct AfCell {
     pub auroc: f64,
 }
 
-/// Scored windows: person, truth, `P(af)`.
+/// Scored windows: person, truth, `P(af)`, decision.
 struct Scored<'a> {
     group: &'a str,
     af: bool,
     p: f64,
+    pos: bool,
 }
 
 fn ratio(a: usize, b: usize) -> f64 {
@@ -93,8 +99,7 @@ fn af_cell(source: &str, length_s: f64, scored: &[Scored], seed: u64) -> AfCell 
     let mut per: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
     for s in scored {
         let c = per.entry(s.group).or_default();
-        let pos = s.p >= THRESHOLD;
-        match (s.af, pos) {
+        match (s.af, s.pos) {
             (true, true) => c[0] += 1,
             (true, false) => c[1] += 1,
             (false, false) => c[2] += 1,
@@ -146,8 +151,8 @@ fn af_cell(source: &str, length_s: f64, scored: &[Scored], seed: u64) -> AfCell 
     }
 }
 
-/// Cells per source (and all) and length for scored windows.
-fn af_cells(windows: &[&Window], p_af: &[f64], sources: &[Option<Source>]) -> Vec<AfCell> {
+/// Cells per source (and all) and length for scored windows (`P(af)` and the threshold used).
+fn af_cells(windows: &[&Window], p_af: &[(f64, f64)], sources: &[Option<Source>]) -> Vec<AfCell> {
     let mut out = Vec::new();
     for &source in sources {
         for &len in &LENGTHS_S {
@@ -155,10 +160,11 @@ fn af_cells(windows: &[&Window], p_af: &[f64], sources: &[Option<Source>]) -> Ve
                 .iter()
                 .zip(p_af)
                 .filter(|(w, _)| w.length_s == len && source.is_none_or(|s| w.source == s))
-                .map(|(w, &p)| Scored {
+                .map(|(w, &(p, t))| Scored {
                     group: &w.group,
                     af: w.label == WindowLabel::Af,
                     p,
+                    pos: p >= t,
                 })
                 .collect();
             if scored.is_empty() {
@@ -203,6 +209,8 @@ pub struct External {
     pub test: String,
     /// Training windows.
     pub train_windows: usize,
+    /// AF threshold chosen by inner CV on the training source.
+    pub threshold: f64,
     /// AF results on the test source per length.
     pub cells: Vec<AfCell>,
 }
@@ -228,6 +236,12 @@ pub struct BidmcSpan {
     pub within_5_bpm: f64,
     /// Mean time of one prediction (release build when run with `--release`), ms.
     pub ms_per_recording: f64,
+    /// AF calls of the PPG prediction against the same classifier on the simultaneous ECG (lead
+    /// II) R-R intervals, over the spans with a PPG rhythm label and a usable ECG: both AF, PPG
+    /// only, ECG only, neither.
+    pub ppg_vs_ecg_af: [usize; 4],
+    /// Cohen's kappa of those AF calls.
+    pub ppg_vs_ecg_kappa: f64,
 }
 
 /// The BIDMC evaluation.
@@ -240,10 +254,14 @@ pub struct BidmcReport {
 }
 
 /// The whole validation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Windows per source, length and label.
     pub data: Vec<DataRow>,
+    /// The AF thresholds chosen inside the CV's training folds (distinct values).
+    pub fold_thresholds: Vec<f64>,
+    /// The AF threshold chosen from the CV's out-of-fold predictions (the deployed one).
+    pub threshold: f64,
     /// Grouped CV, AF per source and length.
     pub cv: Vec<AfCell>,
     /// 3-class confusion on MIT-BIH (CV predictions).
@@ -267,7 +285,7 @@ impl Report {
 
 /// Person-level fold of every window: persons with any AF window are shuffled and dealt first,
 /// then the others (stratified by person).
-pub fn grouped_folds(windows: &[Window], k: usize, seed: u64) -> Vec<usize> {
+pub fn grouped_folds(windows: &[&Window], k: usize, seed: u64) -> Vec<usize> {
     let mut af_groups: BTreeSet<&str> = BTreeSet::new();
     let mut all: BTreeSet<&str> = BTreeSet::new();
     for w in windows {
@@ -314,27 +332,86 @@ pub fn fit(train: &[&Window], seed: u64) -> Result<RhythmClassifier, PpgRhythmEr
         .ok_or_else(|| PpgRhythmError::Training("the training windows need AF and non-AF".into()))
 }
 
-/// Out-of-fold class probabilities (normal, af, irregular) of every window; two threads.
+/// The threshold of [`THRESHOLD_GRID`] that maximises `min(Se, Sp)` of `P(af) >= t` over the 10-s
+/// windows among `scored` (`(window, P(af))`); ties go to the threshold nearest 0.5, and 0.5 is
+/// returned without both AF and non-AF 10-s windows.
+pub fn best_threshold(scored: &[(&Window, f64)]) -> f64 {
+    let ten: Vec<(bool, f64)> = scored
+        .iter()
+        .filter(|(w, _)| w.length_s == LENGTHS_S[0])
+        .map(|(w, p)| (w.label == WindowLabel::Af, *p))
+        .collect();
+    let pos = ten.iter().filter(|s| s.0).count();
+    let neg = ten.len() - pos;
+    if pos == 0 || neg == 0 {
+        return 0.5;
+    }
+    let mut best: (f64, f64) = (f64::NEG_INFINITY, 0.5);
+    for &t in &THRESHOLD_GRID {
+        let tp = ten.iter().filter(|s| s.0 && s.1 >= t).count();
+        let tn = ten.iter().filter(|s| !s.0 && s.1 < t).count();
+        let score = ratio(tp, pos).min(ratio(tn, neg));
+        let better = score > best.0 + 1e-12
+            || ((score - best.0).abs() <= 1e-12 && (t - 0.5).abs() < (best.1 - 0.5).abs());
+        if better {
+            best = (score, t);
+        }
+    }
+    best.1
+}
+
+/// Chooses the AF threshold for a model trained on `train` by an inner grouped
+/// [`INNER_FOLDS`]-fold CV inside `train` only (see [`best_threshold`]).
 ///
 /// # Errors
 /// As [`fit`].
-pub fn cross_validate(windows: &[Window]) -> Result<Vec<[f64; 3]>, PpgRhythmError> {
-    let folds = grouped_folds(windows, FOLDS, SEED);
-    let run = |f: usize| -> Result<Vec<(usize, [f64; 3])>, PpgRhythmError> {
+pub fn choose_threshold(train: &[&Window], seed: u64) -> Result<f64, PpgRhythmError> {
+    let folds = grouped_folds(train, INNER_FOLDS, seed);
+    let mut scored: Vec<(&Window, f64)> = Vec::with_capacity(train.len());
+    for f in 0..INNER_FOLDS {
+        let inner: Vec<&Window> = train
+            .iter()
+            .zip(&folds)
+            .filter(|(_, &k)| k != f)
+            .map(|(w, _)| *w)
+            .collect();
+        let model = fit(&inner, seed.wrapping_add(100 + f as u64))?;
+        for (w, _) in train.iter().zip(&folds).filter(|(_, &k)| k == f) {
+            scored.push((w, model.predict(&w.features).af));
+        }
+    }
+    Ok(best_threshold(&scored))
+}
+
+/// Class probabilities (normal, af, irregular) of a held-out window and the AF threshold chosen in
+/// its training folds.
+pub type OutOfFold = ([f64; 3], f64);
+
+/// Out-of-fold class probabilities (normal, af, irregular) of every window and the AF threshold
+/// chosen inside its training folds; two threads.
+///
+/// # Errors
+/// As [`fit`].
+pub fn cross_validate(windows: &[Window]) -> Result<Vec<OutOfFold>, PpgRhythmError> {
+    let refs: Vec<&Window> = windows.iter().collect();
+    let folds = grouped_folds(&refs, FOLDS, SEED);
+    let run = |f: usize| -> Result<Vec<(usize, OutOfFold)>, PpgRhythmError> {
         let train: Vec<&Window> = windows
             .iter()
             .zip(&folds)
             .filter(|(_, &k)| k != f)
             .map(|(w, _)| w)
             .collect();
-        let model = fit(&train, SEED.wrapping_add(f as u64))?;
+        let seed = SEED.wrapping_add(f as u64);
+        let threshold = choose_threshold(&train, seed)?;
+        let model = fit(&train, seed)?;
         Ok(windows
             .iter()
             .enumerate()
             .filter(|(i, _)| folds[*i] == f)
             .map(|(i, w)| {
                 let p = model.predict(&w.features);
-                (i, [p.normal, p.af, p.irregular])
+                (i, ([p.normal, p.af, p.irregular], threshold))
             })
             .collect())
     };
@@ -349,7 +426,7 @@ pub fn cross_validate(windows: &[Window]) -> Result<Vec<[f64; 3]>, PpgRhythmErro
         (h.join(), b)
     });
     let a = a.map_err(|_| PpgRhythmError::Training("a CV thread panicked".into()))?;
-    let mut out = vec![[f64::NAN; 3]; windows.len()];
+    let mut out = vec![([f64::NAN; 3], 0.5); windows.len()];
     for part in a.into_iter().chain(b) {
         for (i, p) in part? {
             out[i] = p;
@@ -392,7 +469,12 @@ pub fn data_rows(windows: &[Window]) -> Vec<DataRow> {
 pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
     let oof = cross_validate(windows)?;
     let all: Vec<&Window> = windows.iter().collect();
-    let p_af: Vec<f64> = oof.iter().map(|p| p[1]).collect();
+    let p_af: Vec<(f64, f64)> = oof.iter().map(|(p, t)| (p[1], *t)).collect();
+    let mut fold_thresholds: Vec<f64> = oof.iter().map(|o| o.1).collect();
+    fold_thresholds.sort_by(f64::total_cmp);
+    fold_thresholds.dedup();
+    let scored: Vec<(&Window, f64)> = windows.iter().zip(&oof).map(|(w, o)| (w, o.0[1])).collect();
+    let threshold = best_threshold(&scored);
     let cv = af_cells(
         &all,
         &p_af,
@@ -401,7 +483,7 @@ pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
     let mut confusion = Vec::new();
     for &len in &LENGTHS_S {
         let mut counts = [[0usize; 3]; 4];
-        for (w, p) in windows.iter().zip(&oof) {
+        for (w, (p, t)) in windows.iter().zip(&oof) {
             if w.source != Source::Mitdb || w.length_s != len {
                 continue;
             }
@@ -416,7 +498,7 @@ pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
                 af: p[1],
                 irregular: p[2],
             };
-            let pred = match probs.label().0 {
+            let pred = match probs.label(*t).0 {
                 WindowLabel::Normal | WindowLabel::OtherNonAf => 0,
                 WindowLabel::Af => 1,
                 WindowLabel::Irregular => 2,
@@ -438,17 +520,24 @@ pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
         if train.is_empty() || test.is_empty() {
             continue;
         }
+        let t = choose_threshold(&train, SEED)?;
         let model = fit(&train, SEED)?;
-        let p: Vec<f64> = test.iter().map(|w| model.predict(&w.features).af).collect();
+        let p: Vec<(f64, f64)> = test
+            .iter()
+            .map(|w| (model.predict(&w.features).af, t))
+            .collect();
         external.push(External {
             train: train_src.name().into(),
             test: test_src.name().into(),
             train_windows: train.len(),
+            threshold: t,
             cells: af_cells(&test, &p, &[Some(test_src)]),
         });
     }
     Ok(Report {
         data: data_rows(windows),
+        fold_thresholds,
+        threshold,
         cv,
         confusion,
         external,
@@ -505,7 +594,6 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
             },
             0.0,
             0.0,
-            0usize,
         ),
         (
             BidmcSpan {
@@ -514,7 +602,6 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
             },
             0.0,
             0.0,
-            0usize,
         ),
     ];
     let read = |p: &Path| {
@@ -561,6 +648,7 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
         let Some(pleth) = rec.channel("PLETH").cloned() else {
             continue;
         };
+        let ecg = ecg_reference(model, &rec);
         for (which, a, b) in cuts {
             let recording = if which == 0 {
                 rec.clone()
@@ -581,7 +669,7 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
             let started = Instant::now();
             let result = model.predict(&recording);
             let elapsed = started.elapsed().as_secs_f64() * 1000.0;
-            let (span, err_sum, within, _) = &mut spans[which];
+            let (span, err_sum, within) = &mut spans[which];
             span.recordings += 1;
             span.ms_per_recording += elapsed;
             match result {
@@ -589,6 +677,22 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
                 Ok(p) if p.label == "noisy" => span.noisy += 1,
                 Ok(p) => {
                     *span.labels.entry(p.label.clone()).or_default() += 1;
+                    let ecg_af = ecg.as_ref().and_then(|e| {
+                        if which == 0 {
+                            e.whole_af
+                        } else {
+                            e.af_in(a, b)
+                        }
+                    });
+                    if let Some(ecg_af) = ecg_af {
+                        let k = match (p.label == "af", ecg_af) {
+                            (true, true) => 0,
+                            (true, false) => 1,
+                            (false, true) => 2,
+                            (false, false) => 3,
+                        };
+                        span.ppg_vs_ecg_af[k] += 1;
+                    }
                     let hr = p
                         .details
                         .get("heart_rate_bpm")
@@ -604,13 +708,101 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
             }
         }
     }
-    for (mut span, err, within, _) in spans {
+    for (mut span, err, within) in spans {
+        span.ppg_vs_ecg_kappa = kappa(span.ppg_vs_ecg_af);
         span.hr_mae_bpm = ratio_f(err, span.scored);
         span.within_5_bpm = ratio_f(within, span.scored);
         span.ms_per_recording = ratio_f(span.ms_per_recording, span.recordings);
         report.spans.push(span);
     }
     Ok(report)
+}
+
+/// AF calls of the rhythm classifier on the R-R intervals of a recording's ECG lead II.
+struct EcgReference {
+    fs: f64,
+    cleaned: Vec<f64>,
+    r_peaks: Vec<usize>,
+    threshold: f64,
+    classifier: RhythmClassifier,
+    /// AF call of the whole record (soft vote over the usable 30-s windows, as the PPG path does).
+    whole_af: Option<bool>,
+}
+
+impl EcgReference {
+    /// `P(af)` of the span `[a, b)` seconds; `None` when the ECG there is not usable.
+    fn p_af(&self, a: f64, b: f64) -> Option<f64> {
+        let n = self.cleaned.len();
+        let s0 = ((a * self.fs).round() as usize).min(n);
+        let s1 = ((b * self.fs).round() as usize).clamp(s0, n);
+        let lo = self.r_peaks.partition_point(|&p| p < s0);
+        let hi = self.r_peaks.partition_point(|&p| p < s1);
+        let local: Vec<usize> = self.r_peaks[lo..hi].iter().map(|p| p - s0).collect();
+        let fs = cardio_signal::SamplingRate::new(self.fs).ok()?;
+        if !cardio_signal::quality::ecg(&self.cleaned[s0..s1], fs, &local).usable {
+            return None;
+        }
+        let rr: Vec<f64> = self.r_peaks[lo..hi]
+            .windows(2)
+            .map(|w| 1000.0 * (w[1] - w[0]) as f64 / self.fs)
+            .collect();
+        let f = super::features::interval_features(&rr)?;
+        Some(self.classifier.predict(&f).af)
+    }
+
+    fn af_in(&self, a: f64, b: f64) -> Option<bool> {
+        self.p_af(a, b).map(|p| p >= self.threshold)
+    }
+}
+
+/// Lead II of a BIDMC record through `EcgAnalyzer` (60 Hz mains), ready for [`EcgReference::af_in`].
+fn ecg_reference(model: &Model, rec: &cardio_formats::Recording) -> Option<EcgReference> {
+    use cardio_signal::ecg::{EcgAnalyzer, Powerline};
+    let ii = rec.channel("II")?;
+    let fs = cardio_signal::SamplingRate::new(rec.sampling_rate_hz).ok()?;
+    if ii.samples.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let analysis = EcgAnalyzer::new(fs, Powerline::Hz60)
+        .ok()?
+        .analyze(&ii.samples)
+        .ok()?;
+    let mut out = EcgReference {
+        fs: fs.hz(),
+        cleaned: analysis.cleaned,
+        r_peaks: analysis.r_peaks,
+        threshold: model.params.af_threshold,
+        classifier: model.params.classifier.clone(),
+        whole_af: None,
+    };
+    let duration = ii.samples.len() as f64 / fs.hz();
+    let (mut sum, mut total) = (0.0, 0.0);
+    for (a, b) in super::predict::plan_windows(duration) {
+        if let Some(p) = out.p_af(a, b) {
+            sum += p * (b - a);
+            total += b - a;
+        }
+    }
+    if total * 2.0 >= duration {
+        out.whole_af = Some(sum / total >= out.threshold);
+    }
+    Some(out)
+}
+
+/// Cohen's kappa of a 2×2 agreement table `[both, first only, second only, neither]`.
+pub fn kappa(t: [usize; 4]) -> f64 {
+    let n = t.iter().sum::<usize>() as f64;
+    if n == 0.0 {
+        return f64::NAN;
+    }
+    let observed = (t[0] + t[3]) as f64 / n;
+    let first = (t[0] + t[1]) as f64 / n;
+    let second = (t[0] + t[2]) as f64 / n;
+    let expected = first * second + (1.0 - first) * (1.0 - second);
+    if (1.0 - expected).abs() < 1e-12 {
+        return f64::NAN;
+    }
+    (observed - expected) / (1.0 - expected)
 }
 
 fn ratio_f(a: f64, n: usize) -> f64 {
@@ -661,6 +853,15 @@ fn af_table(f: &mut fmt::Formatter<'_>, cells: &[AfCell]) -> fmt::Result {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.data.is_empty() {
+            self.fmt_validation(f)?;
+        }
+        self.fmt_bidmc(f)
+    }
+}
+
+impl Report {
+    fn fmt_validation(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "## Interval windows (ECG-derived)\n")?;
         writeln!(
             f,
@@ -683,7 +884,8 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "\n## Grouped {FOLDS}-fold CV (persons never straddle folds), AF = P(af) >= {THRESHOLD}\n"
+            "\n## Grouped {FOLDS}-fold CV (persons never straddle folds)\n\nAF = P(af) >= threshold chosen by inner CV in the training folds: {:?}; deployed threshold (from this CV's out-of-fold predictions): {}\n",
+            self.fold_thresholds, self.threshold
         )?;
         af_table(f, &self.cv)?;
         writeln!(
@@ -706,12 +908,16 @@ impl fmt::Display for Report {
         for e in &self.external {
             writeln!(
                 f,
-                "Train {} ({} windows) → test {}:\n",
-                e.train, e.train_windows, e.test
+                "Train {} ({} windows, threshold {} by inner CV) → test {}:\n",
+                e.train, e.train_windows, e.threshold, e.test
             )?;
             af_table(f, &e.cells)?;
             writeln!(f)?;
         }
+        Ok(())
+    }
+
+    fn fmt_bidmc(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(b) = &self.bidmc {
             writeln!(
                 f,
@@ -720,14 +926,14 @@ impl fmt::Display for Report {
             )?;
             writeln!(
                 f,
-                "| recordings | n | unusable | noisy | normal / af / irregular | HR scored | HR MAE bpm | within 5 bpm | ms per prediction |"
+                "| recordings | n | unusable | noisy | normal / af / irregular | HR scored | HR MAE bpm | within 5 bpm | ms per prediction | AF calls PPG vs ECG (both / PPG only / ECG only / neither) | kappa |"
             )?;
-            writeln!(f, "|---|---|---|---|---|---|---|---|---|")?;
+            writeln!(f, "|---|---|---|---|---|---|---|---|---|---|---|")?;
             for s in &b.spans {
                 let g = |k: &str| s.labels.get(k).copied().unwrap_or(0);
                 writeln!(
                     f,
-                    "| {} | {} | {} | {} | {} / {} / {} | {} | {:.2} | {} % | {:.2} |",
+                    "| {} | {} | {} | {} | {} / {} / {} | {} | {:.2} | {} % | {:.2} | {} / {} / {} / {} | {:.2} |",
                     s.span,
                     s.recordings,
                     s.unusable,
@@ -738,7 +944,12 @@ impl fmt::Display for Report {
                     s.scored,
                     s.hr_mae_bpm,
                     pct(s.within_5_bpm),
-                    s.ms_per_recording
+                    s.ms_per_recording,
+                    s.ppg_vs_ecg_af[0],
+                    s.ppg_vs_ecg_af[1],
+                    s.ppg_vs_ecg_af[2],
+                    s.ppg_vs_ecg_af[3],
+                    s.ppg_vs_ecg_kappa
                 )?;
             }
             writeln!(f)?;
@@ -782,6 +993,7 @@ mod tests {
                 w.push(window(&format!("p{g}"), label));
             }
         }
+        let w: Vec<&Window> = w.iter().collect();
         let folds = grouped_folds(&w, 5, 3);
         for g in 0..20 {
             let name = format!("p{g}");
@@ -804,12 +1016,38 @@ mod tests {
     }
 
     #[test]
+    fn the_threshold_balances_sensitivity_and_specificity_on_ten_second_windows() {
+        let af = window("a", WindowLabel::Af);
+        let non = window("b", WindowLabel::Normal);
+        let mut long = window("c", WindowLabel::Normal);
+        long.length_s = 30.0;
+        // AF at 0.42 and 0.8; non-AF at 0.1 and 0.38: any t in (0.38, 0.42] separates them.
+        let scored = vec![
+            (&af, 0.42),
+            (&af, 0.8),
+            (&non, 0.1),
+            (&non, 0.38),
+            (&long, 0.99),
+        ];
+        assert_eq!(best_threshold(&scored), 0.4);
+        assert_eq!(best_threshold(&[(&non, 0.3)]), 0.5);
+    }
+
+    #[test]
+    fn kappa_is_one_for_perfect_agreement_and_zero_for_chance() {
+        assert_eq!(kappa([5, 0, 0, 5]), 1.0);
+        assert_eq!(kappa([25, 25, 25, 25]), 0.0);
+        assert!(kappa([0, 0, 0, 0]).is_nan());
+    }
+
+    #[test]
     fn sensitivity_and_specificity_are_exact_and_cis_contain_them() {
         let scored: Vec<Scored> = (0..40)
             .map(|i| Scored {
                 group: ["a", "b", "c", "d", "e", "f", "g", "h"][i % 8],
                 af: i % 2 == 0,
                 p: if i % 4 == 0 || i % 10 == 1 { 0.9 } else { 0.1 },
+                pos: i % 4 == 0 || i % 10 == 1,
             })
             .collect();
         let c = af_cell("x", 10.0, &scored, 1);
