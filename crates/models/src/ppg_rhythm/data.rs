@@ -121,6 +121,45 @@ pub struct Window {
     pub label: WindowLabel,
     /// Features ([`super::features::FEATURE_NAMES`]).
     pub features: Vec<f64>,
+    /// The intervals, ms (kept to compute jittered copies, see [`jitter_intervals`]).
+    pub intervals_ms: Vec<f64>,
+}
+
+/// Beat-time jitter of the training copies, ms (standard deviation of each beat's time): the
+/// timing noise that separates PPG pulse-to-pulse from ECG R-R intervals, of the order reported by
+/// Schäfer & Vagedes, *Int. J. Cardiol.* 2013;166:15-29 (pulse rate variability vs HRV), fixed a
+/// priori.
+pub const AUGMENT_JITTER_MS: f64 = 10.0;
+
+/// The intervals after moving every beat time by an independent Gaussian error of `sigma_ms`
+/// (Box-Muller on a seeded SplitMix64), each interval kept at 50 ms or more.
+pub fn jitter_intervals(rr_ms: &[f64], sigma_ms: f64, seed: u64) -> Vec<f64> {
+    let mut rng = crate::clinical::metrics::SplitMix64::new(seed);
+    let mut unit = || ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    let errors: Vec<f64> = (0..=rr_ms.len())
+        .map(|_| {
+            let (u, v) = (unit(), unit());
+            sigma_ms * (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+        })
+        .collect();
+    rr_ms
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r + errors[i + 1] - errors[i]).max(50.0))
+        .collect()
+}
+
+impl Window {
+    /// Features of a copy of the window with beat-time jitter `sigma_ms` (see
+    /// [`jitter_intervals`]); the seed comes from the window's record, start and length.
+    pub fn jittered_features(&self, sigma_ms: f64, salt: u64) -> Option<Vec<f64>> {
+        let seed = (self.record as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(self.start_s.to_bits())
+            .wrapping_add(self.length_s.to_bits().rotate_left(17))
+            .wrapping_add(salt);
+        interval_features(&jitter_intervals(&self.intervals_ms, sigma_ms, seed))
+    }
 }
 
 /// MIT-BIH records with a pacemaker, left out.
@@ -236,7 +275,8 @@ pub fn windows_of(rec: &BeatRecord, index: usize, length_s: f64) -> Vec<Window> 
             ),
         };
         let Some(label) = label else { continue };
-        let Some(features) = interval_features(&intervals_ms(&rec.beats_s[lo..hi])) else {
+        let intervals = intervals_ms(&rec.beats_s[lo..hi]);
+        let Some(features) = interval_features(&intervals) else {
             continue;
         };
         out.push(Window {
@@ -247,6 +287,7 @@ pub fn windows_of(rec: &BeatRecord, index: usize, length_s: f64) -> Vec<Window> 
             start_s: start,
             label,
             features,
+            intervals_ms: intervals,
         });
     }
     out
@@ -520,6 +561,21 @@ mod tests {
         assert_eq!(w[0].features[0], 9.0); // ten beats in [0, 10), nine intervals
         assert_eq!(w[0].record, 3);
         assert!(windows_of(&rec, 0, 30.0).is_empty());
+    }
+
+    #[test]
+    fn jitter_is_seeded_keeps_the_mean_and_has_the_expected_spread() {
+        let rr = vec![800.0; 2000];
+        let a = jitter_intervals(&rr, 10.0, 5);
+        assert_eq!(a, jitter_intervals(&rr, 10.0, 5));
+        assert_ne!(a, jitter_intervals(&rr, 10.0, 6));
+        let mean = a.iter().sum::<f64>() / 2000.0;
+        // The sum telescopes: only the first and last beat errors remain.
+        assert!((mean - 800.0).abs() < 0.1, "{mean}");
+        let sd = (a.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / 1999.0).sqrt();
+        // An interval's error is the difference of two beat errors: sd = sqrt(2) * 10 ms.
+        assert!((sd - 14.14).abs() < 1.0, "{sd}");
+        assert_eq!(jitter_intervals(&[], 10.0, 1), Vec::<f64>::new());
     }
 
     #[test]

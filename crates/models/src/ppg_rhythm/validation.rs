@@ -25,7 +25,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::classifier::RhythmClassifier;
-use super::data::{Source, Window, WindowLabel};
+use super::data::{Source, Window, WindowLabel, AUGMENT_JITTER_MS};
 use super::features::FEATURE_NAMES;
 use super::{Model, PpgRhythmError};
 use crate::clinical::metrics::{auroc, SplitMix64};
@@ -190,6 +190,15 @@ pub struct DataRow {
     pub persons: usize,
 }
 
+/// AF results of the CV's held-out windows after beat-time jitter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JitterCheck {
+    /// Standard deviation of each beat time's error, ms.
+    pub jitter_ms: f64,
+    /// All sources, per length.
+    pub cells: Vec<AfCell>,
+}
+
 /// 3-class confusion of one window length on MIT-BIH.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Confusion {
@@ -264,6 +273,8 @@ pub struct Report {
     pub threshold: f64,
     /// Grouped CV, AF per source and length.
     pub cv: Vec<AfCell>,
+    /// The CV's held-out windows with beat-time jitter (PPG-like timing noise), all sources.
+    pub cv_jittered: Vec<JitterCheck>,
     /// 3-class confusion on MIT-BIH (CV predictions).
     pub confusion: Vec<Confusion>,
     /// CinC 2017 → MIT-BIH and MIT-BIH → CinC 2017.
@@ -315,14 +326,21 @@ pub fn grouped_folds(windows: &[&Window], k: usize, seed: u64) -> Vec<usize> {
         .collect()
 }
 
+/// Feature rows and labels of the windows and of one copy of each with beat-time jitter
+/// [`AUGMENT_JITTER_MS`] (training augmentation towards PPG timing noise).
 fn rows(windows: &[&Window]) -> (Vec<Vec<f64>>, Vec<WindowLabel>) {
-    (
-        windows.iter().map(|w| w.features.clone()).collect(),
-        windows.iter().map(|w| w.label).collect(),
-    )
+    let mut x: Vec<Vec<f64>> = windows.iter().map(|w| w.features.clone()).collect();
+    let mut y: Vec<WindowLabel> = windows.iter().map(|w| w.label).collect();
+    for w in windows {
+        if let Some(f) = w.jittered_features(AUGMENT_JITTER_MS, 1) {
+            x.push(f);
+            y.push(w.label);
+        }
+    }
+    (x, y)
 }
 
-/// Trains on `train` windows.
+/// Trains on `train` windows and their jittered copies.
 ///
 /// # Errors
 /// [`PpgRhythmError::Training`] without both AF and non-AF windows.
@@ -383,9 +401,19 @@ pub fn choose_threshold(train: &[&Window], seed: u64) -> Result<f64, PpgRhythmEr
     Ok(best_threshold(&scored))
 }
 
-/// Class probabilities (normal, af, irregular) of a held-out window and the AF threshold chosen in
-/// its training folds.
-pub type OutOfFold = ([f64; 3], f64);
+/// Beat-time jitter of the robustness check of held-out windows, ms.
+pub const TEST_JITTER_MS: [f64; 2] = [10.0, 20.0];
+
+/// What the CV gives for a held-out window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OutOfFold {
+    /// Class probabilities (normal, af, irregular).
+    pub probs: [f64; 3],
+    /// The AF threshold chosen in its training folds.
+    pub threshold: f64,
+    /// `P(af)` of the window with beat-time jitter [`TEST_JITTER_MS`] (NaN when undefined).
+    pub p_af_jittered: [f64; 2],
+}
 
 /// Out-of-fold class probabilities (normal, af, irregular) of every window and the AF threshold
 /// chosen inside its training folds; two threads.
@@ -411,7 +439,18 @@ pub fn cross_validate(windows: &[Window]) -> Result<Vec<OutOfFold>, PpgRhythmErr
             .filter(|(i, _)| folds[*i] == f)
             .map(|(i, w)| {
                 let p = model.predict(&w.features);
-                (i, ([p.normal, p.af, p.irregular], threshold))
+                let jittered = TEST_JITTER_MS.map(|s| {
+                    w.jittered_features(s, 2)
+                        .map_or(f64::NAN, |f| model.predict(&f).af)
+                });
+                (
+                    i,
+                    OutOfFold {
+                        probs: [p.normal, p.af, p.irregular],
+                        threshold,
+                        p_af_jittered: jittered,
+                    },
+                )
             })
             .collect())
     };
@@ -426,7 +465,14 @@ pub fn cross_validate(windows: &[Window]) -> Result<Vec<OutOfFold>, PpgRhythmErr
         (h.join(), b)
     });
     let a = a.map_err(|_| PpgRhythmError::Training("a CV thread panicked".into()))?;
-    let mut out = vec![([f64::NAN; 3], 0.5); windows.len()];
+    let mut out = vec![
+        OutOfFold {
+            probs: [f64::NAN; 3],
+            threshold: 0.5,
+            p_af_jittered: [f64::NAN; 2],
+        };
+        windows.len()
+    ];
     for part in a.into_iter().chain(b) {
         for (i, p) in part? {
             out[i] = p;
@@ -469,21 +515,42 @@ pub fn data_rows(windows: &[Window]) -> Vec<DataRow> {
 pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
     let oof = cross_validate(windows)?;
     let all: Vec<&Window> = windows.iter().collect();
-    let p_af: Vec<(f64, f64)> = oof.iter().map(|(p, t)| (p[1], *t)).collect();
-    let mut fold_thresholds: Vec<f64> = oof.iter().map(|o| o.1).collect();
+    let p_af: Vec<(f64, f64)> = oof.iter().map(|o| (o.probs[1], o.threshold)).collect();
+    let mut fold_thresholds: Vec<f64> = oof.iter().map(|o| o.threshold).collect();
     fold_thresholds.sort_by(f64::total_cmp);
     fold_thresholds.dedup();
-    let scored: Vec<(&Window, f64)> = windows.iter().zip(&oof).map(|(w, o)| (w, o.0[1])).collect();
+    let scored: Vec<(&Window, f64)> = windows
+        .iter()
+        .zip(&oof)
+        .map(|(w, o)| (w, o.probs[1]))
+        .collect();
     let threshold = best_threshold(&scored);
     let cv = af_cells(
         &all,
         &p_af,
         &[Some(Source::Cinc2017), Some(Source::Mitdb), None],
     );
+    let jittered = TEST_JITTER_MS
+        .iter()
+        .enumerate()
+        .map(|(k, &sigma)| {
+            let (w, p): (Vec<&Window>, Vec<(f64, f64)>) = windows
+                .iter()
+                .zip(&oof)
+                .filter(|(_, o)| o.p_af_jittered[k].is_finite())
+                .map(|(w, o)| (w, (o.p_af_jittered[k], o.threshold)))
+                .unzip();
+            JitterCheck {
+                jitter_ms: sigma,
+                cells: af_cells(&w, &p, &[None]),
+            }
+        })
+        .collect();
     let mut confusion = Vec::new();
     for &len in &LENGTHS_S {
         let mut counts = [[0usize; 3]; 4];
-        for (w, (p, t)) in windows.iter().zip(&oof) {
+        for (w, o) in windows.iter().zip(&oof) {
+            let (p, t) = (o.probs, o.threshold);
             if w.source != Source::Mitdb || w.length_s != len {
                 continue;
             }
@@ -498,7 +565,7 @@ pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
                 af: p[1],
                 irregular: p[2],
             };
-            let pred = match probs.label(*t).0 {
+            let pred = match probs.label(t).0 {
                 WindowLabel::Normal | WindowLabel::OtherNonAf => 0,
                 WindowLabel::Af => 1,
                 WindowLabel::Irregular => 2,
@@ -539,6 +606,7 @@ pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
         fold_thresholds,
         threshold,
         cv,
+        cv_jittered: jittered,
         confusion,
         external,
         bidmc: None,
@@ -888,6 +956,14 @@ impl Report {
             self.fold_thresholds, self.threshold
         )?;
         af_table(f, &self.cv)?;
+        for j in &self.cv_jittered {
+            writeln!(
+                f,
+                "\nThe same held-out windows with every beat time moved by Gaussian noise of SD {} ms (PPG-like timing noise):\n",
+                j.jitter_ms
+            )?;
+            af_table(f, &j.cells)?;
+        }
         writeln!(
             f,
             "\n## MIT-BIH 3-class confusion (CV), rows truth, columns predicted\n"
@@ -977,6 +1053,7 @@ mod tests {
             start_s: 0.0,
             label,
             features: vec![0.0],
+            intervals_ms: Vec::new(),
         }
     }
 
