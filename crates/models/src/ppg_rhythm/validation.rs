@@ -229,6 +229,8 @@ pub struct External {
 pub struct BidmcSpan {
     /// `whole` (each record, 8 min) or `10 s`.
     pub span: String,
+    /// Sampling rate of the PLETH given to the model: 125 Hz as recorded, or resampled to 100 Hz.
+    pub rate_hz: f64,
     /// Recordings predicted.
     pub recordings: usize,
     /// Refused as unusable.
@@ -654,24 +656,24 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
         .collect();
     files.sort();
     let mut report = BidmcReport::default();
-    let mut spans = [
-        (
-            BidmcSpan {
-                span: "whole".into(),
-                ..BidmcSpan::default()
-            },
-            0.0,
-            0.0,
-        ),
-        (
-            BidmcSpan {
-                span: "10 s".into(),
-                ..BidmcSpan::default()
-            },
-            0.0,
-            0.0,
-        ),
-    ];
+    let mut spans: Vec<(BidmcSpan, f64, f64)> = [125.0, 100.0]
+        .iter()
+        .flat_map(|&rate_hz| {
+            ["whole", "10 s"].map(|span| {
+                (
+                    BidmcSpan {
+                        span: span.into(),
+                        rate_hz,
+                        ..BidmcSpan::default()
+                    },
+                    0.0,
+                    0.0,
+                )
+            })
+        })
+        .collect();
+    let to_100 = cardio_signal::resample::Resampler::between(125.0, 100.0)
+        .map_err(|e| PpgRhythmError::Data(e.to_string()))?;
     let read = |p: &Path| {
         cardio_formats::read_path(p)
             .map_err(|e| PpgRhythmError::Data(format!("{}: {e}", p.display())))
@@ -707,29 +709,38 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
         report.records += 1;
         let fs = rec.sampling_rate_hz;
         let duration = rec.duration_seconds();
-        let mut cuts: Vec<(usize, f64, f64)> = vec![(0, 0.0, duration)];
-        let mut k = 0.0;
-        while (k + 1.0) * 10.0 <= duration + 1e-9 {
-            cuts.push((1, k * 10.0, (k + 1.0) * 10.0));
-            k += 1.0;
+        let mut cuts: Vec<(usize, f64, f64)> = Vec::new();
+        for rate in 0..2 {
+            cuts.push((2 * rate, 0.0, duration));
+            let mut k = 0.0;
+            while (k + 1.0) * 10.0 <= duration + 1e-9 {
+                cuts.push((2 * rate + 1, k * 10.0, (k + 1.0) * 10.0));
+                k += 1.0;
+            }
         }
         let Some(pleth) = rec.channel("PLETH").cloned() else {
             continue;
         };
+        let pleth_100 = to_100.process(&pleth.samples);
         let ecg = ecg_reference(model, &rec);
         for (which, a, b) in cuts {
             let recording = if which == 0 {
                 rec.clone()
             } else {
-                let s0 = (a * fs).round() as usize;
-                let s1 = ((b * fs).round() as usize).min(pleth.samples.len());
+                let (samples, hz) = if which < 2 {
+                    (&pleth.samples, fs)
+                } else {
+                    (&pleth_100, 100.0)
+                };
+                let s0 = (a * hz).round() as usize;
+                let s1 = ((b * hz).round() as usize).min(samples.len());
                 cardio_formats::Recording {
                     channels: vec![cardio_formats::Channel {
                         name: pleth.name.clone(),
                         unit: pleth.unit.clone(),
-                        samples: pleth.samples[s0.min(s1)..s1].to_vec(),
+                        samples: samples[s0.min(s1)..s1].to_vec(),
                     }],
-                    sampling_rate_hz: fs,
+                    sampling_rate_hz: hz,
                     start: None,
                     metadata: BTreeMap::new(),
                 }
@@ -746,7 +757,7 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
                 Ok(p) => {
                     *span.labels.entry(p.label.clone()).or_default() += 1;
                     let ecg_af = ecg.as_ref().and_then(|e| {
-                        if which == 0 {
+                        if which % 2 == 0 {
                             e.whole_af
                         } else {
                             e.af_in(a, b)
@@ -997,20 +1008,21 @@ impl Report {
         if let Some(b) = &self.bidmc {
             writeln!(
                 f,
-                "## BIDMC through the predict path ({} records, PLETH 125 Hz, reference: monitor PULSE)\n",
+                "## BIDMC through the predict path ({} records, fingertip PLETH at 125 Hz and resampled to 100 Hz, reference: monitor PULSE)\n",
                 b.records
             )?;
             writeln!(
                 f,
-                "| recordings | n | unusable | noisy | normal / af / irregular | HR scored | HR MAE bpm | within 5 bpm | ms per prediction | AF calls PPG vs ECG (both / PPG only / ECG only / neither) | kappa |"
+                "| recordings | rate | n | unusable | noisy | normal / af / irregular | HR scored | HR MAE bpm | within 5 bpm | ms per prediction | AF calls PPG vs ECG (both / PPG only / ECG only / neither) | kappa |"
             )?;
-            writeln!(f, "|---|---|---|---|---|---|---|---|---|---|---|")?;
+            writeln!(f, "|---|---|---|---|---|---|---|---|---|---|---|---|")?;
             for s in &b.spans {
                 let g = |k: &str| s.labels.get(k).copied().unwrap_or(0);
                 writeln!(
                     f,
-                    "| {} | {} | {} | {} | {} / {} / {} | {} | {:.2} | {} % | {:.2} | {} / {} / {} / {} | {:.2} |",
+                    "| {} | {:.0} Hz | {} | {} | {} | {} / {} / {} | {} | {:.2} | {} % | {:.2} | {} / {} / {} / {} | {:.2} |",
                     s.span,
+                    s.rate_hz,
                     s.recordings,
                     s.unusable,
                     s.noisy,
