@@ -11,14 +11,22 @@
 //!    2013 systolic peaks, sub-sample refined); missing samples are held at the last valid value.
 //! 4. **Windows**: a recording under 60 s is one window; a longer one is cut into consecutive 30-s
 //!    windows, a remainder of at least 10 s being its own window and a shorter one joining the last.
-//! 5. **Quality gate per window**: `cardio_signal::quality::ppg` (Orphanidou et al. 2015: plausible
-//!    rate 40-180 bpm, no gap over 3 s, beat-template correlation at least 0.86), no missing sample,
-//!    and at least [`super::features::MIN_INTERVALS`] pulse intervals. A window that fails is noisy.
+//! 5. **Quality gate per window** ([`window_quality`]): the basic checks of
+//!    `cardio_signal::quality` (flat line, clipping), a median rate of 30-220 bpm, no gap over 3 s and
+//!    a beat-template correlation of at least 0.86 (Orphanidou et al. 2015, as
+//!    `cardio_signal::quality::ppg`, whose 40-180 bpm rate range is widened here so that AF with a
+//!    fast ventricular rate is not called noise), no missing sample, and at least
+//!    [`super::features::MIN_INTERVALS`] pulse intervals. A window that fails is noisy.
 //! 6. **Label**: `noisy` when the usable windows cover less than half of the recording (a label, not
 //!    an error: the pulses were there but could not be trusted); otherwise the rhythm probabilities
 //!    are the duration-weighted mean over the usable windows (a soft vote) and the label is AF when
 //!    the mean `P(af)` reaches the model's AF threshold, otherwise the more probable of irregular and
 //!    normal. The share of usable windows called AF (the AF burden) is reported beside it.
+//! 7. **Numbers**: `confidence` is the probability of the label (for `noisy`, the share of the
+//!    recording that was too noisy); `risk_score` is the mean `P(af)` of the usable windows (0 when
+//!    none is usable), also for `noisy`; `details.probabilities` holds the three rhythm classes and
+//!    `noisy` (the rhythm classes are `null` when the label is `noisy`). Heart rate is 60 000 / the
+//!    median pulse interval of the usable windows (of all windows when none is usable).
 
 use cardio_formats::{Channel, Recording};
 use cardio_signal::{hrv, ppg, quality, SamplingRate};
@@ -48,6 +56,74 @@ pub const MIN_TAIL_S: f64 = 10.0;
 pub const DISCLAIMER: &str = "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.";
 
 const PREFERRED: [&str; 5] = ["PLETH", "PPG", "PULSE", "IR", "RED"];
+
+/// Plausible median pulse rate of a window, bpm.
+pub const RATE_RANGE_BPM: (f64, f64) = (30.0, 220.0);
+/// Longest stretch without a pulse in a usable window, seconds.
+pub const MAX_GAP_S: f64 = 3.0;
+/// Least mean correlation of each pulse with the average pulse.
+pub const MIN_TEMPLATE_CORRELATION: f64 = 0.86;
+
+/// Quality of one window of a cleaned PPG with its pulse peaks (indices into `x`).
+///
+/// The rule of `cardio_signal::quality::ppg` (Orphanidou, C. et al. (2015), "Signal-quality indices
+/// for the electrocardiogram and photoplethysmogram: derivation and applications to wireless
+/// monitoring", *IEEE J. Biomed. Health Inform.* 19(3), 832-838: basic checks, plausible rate, no
+/// long gap, beat-template correlation >= 0.86) with the rate range widened to
+/// [`RATE_RANGE_BPM`].
+pub fn window_quality(x: &[f64], fs: SamplingRate, peaks: &[usize]) -> quality::Quality {
+    let bad = |reason: String| quality::Quality {
+        score: 0.0,
+        usable: false,
+        reason,
+    };
+    if let Some(q) = quality::basic_checks(x, fs) {
+        return q;
+    }
+    let hz = fs.hz();
+    if peaks.len() < 3 {
+        return bad(format!("only {} pulse(s) found", peaks.len()));
+    }
+    let mut ibi: Vec<f64> = peaks
+        .windows(2)
+        .map(|w| (w[1] - w[0]) as f64 / hz)
+        .collect();
+    let lead = peaks[0] as f64 / hz;
+    let tail = x.len().saturating_sub(peaks[peaks.len() - 1]) as f64 / hz;
+    let max_gap = ibi.iter().copied().fold(lead.max(tail), f64::max);
+    ibi.sort_by(f64::total_cmp);
+    let median = ibi[ibi.len() / 2];
+    let bpm = 60.0 / median;
+    if !(RATE_RANGE_BPM.0..=RATE_RANGE_BPM.1).contains(&bpm) {
+        return bad(format!(
+            "pulse rate of {bpm:.0} bpm is outside the plausible {:.0}-{:.0} bpm",
+            RATE_RANGE_BPM.0, RATE_RANGE_BPM.1
+        ));
+    }
+    if max_gap > MAX_GAP_S {
+        return bad(format!("a gap of {max_gap:.1} s without pulses"));
+    }
+    let half = ((median * hz) / 2.0) as usize;
+    let Some(corr) = quality::template_correlation(x, peaks, half) else {
+        return bad("too few complete pulses".into());
+    };
+    let score = corr.clamp(0.0, 1.0);
+    if corr >= MIN_TEMPLATE_CORRELATION {
+        quality::Quality {
+            score,
+            usable: true,
+            reason: format!("usable: pulses match their average shape (correlation {corr:.2})"),
+        }
+    } else {
+        quality::Quality {
+            score,
+            usable: false,
+            reason: format!(
+                "too noisy: pulses match their average shape poorly (correlation {corr:.2}, needs {MIN_TEMPLATE_CORRELATION:.2})"
+            ),
+        }
+    }
+}
 
 /// The channel a PPG prediction reads (see the module docs); `None` without channels.
 pub fn pick_channel(rec: &Recording) -> Option<&Channel> {
@@ -319,23 +395,26 @@ impl Model {
             }
             .to_value(),
         );
-        let probs = mean_probs.map_or_else(
-            || {
-                json!({"normal": Value::Null, "af": Value::Null, "irregular": Value::Null,
-                       "noisy": num(1.0 - usable_share)})
-            },
-            |p| {
-                let rhythm_share = if noisy { 0.0 } else { 1.0 };
-                json!({
-                    "normal": num(round(p.normal * rhythm_share, 4)),
-                    "af": num(round(p.af * rhythm_share, 4)),
-                    "irregular": num(round(p.irregular * rhythm_share, 4)),
-                    "noisy": num(if noisy { round(1.0 - usable_share, 4) } else { 0.0 }),
-                })
-            },
-        );
+        // A noisy recording has no rhythm probabilities: only the share of it that was too noisy.
+        let probs = match (mean_probs, noisy) {
+            (Some(p), false) => json!({
+                "normal": num(round(p.normal, 4)),
+                "af": num(round(p.af, 4)),
+                "irregular": num(round(p.irregular, 4)),
+                "noisy": 0.0,
+            }),
+            _ => json!({
+                "normal": Value::Null,
+                "af": Value::Null,
+                "irregular": Value::Null,
+                "noisy": num(round(1.0 - usable_share, 4)),
+            }),
+        };
         details.insert("probabilities".into(), probs);
-        details.insert("af_probability".into(), num(round(risk, 4)));
+        details.insert(
+            "af_probability".into(),
+            mean_probs.map_or(Value::Null, |p| num(round(p.af, 4))),
+        );
         details.insert(
             "heart_rate_bpm".into(),
             hr.map_or(Value::Null, |v| num(round(v, 1))),
@@ -422,7 +501,7 @@ impl Model {
             .windows(2)
             .map(|w| 1000.0 * (w[1] - w[0]))
             .collect();
-        let q = quality::ppg(&analysis.cleaned[s0..s1], fs, &local);
+        let q = window_quality(&analysis.cleaned[s0..s1], fs, &local);
         let mut result = WindowResult {
             start_s,
             end_s,
@@ -494,6 +573,37 @@ mod tests {
             "IR LED"
         );
         assert!(pick_channel(&rec(&[])).is_none());
+    }
+
+    #[test]
+    fn the_window_quality_accepts_fast_regular_pulses_and_refuses_flat_or_sparse_ones() {
+        let fs = SamplingRate::new(100.0).unwrap();
+        // 200 bpm: a pulse every 0.3 s (30 samples), peaking at 15 + 30 k.
+        let peaks: Vec<usize> = (0..33).map(|k| 15 + 30 * k).collect();
+        let x: Vec<f64> = (0..1000)
+            .map(|i| {
+                let ph = 2.0 * std::f64::consts::PI * (f64::from(i) - 15.0) / 30.0;
+                ph.cos() + 0.3 * (2.0 * ph).cos()
+            })
+            .collect();
+        let q = window_quality(&x, fs, &peaks);
+        assert!(q.usable, "{q:?}");
+        assert!(q.score > 0.99);
+        assert!(
+            !quality::ppg(&x, fs, &peaks).usable,
+            "the signal crate's range stops at 180 bpm"
+        );
+        assert_eq!(
+            window_quality(&x, fs, &peaks[..2]).reason,
+            "only 2 pulse(s) found"
+        );
+        let sparse = [15, 45, 75, 500];
+        assert!(window_quality(&x, fs, &sparse)
+            .reason
+            .starts_with("a gap of"));
+        assert!(window_quality(&[1.0; 1000], fs, &peaks)
+            .reason
+            .contains("flat"));
     }
 
     #[test]
