@@ -16,12 +16,15 @@
 //!
 //! assert_eq!(Modality::Ecg.label(), "ECG");
 //! ```
+//!
+//! [`ppg_rhythm`] is the PPG model: heart rate, signal quality and rhythm (card `cards/ppg.md`).
 
 pub mod analysis;
 pub mod clinical;
 pub mod eval;
 pub mod gbdt;
 pub mod pcg_model;
+pub mod ppg_rhythm;
 pub mod prediction;
 
 /// The kinds of input a screening model reads.

@@ -1,0 +1,633 @@
+//! From a PPG [`Recording`] to a [`Prediction`]: channel choice, pulse detection, quality gating per
+//! window, the rhythm classifier per window and the vote over windows.
+//!
+//! 1. **Channel**: the first channel named `PLETH`, `PPG`, `PULSE`, `IR` or `RED` (in that order,
+//!    case-insensitive), else the first channel whose name has one of these as a word or starts
+//!    with `PPG`/`PLETH` (`PPG1`, `IR LED`), else the first channel.
+//! 2. **Unusable** ([`PredictError::Unusable`]) when the file cannot be judged at all: no channel,
+//!    a sampling rate outside [`MIN_RATE_HZ`]-[`MAX_RATE_HZ`], under [`MIN_SECONDS`] of signal,
+//!    more than half of the samples missing, or fewer than [`MIN_PULSES`] pulses found.
+//! 3. **Pulses**: `cardio_signal::ppg::analyze` over the whole signal (band-pass and Elgendi et al.
+//!    2013 systolic peaks, sub-sample refined); missing samples are held at the last valid value.
+//! 4. **Windows**: a recording under 60 s is one window; a longer one is cut into consecutive 30-s
+//!    windows, a remainder of at least 10 s being its own window and a shorter one joining the last.
+//! 5. **Quality gate per window** ([`window_quality`]): the basic checks of
+//!    `cardio_signal::quality` (flat line, clipping), a median rate of 30-220 bpm, no gap over 3 s and
+//!    a beat-template correlation of at least 0.86 (Orphanidou et al. 2015, as
+//!    `cardio_signal::quality::ppg`, whose 40-180 bpm rate range is widened here so that AF with a
+//!    fast ventricular rate is not called noise), no missing sample, and at least
+//!    [`super::features::MIN_INTERVALS`] pulse intervals. A window that fails is noisy.
+//! 6. **Label**: `noisy` when the usable windows cover less than half of the recording (a label, not
+//!    an error: the pulses were there but could not be trusted); otherwise the rhythm probabilities
+//!    are the duration-weighted mean over the usable windows (a soft vote) and the label is AF when
+//!    the mean `P(af)` reaches the model's AF threshold, otherwise the more probable of irregular and
+//!    normal. The share of usable windows called AF (the AF burden) is reported beside it.
+//! 7. **Numbers**: `confidence` is the probability of the label (for `noisy`, the share of the
+//!    recording that was too noisy); `risk_score` is the mean `P(af)` of the usable windows (0 when
+//!    none is usable), also for `noisy`; `details.probabilities` holds the three rhythm classes and
+//!    `noisy` (the rhythm classes are `null` when the label is `noisy`). Heart rate is 60 000 / the
+//!    median pulse interval of the usable windows (of all windows when none is usable).
+
+use cardio_formats::{Channel, Recording};
+use cardio_signal::{hrv, ppg, quality, SamplingRate};
+use serde_json::{json, Map, Value};
+
+use super::classifier::RhythmProbabilities;
+use super::data::WindowLabel;
+use super::features::{interval_features, MIN_INTERVALS};
+use super::{Model, MODEL_ID};
+use crate::prediction::{ModelInfo, PredictError, Prediction};
+
+/// Shortest recording judged, seconds.
+pub const MIN_SECONDS: f64 = 8.0;
+/// Lowest sampling rate accepted, Hz.
+pub const MIN_RATE_HZ: f64 = 20.0;
+/// Highest sampling rate accepted, Hz.
+pub const MAX_RATE_HZ: f64 = 10_000.0;
+/// Fewest pulses in the whole recording.
+pub const MIN_PULSES: usize = 4;
+/// Window length of long recordings, seconds.
+pub const WINDOW_S: f64 = 30.0;
+/// Recordings shorter than this are one window, seconds.
+pub const SINGLE_WINDOW_BELOW_S: f64 = 60.0;
+/// Shortest trailing window of its own, seconds.
+pub const MIN_TAIL_S: f64 = 10.0;
+/// The sentence that ends every list of recommendations.
+pub const DISCLAIMER: &str = "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.";
+
+const PREFERRED: [&str; 5] = ["PLETH", "PPG", "PULSE", "IR", "RED"];
+
+/// Plausible median pulse rate of a window, bpm.
+pub const RATE_RANGE_BPM: (f64, f64) = (30.0, 220.0);
+/// Longest stretch without a pulse in a usable window, seconds.
+pub const MAX_GAP_S: f64 = 3.0;
+/// Least mean correlation of each pulse with the average pulse.
+pub const MIN_TEMPLATE_CORRELATION: f64 = 0.86;
+
+/// Quality of one window of a cleaned PPG with its pulse peaks (indices into `x`).
+///
+/// The rule of `cardio_signal::quality::ppg` (Orphanidou, C. et al. (2015), "Signal-quality indices
+/// for the electrocardiogram and photoplethysmogram: derivation and applications to wireless
+/// monitoring", *IEEE J. Biomed. Health Inform.* 19(3), 832-838: basic checks, plausible rate, no
+/// long gap, beat-template correlation >= 0.86) with the rate range widened to
+/// [`RATE_RANGE_BPM`].
+pub fn window_quality(x: &[f64], fs: SamplingRate, peaks: &[usize]) -> quality::Quality {
+    let bad = |reason: String| quality::Quality {
+        score: 0.0,
+        usable: false,
+        reason,
+    };
+    if let Some(q) = quality::basic_checks(x, fs) {
+        return q;
+    }
+    let hz = fs.hz();
+    if peaks.len() < 3 {
+        return bad(format!("only {} pulse(s) found", peaks.len()));
+    }
+    let mut ibi: Vec<f64> = peaks
+        .windows(2)
+        .map(|w| (w[1] - w[0]) as f64 / hz)
+        .collect();
+    let lead = peaks[0] as f64 / hz;
+    let tail = x.len().saturating_sub(peaks[peaks.len() - 1]) as f64 / hz;
+    let max_gap = ibi.iter().copied().fold(lead.max(tail), f64::max);
+    ibi.sort_by(f64::total_cmp);
+    let median = ibi[ibi.len() / 2];
+    let bpm = 60.0 / median;
+    if !(RATE_RANGE_BPM.0..=RATE_RANGE_BPM.1).contains(&bpm) {
+        return bad(format!(
+            "pulse rate of {bpm:.0} bpm is outside the plausible {:.0}-{:.0} bpm",
+            RATE_RANGE_BPM.0, RATE_RANGE_BPM.1
+        ));
+    }
+    if max_gap > MAX_GAP_S {
+        return bad(format!("a gap of {max_gap:.1} s without pulses"));
+    }
+    let half = ((median * hz) / 2.0) as usize;
+    let Some(corr) = quality::template_correlation(x, peaks, half) else {
+        return bad("too few complete pulses".into());
+    };
+    let score = corr.clamp(0.0, 1.0);
+    if corr >= MIN_TEMPLATE_CORRELATION {
+        quality::Quality {
+            score,
+            usable: true,
+            reason: format!("usable: pulses match their average shape (correlation {corr:.2})"),
+        }
+    } else {
+        quality::Quality {
+            score,
+            usable: false,
+            reason: format!(
+                "too noisy: pulses match their average shape poorly (correlation {corr:.2}, needs {MIN_TEMPLATE_CORRELATION:.2})"
+            ),
+        }
+    }
+}
+
+/// The channel a PPG prediction reads (see the module docs); `None` without channels.
+pub fn pick_channel(rec: &Recording) -> Option<&Channel> {
+    for want in PREFERRED {
+        if let Some(c) = rec.channel(want) {
+            return Some(c);
+        }
+    }
+    let wordy = |c: &&Channel| {
+        let upper = c.name.trim().to_ascii_uppercase();
+        upper.starts_with("PPG")
+            || upper.starts_with("PLETH")
+            || upper
+                .split(|ch: char| !ch.is_ascii_alphanumeric())
+                .any(|w| PREFERRED.contains(&w))
+    };
+    rec.channels
+        .iter()
+        .find(wordy)
+        .or_else(|| rec.channels.first())
+}
+
+/// The windows `(start, end)` in seconds of a recording of `duration_s` (see the module docs).
+pub fn plan_windows(duration_s: f64) -> Vec<(f64, f64)> {
+    if duration_s.is_nan() || duration_s <= 0.0 {
+        return Vec::new();
+    }
+    if duration_s < SINGLE_WINDOW_BELOW_S {
+        return vec![(0.0, duration_s)];
+    }
+    let whole = (duration_s / WINDOW_S).floor() as usize;
+    let mut out: Vec<(f64, f64)> = (0..whole)
+        .map(|k| (k as f64 * WINDOW_S, (k + 1) as f64 * WINDOW_S))
+        .collect();
+    let tail = duration_s - whole as f64 * WINDOW_S;
+    if tail >= MIN_TAIL_S {
+        out.push((whole as f64 * WINDOW_S, duration_s));
+    } else if let Some(last) = out.last_mut() {
+        last.1 = duration_s;
+    }
+    out
+}
+
+/// What one window gave.
+#[derive(Debug, Clone)]
+struct WindowResult {
+    start_s: f64,
+    end_s: f64,
+    quality_score: f64,
+    reason: String,
+    intervals_ms: Vec<f64>,
+    probabilities: Option<RhythmProbabilities>,
+}
+
+fn num(v: f64) -> Value {
+    if v.is_finite() {
+        json!(v)
+    } else {
+        Value::Null
+    }
+}
+
+fn round(v: f64, digits: i32) -> f64 {
+    let k = 10f64.powi(digits);
+    (v * k).round() / k
+}
+
+fn median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut s = values.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    Some(if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        f64::midpoint(s[n / 2 - 1], s[n / 2])
+    })
+}
+
+/// The display text of a label.
+pub fn label_text(label: &str) -> &'static str {
+    match label {
+        "af" => "Atrial fibrillation suspected",
+        "irregular" => "Irregular pulse rhythm, not typical of atrial fibrillation",
+        "noisy" => "Signal too noisy to judge the rhythm",
+        _ => "Regular pulse rhythm",
+    }
+}
+
+fn recommendations(label: &str, hr: Option<f64>, af_burden: Option<f64>) -> Vec<String> {
+    let mut out: Vec<String> = match label {
+        "af" => vec![
+            "The pulse rhythm suggests atrial fibrillation: arrange a 12-lead ECG (or ECG monitoring) and a clinical review within days, because AF must be confirmed on an ECG before it is treated.".into(),
+            "Seek emergency care now for chest pain, fainting, severe breathlessness or signs of stroke (face drooping, arm weakness, speech difficulty).".into(),
+            "If AF is confirmed, the clinician should assess stroke risk and the need for anticoagulation.".into(),
+        ],
+        "irregular" => vec![
+            "The pulse rhythm is irregular but not typical of atrial fibrillation (for example frequent extra beats): consider a 12-lead ECG at a routine visit.".into(),
+            "Seek review sooner if palpitations, dizziness, fainting or breathlessness occur.".into(),
+            "Repeat the measurement at rest for at least 30 seconds to confirm the finding.".into(),
+        ],
+        "noisy" => vec![
+            "The pulse signal is too noisy to judge the rhythm: record again at rest, seated, with the hand still and supported at heart level.".into(),
+            "Cover the sensor or camera fully with the fingertip using light, steady pressure, and record for at least 30 seconds.".into(),
+            "If symptoms such as palpitations are present, an ECG is the better test.".into(),
+        ],
+        _ => vec![
+            "The pulse rhythm is regular in this recording; no sign of atrial fibrillation was found.".into(),
+            "A single recording cannot rule out intermittent (paroxysmal) atrial fibrillation: record again, or ask for an ECG, if palpitations occur.".into(),
+        ],
+    };
+    if let Some(b) = af_burden {
+        if label != "af" && label != "noisy" && b > 0.0 {
+            out.push(format!(
+                "{:.0} % of the analysed windows looked like atrial fibrillation: repeat the recording, and arrange an ECG if this recurs.",
+                100.0 * b
+            ));
+        }
+    }
+    if let Some(hr) = hr {
+        if label != "noisy" && hr > 120.0 {
+            out.push(format!(
+                "The pulse rate is fast ({hr:.0} bpm); if this is at rest, seek medical review promptly."
+            ));
+        } else if label != "noisy" && hr < 40.0 {
+            out.push(format!(
+                "The pulse rate is slow ({hr:.0} bpm); seek medical review, urgently if there is dizziness or fainting."
+            ));
+        }
+    }
+    out.push(DISCLAIMER.into());
+    out
+}
+
+impl Model {
+    /// Predicts the rhythm of a PPG recording (see the module docs for every step).
+    ///
+    /// # Errors
+    /// [`PredictError::Unusable`] with a message for the user when the recording cannot be judged:
+    /// no channel, a sampling rate outside 20-10000 Hz, under 8 s, mostly missing samples, or fewer
+    /// than 4 pulses.
+    pub fn predict(&self, rec: &Recording) -> Result<Prediction, PredictError> {
+        let channel = pick_channel(rec)
+            .ok_or_else(|| PredictError::Unusable("The recording has no signal channel.".into()))?;
+        let fs_hz = rec.sampling_rate_hz;
+        if !(fs_hz.is_finite() && (MIN_RATE_HZ..=MAX_RATE_HZ).contains(&fs_hz)) {
+            return Err(PredictError::Unusable(format!(
+                "Sampling rate {fs_hz} Hz is not supported for PPG; it must be between {MIN_RATE_HZ:.0} and {MAX_RATE_HZ:.0} Hz."
+            )));
+        }
+        let x = &channel.samples;
+        let duration = x.len() as f64 / fs_hz;
+        if duration < MIN_SECONDS {
+            return Err(PredictError::Unusable(format!(
+                "Recording too short: {duration:.1} s; at least {MIN_SECONDS:.0} s is needed."
+            )));
+        }
+        let missing = x.iter().filter(|v| !v.is_finite()).count();
+        if missing * 2 > x.len() {
+            return Err(PredictError::Unusable(format!(
+                "{:.0} % of the pulse signal's samples are missing; at most half may be.",
+                100.0 * missing as f64 / x.len() as f64
+            )));
+        }
+        let first = x.iter().copied().find(|v| v.is_finite()).unwrap_or(0.0);
+        let mut held = first;
+        let filled: Vec<f64> = x
+            .iter()
+            .map(|&v| {
+                if v.is_finite() {
+                    held = v;
+                }
+                held
+            })
+            .collect();
+        let fs = SamplingRate::new(fs_hz)
+            .map_err(|e| PredictError::Unusable(format!("Invalid sampling rate: {e}.")))?;
+        let analysis = ppg::analyze(&filled, fs).map_err(|e| {
+            PredictError::Unusable(format!("The pulse signal cannot be analysed: {e}."))
+        })?;
+        if analysis.peaks.len() < MIN_PULSES {
+            return Err(PredictError::Unusable(format!(
+                "No usable pulse found: {} pulse(s) detected in {duration:.1} s; at least {MIN_PULSES} are needed.",
+                analysis.peaks.len()
+            )));
+        }
+
+        let windows: Vec<WindowResult> = plan_windows(duration)
+            .into_iter()
+            .map(|(a, b)| self.window(x, &analysis, fs, a, b))
+            .collect();
+        let threshold = self.params.af_threshold;
+        let total: f64 = windows.iter().map(|w| w.end_s - w.start_s).sum();
+        let usable: Vec<&WindowResult> = windows
+            .iter()
+            .filter(|w| w.probabilities.is_some())
+            .collect();
+        let usable_s: f64 = usable.iter().map(|w| w.end_s - w.start_s).sum();
+        let usable_share = if total > 0.0 { usable_s / total } else { 0.0 };
+        let mean_probs = (usable_s > 0.0).then(|| {
+            let mut p = RhythmProbabilities {
+                normal: 0.0,
+                af: 0.0,
+                irregular: 0.0,
+            };
+            for w in &usable {
+                if let Some(q) = w.probabilities {
+                    let k = (w.end_s - w.start_s) / usable_s;
+                    p.normal += k * q.normal;
+                    p.af += k * q.af;
+                    p.irregular += k * q.irregular;
+                }
+            }
+            p
+        });
+        let af_windows = usable
+            .iter()
+            .filter(|w| {
+                w.probabilities
+                    .is_some_and(|p| p.label(threshold).0 == WindowLabel::Af)
+            })
+            .count();
+        let af_burden = (!usable.is_empty()).then(|| af_windows as f64 / usable.len() as f64);
+        let noisy = usable_share < 0.5;
+        let (label, confidence) = match (&mean_probs, noisy) {
+            (Some(p), false) => {
+                let (l, c) = p.label(threshold);
+                (l.name(), c)
+            }
+            _ => ("noisy", 1.0 - usable_share),
+        };
+        let risk = mean_probs.map_or(0.0, |p| p.af);
+
+        // Interval figures over the usable windows (all windows when none is usable).
+        let source: Vec<&WindowResult> = if usable.is_empty() {
+            windows.iter().collect()
+        } else {
+            usable.clone()
+        };
+        let intervals: Vec<f64> = source
+            .iter()
+            .flat_map(|w| w.intervals_ms.iter().copied())
+            .collect();
+        let hr = median(&intervals).map(|m| 60_000.0 / m);
+        let td = hrv::time_domain(&intervals).ok();
+        let irr = hrv::irregularity(&intervals).ok();
+        let quality_score = windows
+            .iter()
+            .map(|w| w.quality_score * (w.end_s - w.start_s))
+            .sum::<f64>()
+            / total.max(f64::MIN_POSITIVE);
+        let reason = windows
+            .iter()
+            .find(|w| w.probabilities.is_none())
+            .or(windows.first())
+            .map(|w| w.reason.clone())
+            .unwrap_or_default();
+
+        let mut details = Map::new();
+        details.insert(
+            "model".into(),
+            ModelInfo {
+                id: MODEL_ID.into(),
+                version: self.params.version.clone(),
+                metric: self.params.validation.metric.clone(),
+                value: self.params.validation.value,
+            }
+            .to_value(),
+        );
+        // A noisy recording has no rhythm probabilities: only the share of it that was too noisy.
+        let probs = match (mean_probs, noisy) {
+            (Some(p), false) => json!({
+                "normal": num(round(p.normal, 4)),
+                "af": num(round(p.af, 4)),
+                "irregular": num(round(p.irregular, 4)),
+                "noisy": 0.0,
+            }),
+            _ => json!({
+                "normal": Value::Null,
+                "af": Value::Null,
+                "irregular": Value::Null,
+                "noisy": num(round(1.0 - usable_share, 4)),
+            }),
+        };
+        details.insert("probabilities".into(), probs);
+        details.insert(
+            "af_probability".into(),
+            mean_probs.map_or(Value::Null, |p| num(round(p.af, 4))),
+        );
+        details.insert(
+            "heart_rate_bpm".into(),
+            hr.map_or(Value::Null, |v| num(round(v, 1))),
+        );
+        details.insert("pulse_count".into(), json!(analysis.peaks.len()));
+        details.insert("intervals_used".into(), json!(intervals.len()));
+        details.insert(
+            "mean_interval_ms".into(),
+            td.map_or(Value::Null, |t| num(round(t.mean_nn_ms, 1))),
+        );
+        details.insert(
+            "sdnn_ms".into(),
+            td.map_or(Value::Null, |t| num(round(t.sdnn_ms, 1))),
+        );
+        details.insert(
+            "rmssd_ms".into(),
+            td.map_or(Value::Null, |t| num(round(t.rmssd_ms, 1))),
+        );
+        details.insert(
+            "interval_cv".into(),
+            irr.map_or(Value::Null, |i| num(round(i.cv, 4))),
+        );
+        details.insert(
+            "normalized_rmssd".into(),
+            irr.map_or(Value::Null, |i| num(round(i.normalized_rmssd, 4))),
+        );
+        details.insert("quality_score".into(), num(round(quality_score, 3)));
+        details.insert("quality_reason".into(), json!(reason));
+        details.insert("usable_fraction".into(), num(round(usable_share, 3)));
+        details.insert("windows".into(), json!(windows.len()));
+        details.insert("windows_usable".into(), json!(usable.len()));
+        details.insert("af_windows".into(), json!(af_windows));
+        details.insert(
+            "af_burden".into(),
+            af_burden.map_or(Value::Null, |b| num(round(b, 3))),
+        );
+        details.insert("duration_s".into(), num(round(duration, 2)));
+        details.insert("channel".into(), json!(channel.name));
+        details.insert("sampling_rate_hz".into(), num(fs_hz));
+        details.insert(
+            "window_results".into(),
+            Value::Array(
+                windows
+                    .iter()
+                    .map(|w| {
+                        json!({
+                            "start_s": num(round(w.start_s, 2)),
+                            "end_s": num(round(w.end_s, 2)),
+                            "label": w.probabilities.map_or("noisy", |p| p.label(threshold).0.name()),
+                            "af_probability": w.probabilities.map_or(Value::Null, |p| num(round(p.af, 4))),
+                            "quality_score": num(round(w.quality_score, 3)),
+                        })
+                    })
+                    .collect(),
+            ),
+        );
+        Ok(Prediction {
+            label: label.into(),
+            prediction: label_text(label).into(),
+            confidence: confidence.clamp(0.0, 1.0),
+            risk_score: risk.clamp(0.0, 1.0),
+            recommendations: recommendations(label, hr, af_burden),
+            details,
+        })
+    }
+
+    /// Quality, intervals and rhythm of one window `[a, b)` seconds.
+    fn window(
+        &self,
+        raw: &[f64],
+        analysis: &ppg::PpgAnalysis,
+        fs: SamplingRate,
+        start_s: f64,
+        end_s: f64,
+    ) -> WindowResult {
+        let hz = fs.hz();
+        let len = analysis.cleaned.len();
+        let s0 = ((start_s * hz).round() as usize).min(len);
+        let s1 = ((end_s * hz).round() as usize).clamp(s0, len);
+        let lo = analysis.peaks.partition_point(|&p| p < s0);
+        let hi = analysis.peaks.partition_point(|&p| p < s1);
+        let local: Vec<usize> = analysis.peaks[lo..hi].iter().map(|p| p - s0).collect();
+        let intervals_ms: Vec<f64> = analysis.peak_times_s[lo..hi]
+            .windows(2)
+            .map(|w| 1000.0 * (w[1] - w[0]))
+            .collect();
+        let q = window_quality(&analysis.cleaned[s0..s1], fs, &local);
+        let mut result = WindowResult {
+            start_s,
+            end_s,
+            quality_score: q.score,
+            reason: q.reason.clone(),
+            intervals_ms,
+            probabilities: None,
+        };
+        if raw[s0..s1].iter().any(|v| !v.is_finite()) {
+            result.reason = "samples are missing in this part of the recording".into();
+            result.quality_score = 0.0;
+            return result;
+        }
+        if !q.usable {
+            return result;
+        }
+        match interval_features(&result.intervals_ms) {
+            Some(features) => {
+                result.probabilities = Some(self.params.classifier.predict(&features));
+            }
+            None => {
+                result.reason = format!(
+                    "too few pulse intervals ({}, at least {MIN_INTERVALS} are needed)",
+                    result.intervals_ms.len()
+                );
+            }
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(names: &[&str]) -> Recording {
+        Recording {
+            channels: names
+                .iter()
+                .map(|n| Channel {
+                    name: (*n).into(),
+                    unit: String::new(),
+                    samples: vec![0.0; 4],
+                })
+                .collect(),
+            sampling_rate_hz: 100.0,
+            start: None,
+            metadata: std::collections::BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn the_ppg_channel_is_chosen_by_name_then_first() {
+        assert_eq!(
+            pick_channel(&rec(&["RESP", "pleth", "II"])).unwrap().name,
+            "pleth"
+        );
+        assert_eq!(pick_channel(&rec(&["RED", "IR"])).unwrap().name, "IR");
+        assert_eq!(
+            pick_channel(&rec(&["AIRFLOW", "PPG1"])).unwrap().name,
+            "PPG1"
+        );
+        assert_eq!(
+            pick_channel(&rec(&["AIRFLOW", "x"])).unwrap().name,
+            "AIRFLOW"
+        );
+        assert_eq!(
+            pick_channel(&rec(&["ecg", "IR LED"])).unwrap().name,
+            "IR LED"
+        );
+        assert!(pick_channel(&rec(&[])).is_none());
+    }
+
+    #[test]
+    fn the_window_quality_accepts_fast_regular_pulses_and_refuses_flat_or_sparse_ones() {
+        let fs = SamplingRate::new(100.0).unwrap();
+        // 200 bpm: a pulse every 0.3 s (30 samples), peaking at 15 + 30 k.
+        let peaks: Vec<usize> = (0..33).map(|k| 15 + 30 * k).collect();
+        let x: Vec<f64> = (0..1000)
+            .map(|i| {
+                let ph = 2.0 * std::f64::consts::PI * (f64::from(i) - 15.0) / 30.0;
+                ph.cos() + 0.3 * (2.0 * ph).cos()
+            })
+            .collect();
+        let q = window_quality(&x, fs, &peaks);
+        assert!(q.usable, "{q:?}");
+        assert!(q.score > 0.99);
+        assert!(
+            !quality::ppg(&x, fs, &peaks).usable,
+            "the signal crate's range stops at 180 bpm"
+        );
+        assert_eq!(
+            window_quality(&x, fs, &peaks[..2]).reason,
+            "only 2 pulse(s) found"
+        );
+        let sparse = [15, 45, 75, 500];
+        assert!(window_quality(&x, fs, &sparse)
+            .reason
+            .starts_with("a gap of"));
+        assert!(window_quality(&[1.0; 1000], fs, &peaks)
+            .reason
+            .contains("flat"));
+    }
+
+    #[test]
+    fn windows_tile_the_recording() {
+        assert_eq!(plan_windows(10.0), vec![(0.0, 10.0)]);
+        assert_eq!(plan_windows(59.0), vec![(0.0, 59.0)]);
+        assert_eq!(plan_windows(65.0), vec![(0.0, 30.0), (30.0, 65.0)]);
+        assert_eq!(
+            plan_windows(75.0),
+            vec![(0.0, 30.0), (30.0, 60.0), (60.0, 75.0)]
+        );
+        assert!(plan_windows(f64::NAN).is_empty());
+        assert!(plan_windows(0.0).is_empty());
+    }
+
+    #[test]
+    fn every_recommendation_list_ends_with_the_disclaimer() {
+        for label in ["normal", "af", "irregular", "noisy"] {
+            let r = recommendations(label, Some(130.0), Some(0.2));
+            assert_eq!(r.last().map(String::as_str), Some(DISCLAIMER));
+        }
+        let r = recommendations("normal", Some(70.0), Some(0.25));
+        assert!(r
+            .iter()
+            .any(|s| s.starts_with("25 % of the analysed windows")));
+    }
+}

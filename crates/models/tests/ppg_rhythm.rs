@@ -1,0 +1,340 @@
+//! The PPG rhythm model: the committed parameters load; synthetic pulse waves with a regular, an
+//! AF-like and an ectopic rhythm get their labels through the full predict path; every kind of bad
+//! input is refused with a message or labelled, never a panic; and (when `CARDIO_DATASETS` holds
+//! them) MIT-BIH windows and a BIDMC record go through the same code as training and validation.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use cardio_formats::{Channel, Recording};
+use cardio_models::ppg_rhythm::{self, data, features, model, predict::DISCLAIMER};
+use cardio_models::prediction::PredictError;
+
+/// A fingertip-like pulse wave: a systolic peak and a smaller dicrotic wave after each beat time,
+/// slow baseline wander and a little seeded noise.
+fn pulse_wave(fs: f64, seconds: f64, beats_s: &[f64], noise: f64) -> Vec<f64> {
+    let n = (fs * seconds) as usize;
+    let mut x = vec![0.0; n];
+    for &b in beats_s {
+        let lo = ((b - 0.3) * fs).max(0.0) as usize;
+        let hi = (((b + 0.6) * fs) as usize).min(n);
+        for (i, v) in x.iter_mut().enumerate().take(hi).skip(lo) {
+            let d = i as f64 / fs - b;
+            *v += (-(d * d) / (2.0 * 0.06_f64.powi(2))).exp()
+                + 0.35 * (-((d - 0.3) * (d - 0.3)) / (2.0 * 0.05_f64.powi(2))).exp();
+        }
+    }
+    let mut s: u64 = 11;
+    for (i, v) in x.iter_mut().enumerate() {
+        s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let r = ((s >> 33) as f64 / f64::from(1u32 << 31)) - 0.5;
+        *v += 0.3 * (2.0 * std::f64::consts::PI * 0.2 * i as f64 / fs).sin() + noise * r;
+    }
+    x
+}
+
+/// Beat times from a list of intervals (s), starting at 0.4 s, until `seconds`.
+fn beats(intervals: impl Iterator<Item = f64>, seconds: f64) -> Vec<f64> {
+    let mut t = 0.4;
+    let mut out = Vec::new();
+    for r in intervals {
+        if t >= seconds - 0.2 {
+            break;
+        }
+        out.push(t);
+        t += r;
+    }
+    out
+}
+
+fn recording(name: &str, fs: f64, samples: Vec<f64>) -> Recording {
+    Recording {
+        channels: vec![Channel {
+            name: name.into(),
+            unit: String::new(),
+            samples,
+        }],
+        sampling_rate_hz: fs,
+        start: None,
+        metadata: BTreeMap::new(),
+    }
+}
+
+/// Pseudo-random AF-like intervals: uniform 0.45-1.05 s (fixed LCG seed).
+fn af_intervals() -> impl Iterator<Item = f64> {
+    let mut s: u64 = 99;
+    std::iter::repeat_with(move || {
+        s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        0.45 + 0.6 * ((s >> 33) % 1000) as f64 / 1000.0
+    })
+}
+
+fn unusable(rec: &Recording) -> String {
+    match model().unwrap().predict(rec) {
+        Err(PredictError::Unusable(m)) => m,
+        other => panic!("expected Unusable, got {other:?}"),
+    }
+}
+
+#[test]
+fn committed_params_load_and_are_small() {
+    let m = model().unwrap();
+    assert_eq!(m.params.model_id, ppg_rhythm::MODEL_ID);
+    assert_eq!(m.params.version, ppg_rhythm::VERSION);
+    assert_eq!(m.params.features.len(), features::FEATURE_NAMES.len());
+    assert!((0.0..=1.0).contains(&m.params.af_threshold));
+    let size = std::fs::metadata(ppg_rhythm::PARAMS_PATH).unwrap().len();
+    assert!(size < 2_000_000, "{size} bytes");
+}
+
+#[test]
+fn a_regular_ten_second_fingertip_pulse_is_normal_with_its_rate() {
+    let fs = 100.0;
+    let x = pulse_wave(fs, 10.0, &beats(std::iter::repeat(0.8), 10.0), 0.02);
+
+    let p = model().unwrap().predict(&recording("PPG", fs, x)).unwrap();
+
+    assert_eq!(p.label, "normal", "{p:?}");
+    assert_eq!(p.prediction, "Regular pulse rhythm");
+    let hr = p.details["heart_rate_bpm"].as_f64().unwrap();
+    assert!((hr - 75.0).abs() < 1.0, "{hr}");
+    let probs = &p.details["probabilities"];
+    assert_eq!(
+        probs["normal"].as_f64().unwrap(),
+        (p.confidence * 1e4).round() / 1e4
+    );
+    assert!((p.risk_score - p.details["af_probability"].as_f64().unwrap()).abs() < 1e-4);
+    assert_eq!(p.details["channel"], "PPG");
+    assert_eq!(p.details["sampling_rate_hz"].as_f64(), Some(100.0));
+    assert_eq!(p.details["windows"].as_u64(), Some(1));
+    assert_eq!(p.details["model"]["id"], ppg_rhythm::MODEL_ID);
+    assert_eq!(
+        p.recommendations.last().map(String::as_str),
+        Some(DISCLAIMER)
+    );
+}
+
+#[test]
+fn an_af_like_pulse_is_af_at_a_camera_rate_and_at_a_monitor_rate() {
+    for fs in [30.0, 125.0] {
+        let x = pulse_wave(fs, 30.0, &beats(af_intervals(), 30.0), 0.02);
+
+        let p = model()
+            .unwrap()
+            .predict(&recording("pleth", fs, x))
+            .unwrap();
+
+        assert_eq!(p.label, "af", "{fs} Hz: {:?}", p.details);
+        assert!(p.risk_score >= model().unwrap().params.af_threshold);
+        assert_eq!(p.prediction, "Atrial fibrillation suspected");
+        assert!(p.recommendations[0].contains("12-lead ECG"));
+    }
+}
+
+#[test]
+fn bigeminy_is_irregular_not_af() {
+    let fs = 100.0;
+    let pattern = [0.55, 1.05].into_iter().cycle();
+    let x = pulse_wave(fs, 30.0, &beats(pattern, 30.0), 0.02);
+
+    let p = model().unwrap().predict(&recording("PPG", fs, x)).unwrap();
+
+    assert_eq!(p.label, "irregular", "{:?}", p.details);
+}
+
+#[test]
+fn a_long_recording_is_judged_in_thirty_second_windows() {
+    let fs = 50.0;
+    let x = pulse_wave(fs, 480.0, &beats(std::iter::repeat(0.9), 480.0), 0.02);
+
+    let p = model().unwrap().predict(&recording("IR", fs, x)).unwrap();
+
+    assert_eq!(p.label, "normal");
+    assert_eq!(p.details["windows"].as_u64(), Some(16));
+    assert_eq!(p.details["windows_usable"].as_u64(), Some(16));
+    assert_eq!(
+        p.details["window_results"].as_array().map(Vec::len),
+        Some(16)
+    );
+    assert_eq!(p.details["af_burden"].as_f64(), Some(0.0));
+}
+
+#[test]
+fn a_pulse_buried_in_noise_is_labelled_noisy() {
+    let fs = 100.0;
+    let x = pulse_wave(fs, 20.0, &beats(std::iter::repeat(0.8), 20.0), 8.0);
+
+    let p = model().unwrap().predict(&recording("PPG", fs, x)).unwrap();
+
+    assert_eq!(p.label, "noisy", "{:?}", p.details);
+    assert_eq!(p.prediction, "Signal too noisy to judge the rhythm");
+    assert!(p.recommendations[0].contains("record again"));
+    assert_eq!(
+        p.details["probabilities"]["noisy"].as_f64(),
+        Some(p.confidence)
+    );
+}
+
+#[test]
+fn recordings_that_cannot_be_judged_are_refused_with_the_measured_value() {
+    let fs = 100.0;
+    let short = pulse_wave(fs, 5.0, &beats(std::iter::repeat(0.8), 5.0), 0.0);
+    assert_eq!(
+        unusable(&recording("PPG", fs, short)),
+        "Recording too short: 5.0 s; at least 8 s is needed."
+    );
+    assert_eq!(
+        unusable(&recording("PPG", fs, vec![1.0; 1000])),
+        "No usable pulse found: 0 pulse(s) detected in 10.0 s; at least 4 are needed."
+    );
+    assert!(unusable(&recording("PPG", 5.0, vec![0.0; 100])).starts_with("Sampling rate 5 Hz"));
+    let mut mostly_missing = vec![f64::NAN; 1000];
+    mostly_missing[..100].fill(1.0);
+    assert_eq!(
+        unusable(&recording("PPG", fs, mostly_missing)),
+        "90 % of the pulse signal's samples are missing; at most half may be."
+    );
+    let none = Recording {
+        channels: Vec::new(),
+        sampling_rate_hz: fs,
+        start: None,
+        metadata: BTreeMap::new(),
+    };
+    assert_eq!(unusable(&none), "The recording has no signal channel.");
+}
+
+#[test]
+fn no_input_makes_the_predictor_panic() {
+    let fs = 100.0;
+    let regular = pulse_wave(fs, 12.0, &beats(std::iter::repeat(0.8), 12.0), 0.02);
+    let mut with_gaps = regular.clone();
+    with_gaps[300..340].fill(f64::NAN);
+    let huge: Vec<f64> = regular.iter().map(|v| v * 1e300).collect();
+    let tiny: Vec<f64> = regular.iter().map(|v| v * 1e-300).collect();
+    let cases = vec![
+        recording("PPG", fs, Vec::new()),
+        recording("PPG", fs, vec![0.5]),
+        recording("PPG", fs, vec![f64::INFINITY; 2000]),
+        recording("PPG", f64::NAN, regular.clone()),
+        recording("PPG", 0.0, regular.clone()),
+        recording("PPG", 1e12, regular.clone()),
+        recording("PPG", 20.0, regular.clone()),
+        recording("PPG", fs, with_gaps),
+        recording("PPG", fs, huge),
+        recording("PPG", fs, tiny),
+        recording("PPG", fs, (0..3000).map(|i| f64::from(i % 2)).collect()),
+    ];
+    for rec in &cases {
+        if let Ok(p) = model().unwrap().predict(rec) {
+            let json = serde_json::to_string(&p).unwrap();
+            assert!(!json.contains("NaN"), "{json}");
+            assert!((0.0..=1.0).contains(&p.confidence) && (0.0..=1.0).contains(&p.risk_score));
+            assert_eq!(
+                p.recommendations.last().map(String::as_str),
+                Some(DISCLAIMER)
+            );
+        }
+    }
+}
+
+fn datasets() -> Option<PathBuf> {
+    let Some(root) = std::env::var_os("CARDIO_DATASETS").map(PathBuf::from) else {
+        eprintln!("skipped: CARDIO_DATASETS is not set");
+        return None;
+    };
+    Some(root)
+}
+
+#[test]
+fn mitdb_af_windows_of_record_201_are_labelled_and_mostly_called_af() {
+    let Some(root) = datasets() else { return };
+    if !root.join("mitdb").join("201.atr").is_file() {
+        eprintln!("skipped: mitdb is not unpacked under {}", root.display());
+        return;
+    }
+    let records = data::load_mitdb(&root, Some(&["201"])).unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].group, "mitdb/201+202");
+    let windows = data::windows_of(&records[0], 0, 30.0);
+    let af: Vec<&data::Window> = windows
+        .iter()
+        .filter(|w| w.label == data::WindowLabel::Af)
+        .collect();
+    assert!(af.len() >= 10, "{}", af.len());
+    let m = model().unwrap();
+    let called = af
+        .iter()
+        .filter(|w| m.params.classifier.predict(&w.features).af >= m.params.af_threshold)
+        .count();
+    assert!(called * 10 >= af.len() * 8, "{called} of {}", af.len());
+}
+
+#[test]
+fn a_bidmc_record_gets_the_monitor_rate_through_the_predict_path() {
+    let Some(root) = datasets() else { return };
+    let path = root.join("bidmc/bidmc_csv/bidmc_01_Signals.csv");
+    if !path.is_file() {
+        eprintln!("skipped: bidmc is not unpacked under {}", root.display());
+        return;
+    }
+    let mut rec = cardio_formats::read_path(&path).unwrap();
+    rec.sampling_rate_hz = rec.sampling_rate_hz.round();
+
+    let p = model().unwrap().predict(&rec).unwrap();
+
+    assert_eq!(p.details["channel"], "PLETH");
+    let hr = p.details["heart_rate_bpm"].as_f64().unwrap();
+    // bidmc01's monitor PULSE is about 92-95 bpm over the record.
+    assert!((85.0..100.0).contains(&hr), "{hr}");
+}
+
+/// A CinC-like record of 30 s: regular (normal) or random (AF) intervals.
+fn synthetic_record(i: usize, af: bool) -> data::BeatRecord {
+    let mut s: u64 = 1000 + i as u64;
+    let mut t = 0.3;
+    let mut beats_s = Vec::new();
+    while t < 30.0 {
+        beats_s.push(t);
+        s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let u = ((s >> 33) % 1000) as f64 / 1000.0;
+        t += if af { 0.45 + 0.6 * u } else { 0.8 + 0.02 * u };
+    }
+    data::BeatRecord {
+        source: data::Source::Cinc2017,
+        record: format!("S{i}"),
+        group: format!("cinc2017/S{i}"),
+        duration_s: 30.0,
+        beats_s,
+        record_label: Some(if af {
+            data::WindowLabel::Af
+        } else {
+            data::WindowLabel::Normal
+        }),
+        beat_codes: Vec::new(),
+        beat_rhythms: Vec::new(),
+        beat_in_vf: Vec::new(),
+    }
+}
+
+#[test]
+fn the_grouped_cv_separates_random_from_regular_intervals_and_prints_its_table() {
+    let records: Vec<data::BeatRecord> = (0..20).map(|i| synthetic_record(i, i % 4 == 0)).collect();
+    let windows = ppg_rhythm::windows_of_records(&records);
+    // Three 10-s windows and one 30-s window per record.
+    assert_eq!(windows.len(), 80);
+
+    let report = ppg_rhythm::validation::validate(&windows).unwrap();
+
+    let ten = report.cv_cell("cinc2017", 10.0).unwrap();
+    assert_eq!(
+        (ten.windows, ten.af_windows, ten.persons, ten.af_persons),
+        (60, 15, 20, 5)
+    );
+    assert_eq!((ten.se, ten.sp), (1.0, 1.0));
+    let text = report.to_string();
+    assert!(text.contains("## Grouped 5-fold CV"), "{text}");
+    assert!(
+        text.contains("| cinc2017 | 10 s | 60 (15) | 20 (5) | 100.0"),
+        "{text}"
+    );
+}
