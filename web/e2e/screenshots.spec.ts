@@ -11,19 +11,25 @@ const VARIANTS = [
     name: 'light',
     colorScheme: 'light',
     locale: 'en-US',
-    text: { signIn: 'Sign In', getStarted: 'Get Started Now', edit: 'Edit' },
+    text: { signIn: 'Sign In', getStarted: 'Get Started Now', edit: 'Edit', analyze: 'Analyze', clinical: 'Clinical Data' },
   },
   {
     name: 'dark',
     colorScheme: 'dark',
     locale: 'en-US',
-    text: { signIn: 'Sign In', getStarted: 'Get Started Now', edit: 'Edit' },
+    text: { signIn: 'Sign In', getStarted: 'Get Started Now', edit: 'Edit', analyze: 'Analyze', clinical: 'Clinical Data' },
   },
   {
     name: 'es',
     colorScheme: 'light',
     locale: 'es-ES',
-    text: { signIn: 'Iniciar sesión', getStarted: 'Empezar ahora', edit: 'Editar' },
+    text: {
+      signIn: 'Iniciar sesión',
+      getStarted: 'Empezar ahora',
+      edit: 'Editar',
+      analyze: 'Analizar',
+      clinical: 'Datos clínicos',
+    },
   },
 ] as const;
 
@@ -93,6 +99,17 @@ for (const variant of VARIANTS) {
     await expect(page.locator('.stat-card__value').first()).toHaveText('2');
     await expect(page.locator('.activity-list li').first()).toBeVisible();
     await shot(page, variant.name, 'home');
+
+    // The clinical model modal, then its results from the real model.
+    await page.getByRole('button', { name: new RegExp(`^${variant.text.clinical}`) }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    await shot(page, variant.name, 'model-clinical', false);
+    await dialog.getByRole('button', { name: variant.text.analyze, exact: true }).click();
+    await expect(page.locator('.result__condition')).toBeVisible();
+    await shot(page, variant.name, 'model-results', false);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
 
     await page.goto('/patients');
     await expect(page.getByRole('row')).toHaveCount(3);

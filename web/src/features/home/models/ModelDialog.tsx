@@ -220,7 +220,7 @@ export function ModelDialog({ kind, onClose }: { kind: ModelKind; onClose: () =>
 
   if (result) {
     return (
-      <Modal title={t('results.title')} onClose={onClose}>
+      <Modal key="results" title={t('results.title')} onClose={onClose}>
         <PredictionResultView result={result} />
         <div className="form-actions">
           <button type="button" className="button button--secondary" onClick={analyzeAnother}>
@@ -237,7 +237,7 @@ export function ModelDialog({ kind, onClose }: { kind: ModelKind; onClose: () =>
   const error = predict.isError ? predictionErrorMessage(predict.error, kind, t) : fileError;
   const canAnalyze = !busy && (kind === 'clinical' || file !== null);
   return (
-    <Modal title={t(TITLES[kind])} onClose={onClose}>
+    <Modal key="form" title={t(TITLES[kind])} onClose={onClose}>
       <form className="form" onSubmit={onSubmit} aria-busy={busy}>
         {kind === 'clinical' ? (
           <ClinicalFields
