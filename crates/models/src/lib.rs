@@ -7,7 +7,8 @@
 //! [`analysis`] runs the signal pipeline of `cardio-signal` over a recording read by
 //! `cardio-formats` (what `cardio analyze` prints). [`eval`] validates that pipeline against public
 //! reference datasets (what `cardio eval signal` prints). [`clinical`] is the clinical risk model
-//! (`cardio train|eval|predict clinical`, card `cards/clinical.md`); [`Modality`] names what a model can
+//! (`cardio train|eval|predict clinical`, card `cards/clinical.md`). [`ecg_rhythm`] classifies the rhythm
+//! of one ECG lead as normal, AF, other or noisy (card `cards/ecg-rhythm.md`). [`Modality`] names what a model can
 //! serve:
 //!
 //! ```
@@ -18,6 +19,7 @@
 
 pub mod analysis;
 pub mod clinical;
+pub mod ecg_rhythm;
 pub mod eval;
 pub mod gbdt;
 pub mod prediction;
