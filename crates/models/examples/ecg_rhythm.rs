@@ -4,6 +4,7 @@
 //! cargo run --release -p cardio-models --example ecg_rhythm -- train   # write params, print report
 //! cargo run --release -p cardio-models --example ecg_rhythm -- eval    # print report
 //! cargo run --release -p cardio-models --example ecg_rhythm -- bench [N]  # ms per record, 1 thread
+//! cargo run --release -p cardio-models --example ecg_rhythm -- quick   # plain CV, first setting only
 //! ```
 
 use std::path::PathBuf;
@@ -45,12 +46,23 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("quick") => match data::load(&root) {
+            Ok(table) => {
+                let cfg = ecg_rhythm::candidate_configs()[0].clone();
+                println!("{}", ecg_rhythm::validation::evaluate_fixed(&table, &cfg));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+        },
         Some("bench") => bench(
             &root,
             args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1000),
         ),
         _ => {
-            eprintln!("usage: ecg_rhythm train|eval|bench [N]");
+            eprintln!("usage: ecg_rhythm train|eval|quick|bench [N]");
             ExitCode::FAILURE
         }
     }

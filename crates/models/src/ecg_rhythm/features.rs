@@ -24,6 +24,9 @@
 //!
 //! Missing values (e.g. too few beats for an RR statistic) are NaN: the trees route them.
 
+// x, y, f, n, k, v, w follow the signal-processing and boosting papers' notation.
+#![allow(clippy::many_single_char_names)]
+
 use cardio_signal::ecg::{delineate, EcgAnalyzer, Powerline};
 use cardio_signal::filter::{Band, Sos};
 use cardio_signal::hrv;
@@ -112,7 +115,7 @@ pub struct Features {
 }
 
 /// Names of the features, in row order.
-pub const FEATURE_NAMES: [&str; 79] = [
+pub const FEATURE_NAMES: &[&str] = &[
     "duration_s",
     "beats_per_min_count",
     "quality_score",
@@ -192,6 +195,45 @@ pub const FEATURE_NAMES: [&str; 79] = [
     "fwave_band_fraction",
     "tq_residual_ratio",
     "afev_per_beat",
+    "rr_long_fraction",
+    "rr_short_fraction",
+    "rr_ratio_min",
+    "rr_ratio_max",
+    "r_amplitude_cv",
+    "qrs_extrema",
+    "t_area",
+    "window_beat_corr_min",
+    "window_beat_corr_low_fraction",
+    "window_agreement_min",
+    "tpl_m250",
+    "tpl_m225",
+    "tpl_m200",
+    "tpl_m175",
+    "tpl_m150",
+    "tpl_m125",
+    "tpl_m100",
+    "tpl_m075",
+    "tpl_m050",
+    "tpl_m025",
+    "tpl_p000",
+    "tpl_p025",
+    "tpl_p050",
+    "tpl_p075",
+    "tpl_p100",
+    "tpl_p125",
+    "tpl_p150",
+    "tpl_p175",
+    "tpl_p200",
+    "tpl_p225",
+    "tpl_p250",
+    "tpl_p275",
+    "tpl_p300",
+    "tpl_p325",
+    "tpl_p350",
+    "tpl_p375",
+    "tpl_p400",
+    "tpl_p425",
+    "tpl_p450",
 ];
 
 /// Filters and detectors planned once for [`MODEL_FS`]; shareable across threads.
@@ -249,17 +291,17 @@ impl Extractor {
             .iter()
             .map(|v| if v.is_finite() { *v } else { 0.0 })
             .collect();
-        let x = resample_to_model(&head, fs_hz)?;
-        let (lo, hi) = x
+        let (lo, hi) = head
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
                 (l.min(v), h.max(v))
             });
-        if x.is_empty() || hi - lo <= 1e-9 {
+        if head.is_empty() || hi - lo <= 1e-9 {
             return Err(FeatureError::Flat {
                 seconds: duration_s,
             });
         }
+        let x = resample_to_model(&head, fs_hz)?;
         Ok(self.compute(&x, duration_s))
     }
 
@@ -267,16 +309,13 @@ impl Extractor {
         let f = MODEL_FS;
         let n = x.len();
         let seconds = n as f64 / f;
-        let a = match self.analyzer.analyze(x) {
-            Ok(a) => a,
-            Err(_) => {
-                // Only reachable for signals shorter than the filters' padding, which the
-                // duration check excludes; keep a defined result anyway.
-                return Features {
-                    values: vec![f64::NAN; FEATURE_NAMES.len()],
-                    measured: empty_measured(duration_s, seconds),
-                };
-            }
+        let Ok(a) = self.analyzer.analyze(x) else {
+            // Only reachable for signals shorter than the filters' padding, which the duration
+            // check excludes; keep a defined result anyway.
+            return Features {
+                values: vec![f64::NAN; FEATURE_NAMES.len()],
+                measured: empty_measured(duration_s, seconds),
+            };
         };
         let cleaned = &a.cleaned;
         let y = self
@@ -340,6 +379,25 @@ impl Extractor {
             g
         };
         v.put("max_gap_s", max_gap);
+        // Agreement of the two detectors in 5-s windows: the worst window.
+        let win = (5.0 * f) as usize;
+        let tol = (0.1 * f) as usize;
+        let mut worst = f64::NAN;
+        for start in (0..n).step_by(win) {
+            let in_win = |b: &[usize]| -> Vec<usize> {
+                b.iter()
+                    .copied()
+                    .filter(|&p| p >= start && p < start + win)
+                    .collect()
+            };
+            let agree = agreement(&in_win(peaks), &in_win(&second), tol);
+            worst = if worst.is_nan() {
+                agree
+            } else {
+                worst.min(agree)
+            };
+        }
+        v.put("window_agreement_min", worst);
 
         // ---- RR
         let rr: Vec<f64> = peaks.windows(2).map(|w| (w[1] - w[0]) as f64 / f).collect();
@@ -501,6 +559,63 @@ impl Extractor {
             fraction(qcorr.iter().map(|&c| c < 0.9)),
         );
         v.put("polarity", polarity);
+        let flags = premature_flags(rr);
+        let prem_corr: Vec<f64> = complete
+            .iter()
+            .zip(&qcorr)
+            .filter(|(p, _)| {
+                peaks
+                    .binary_search(p)
+                    .is_ok_and(|j| j >= 1 && flags.get(j - 1).copied().unwrap_or(false))
+            })
+            .map(|(_, c)| *c)
+            .collect();
+        v.put("premature_qrs_corr", mean(&prem_corr));
+        // Beat-to-beat R amplitude and template agreement over 5-s windows (local noise).
+        let amps: Vec<f64> = complete.iter().map(|&p| (y[p] - base).abs()).collect();
+        v.put(
+            "r_amplitude_cv",
+            sd(&amps).unwrap_or(0.0) / mean(&amps).max(1e-9),
+        );
+        let win = (5.0 * f) as usize;
+        let n_win = y.len().div_ceil(win);
+        let mut sums = vec![(0.0, 0usize); n_win];
+        for (&p, &c) in complete.iter().zip(&corr) {
+            let slot = &mut sums[(p / win).min(n_win - 1)];
+            slot.0 += c;
+            slot.1 += 1;
+        }
+        let per_win: Vec<f64> = sums
+            .iter()
+            .filter(|s| s.1 > 0)
+            .map(|s| s.0 / s.1 as f64)
+            .collect();
+        v.put(
+            "window_beat_corr_min",
+            per_win.iter().copied().fold(1.0, f64::min),
+        );
+        v.put(
+            "window_beat_corr_low_fraction",
+            fraction(per_win.iter().map(|&c| c < 0.8)),
+        );
+        // Fragmentation: local extrema of the template within the QRS (± 60 ms).
+        v.put(
+            "qrs_extrema",
+            norm[pre - q..=pre + q]
+                .windows(3)
+                .filter(|w| (w[1] - w[0]) * (w[2] - w[1]) < 0.0)
+                .count() as f64,
+        );
+        // The median beat itself, every 25 ms from 250 ms before to 450 ms after R (mean of
+        // ± 10 ms around each point), in units of the R amplitude.
+        let half = (0.01 * f) as usize;
+        for name in FEATURE_NAMES.iter().filter(|n| n.starts_with("tpl_")) {
+            let ms: f64 = name[5..].parse().unwrap_or(0.0);
+            let ms = if name.as_bytes()[4] == b'm' { -ms } else { ms };
+            let at = (pre as f64 + ms / 1000.0 * f).round() as usize;
+            let (lo, hi) = (at.saturating_sub(half), (at + half).min(w - 1));
+            v.put(name, mean(&norm[lo..=hi]));
+        }
         v.put(
             "q_depth",
             norm[pre - q..pre].iter().copied().fold(0.0, f64::min),
@@ -523,6 +638,13 @@ impl Extractor {
         }
         v.put("t_amplitude", t_amp);
         v.put("t_peak_s", t_at as f64 / f);
+        v.put(
+            "t_area",
+            norm[pre + t_start..pre + t_end.max(t_start + 1)]
+                .iter()
+                .sum::<f64>()
+                / f,
+        );
         let qrs_e: f64 = norm[pre - q..=pre + q].iter().map(|v| v * v).sum();
         let all_e: f64 = norm.iter().map(|v| v * v).sum();
         v.put("qrs_energy_fraction", qrs_e / all_e.max(1e-12));
@@ -589,14 +711,31 @@ impl Extractor {
         let fw_e = energy(&fw);
         v.put("fwave_ratio", (fw_e / scale).sqrt());
         v.put("fwave_band_fraction", fw_e / resid_total.max(1e-12));
+        // Spectrum of the atrial residual, 3-12 Hz every 0.25 Hz, on the 4-10 Hz band decimated to
+        // 50 Hz: dominant frequency and how much it stands out (flutter is sharp, AF broad).
+        let dec: Vec<f64> = fw.iter().step_by(6).copied().collect();
+        let spectrum: Vec<(f64, f64)> = (12..=48)
+            .map(|k| {
+                let hz = f64::from(k) * 0.25;
+                (hz, goertzel(&dec, hz / 50.0))
+            })
+            .collect();
+        let (peak_hz, peak) =
+            spectrum
+                .iter()
+                .copied()
+                .fold((f64::NAN, 0.0), |b, s| if s.1 > b.1 { s } else { b });
+        let mean_p = spectrum.iter().map(|s| s.1).sum::<f64>() / spectrum.len() as f64;
+        v.put("residual_peak_hz", peak_hz);
+        v.put("residual_peak_ratio", peak / mean_p.max(1e-300));
         // Residual in the TQ stretches only (from 60 % of RR after R to 100 ms before the next R).
         let mut tq_e = 0.0;
         let mut tq_n = 0usize;
         for w2 in peaks.windows(2) {
             let s = w2[0] + (w2[1] - w2[0]) * 6 / 10;
             let e = w2[1].saturating_sub((0.1 * f) as usize);
-            for k in s..e {
-                tq_e += fw[k] * fw[k];
+            for v in fw.iter().take(e).skip(s) {
+                tq_e += v * v;
                 tq_n += 1;
             }
         }
@@ -764,6 +903,11 @@ fn rr_features(rr: &[f64], v: &mut Row) -> Option<f64> {
         v.put("hr_fastest_5_bpm", 60.0 / lo);
         v.put("hr_slowest_5_bpm", 60.0 / hi);
     }
+    let half = rr.len() / 2;
+    v.put(
+        "hr_half_difference_bpm",
+        60.0 / mean(&rr[half..]) - 60.0 / mean(&rr[..half]),
+    );
     let rr_min = rr.iter().copied().fold(f64::INFINITY, f64::min);
     let rr_max = rr.iter().copied().fold(0.0, f64::max);
     v.put("rr_min_over_median", rr_min / med);
@@ -802,20 +946,24 @@ fn rr_features(rr: &[f64], v: &mut Row) -> Option<f64> {
         "rr_near_median_fraction",
         fraction(rr.iter().map(|r| (r - med).abs() <= 0.05 * med)),
     );
-    // Premature beats: an interval under 85 % of the local median (5 around it) followed by a
-    // longer one (compensatory pause).
-    let mut premature = vec![false; rr.len()];
-    for i in 0..rr.len().saturating_sub(1) {
-        let lo = i.saturating_sub(2);
-        let hi = (i + 3).min(rr.len());
-        let local = median(&rr[lo..hi]).unwrap_or(med);
-        if rr[i] < 0.85 * local && rr[i + 1] > 1.1 * rr[i] {
-            premature[i] = true;
-        }
-    }
+    v.put(
+        "rr_long_fraction",
+        fraction(rr.iter().map(|&r| r > 1.3 * med)),
+    );
+    v.put(
+        "rr_short_fraction",
+        fraction(rr.iter().map(|&r| r < 0.75 * med)),
+    );
+    let ratios: Vec<f64> = rr.windows(2).map(|w| w[1] / w[0]).collect();
+    v.put(
+        "rr_ratio_min",
+        ratios.iter().copied().fold(f64::INFINITY, f64::min),
+    );
+    v.put("rr_ratio_max", ratios.iter().copied().fold(0.0, f64::max));
+    let premature = premature_flags(rr);
     v.put("premature_fraction", fraction(premature.iter().copied()));
     let kept: Vec<f64> = (0..rr.len())
-        .filter(|&i| !premature[i] && !(i > 0 && premature[i - 1]))
+        .filter(|&i| !(premature[i] || (i > 0 && premature[i - 1])))
         .map(|i| rr[i])
         .collect();
     if kept.len() >= 3 {
@@ -849,6 +997,38 @@ fn rr_features(rr: &[f64], v: &mut Row) -> Option<f64> {
         );
     }
     Some(s / m)
+}
+
+/// Premature intervals: under 85 % of the local median (the 5 intervals around it) and followed
+/// by a longer one (compensatory pause). One flag per interval.
+fn premature_flags(rr: &[f64]) -> Vec<bool> {
+    let med = median(rr).unwrap_or(0.0);
+    let mut premature = vec![false; rr.len()];
+    for i in 0..rr.len().saturating_sub(1) {
+        let lo = i.saturating_sub(2);
+        let hi = (i + 3).min(rr.len());
+        let local = median(&rr[lo..hi]).unwrap_or(med);
+        if rr[i] < 0.85 * local && rr[i + 1] > 1.1 * rr[i] {
+            premature[i] = true;
+        }
+    }
+    premature
+}
+
+/// Power of `x` at `cycles` per sample (Goertzel's recurrence), divided by the length.
+///
+/// Goertzel, G. (1958), "An algorithm for the evaluation of finite trigonometric series",
+/// *American Mathematical Monthly* 65(1), 34-35.
+fn goertzel(x: &[f64], cycles: f64) -> f64 {
+    let w = 2.0 * std::f64::consts::PI * cycles;
+    let c = 2.0 * w.cos();
+    let (mut s1, mut s2) = (0.0, 0.0);
+    for &v in x {
+        let s0 = v + c * s1 - s2;
+        s2 = s1;
+        s1 = s0;
+    }
+    (s1 * s1 + s2 * s2 - c * s1 * s2) / x.len().max(1) as f64
 }
 
 /// Coefficient of sample entropy: `SampEn(m = 1, r) + ln(2r) - ln(mean RR)` with `r` = 30 ms,
@@ -1150,7 +1330,7 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), FEATURE_NAMES.len());
         let ex = Extractor::new().unwrap();
-        let x = synthetic(30.0, |_| 0.8, true);
+        let x = synthetic(30.0, |k| [0.8, 0.82, 0.78, 0.81][k % 4], true);
         let f = ex.extract(&x, MODEL_FS).unwrap();
         assert_eq!(f.values.len(), FEATURE_NAMES.len());
         let missing: Vec<&str> = FEATURE_NAMES

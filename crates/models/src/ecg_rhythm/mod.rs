@@ -11,7 +11,8 @@
 //! - [`validation`]: the stratified 5-fold CV, challenge score, bootstrap CIs and report.
 //!
 //! The classifier is the crate's gradient-boosted trees ([`crate::gbdt`]) with balanced class
-//! weights and settings fixed a priori ([`gbdt_config`]).
+//! weights; its capacity is chosen from three settings fixed a priori ([`candidate_configs`]) by
+//! an inner 3-fold CV on the training rows only.
 //!
 //! ```no_run
 //! use cardio_models::ecg_rhythm;
@@ -171,10 +172,11 @@ impl Class {
     }
 }
 
-/// Boosting settings, fixed a priori (not tuned on the CV folds): 300 rounds of depth-4 trees,
-/// shrinkage 0.05, leaf L2 1, minimum child hessian 2, 80 % rows and 50 % features per tree.
-pub fn gbdt_config() -> GbdtConfig {
-    GbdtConfig {
+/// The boosting settings the inner CV chooses from (set before any result was seen: the crate's
+/// defaults with shrinkage 0.05, minimum child hessian 2 and half the features per tree, at three
+/// capacities): 300 rounds of depth-4 trees, 600 rounds of depth 4, 300 rounds of depth 5.
+pub fn candidate_configs() -> Vec<GbdtConfig> {
+    let base = GbdtConfig {
         rounds: 300,
         learning_rate: 0.05,
         max_depth: 4,
@@ -183,7 +185,26 @@ pub fn gbdt_config() -> GbdtConfig {
         subsample: 0.8,
         colsample: 0.5,
         seed: validation::SEED,
-    }
+    };
+    vec![
+        base.clone(),
+        GbdtConfig {
+            rounds: 600,
+            ..base.clone()
+        },
+        GbdtConfig {
+            max_depth: 5,
+            ..base
+        },
+    ]
+}
+
+/// A short description of a configuration for reports.
+pub fn describe_config(c: &GbdtConfig) -> String {
+    format!(
+        "{} rounds, depth {}, shrinkage {}",
+        c.rounds, c.max_depth, c.learning_rate
+    )
 }
 
 /// The channel the model reads: the one named lead II (case-insensitive; "MLII" and names such
@@ -260,8 +281,10 @@ pub struct Params {
     pub classes: Vec<String>,
     /// Feature names in row order.
     pub features: Vec<String>,
-    /// Boosting settings.
+    /// Boosting settings (chosen by the inner CV on all records).
     pub config: GbdtConfig,
+    /// The inner CV's score of every candidate setting on all records.
+    pub config_choice: validation::Choice,
     /// Headline validation figures.
     pub validation: Headline,
     /// The fitted trees.
@@ -283,7 +306,7 @@ impl Model {
     /// [`PredictError::ModelNotLoaded`] when they do not.
     pub fn new(params: Params) -> Result<Self, PredictError> {
         let names: Vec<&str> = params.features.iter().map(String::as_str).collect();
-        if names != FEATURE_NAMES || params.gbdt.n_features != FEATURE_NAMES.len() {
+        if names.as_slice() != FEATURE_NAMES || params.gbdt.n_features != FEATURE_NAMES.len() {
             return Err(PredictError::ModelNotLoaded(
                 "the parameters were trained on other features; retrain the ECG rhythm model"
                     .into(),
@@ -419,8 +442,9 @@ pub fn evaluate(root: &Path) -> Result<Report, EcgError> {
 /// As [`data::load`].
 pub fn train(root: &Path) -> Result<(Params, Report), EcgError> {
     let table = data::load(root)?;
-    let report = validation::evaluate_table(&table);
+    let mut report = validation::evaluate_table(&table);
     let params = train_table(&table, &report);
+    report.final_choice = Some(params.config_choice.clone());
     Ok((params, report))
 }
 
@@ -428,7 +452,8 @@ pub fn train(root: &Path) -> Result<(Params, Report), EcgError> {
 pub fn train_table(table: &data::Table, report: &Report) -> Params {
     let k = CLASSES.len();
     let w = balanced_weights(&table.y, k);
-    let cfg = gbdt_config();
+    let choice = validation::select_config(&table.x, &table.y, validation::SEED, 2);
+    let cfg = candidate_configs()[choice.chosen].clone();
     let gbdt = fit(&table.x, &table.y, k, Some(&w), &cfg);
     let mut counts = [0usize; 4];
     for &c in &table.y {
@@ -452,6 +477,7 @@ pub fn train_table(table: &data::Table, report: &Report) -> Params {
         classes: CLASSES.iter().map(|c| c.code().to_string()).collect(),
         features: FEATURE_NAMES.iter().map(|s| (*s).to_string()).collect(),
         config: cfg,
+        config_choice: choice,
         validation: Headline {
             cv_mean_f1_nao: report.mean_f1_nao.value,
             cv_mean_f1_nao_ci_low: report.mean_f1_nao.low,
@@ -487,7 +513,7 @@ struct Shallow {
 impl Shallow {
     const LEVELS: usize = 3;
 
-    fn newline<W: ?Sized + io::Write>(&self, w: &mut W, depth: usize) -> io::Result<()> {
+    fn newline<W: ?Sized + io::Write>(w: &mut W, depth: usize) -> io::Result<()> {
         w.write_all(b"\n")?;
         for _ in 0..depth {
             w.write_all(b"  ")?;
@@ -504,7 +530,7 @@ impl Shallow {
     fn end<W: ?Sized + io::Write>(&mut self, w: &mut W, close: &[u8]) -> io::Result<()> {
         self.depth -= 1;
         if self.has_value && self.depth < Self::LEVELS {
-            self.newline(w, self.depth)?;
+            Self::newline(w, self.depth)?;
         }
         w.write_all(close)
     }
@@ -514,7 +540,7 @@ impl Shallow {
             w.write_all(b",")?;
         }
         if self.depth <= Self::LEVELS {
-            self.newline(w, self.depth)?;
+            Self::newline(w, self.depth)?;
         }
         Ok(())
     }

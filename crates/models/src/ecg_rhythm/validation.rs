@@ -3,8 +3,12 @@
 //! Clifford et al. 2017), per-class F1, the confusion matrix, the fraction predicted noisy, AF
 //! sensitivity/specificity, and 95 % bootstrap CIs over records (seeded).
 //!
-//! The features are computed without labels; the boosting settings are fixed a priori
-//! ([`super::gbdt_config`]), so nothing is tuned on the test folds.
+//! The features are computed without labels; the boosting capacity is chosen among settings fixed
+//! a priori ([`super::candidate_configs`]) by an inner 3-fold CV inside each outer training fold
+//! (nested CV), so nothing is tuned on the test folds.
+
+// x, y, f, n, k, v, w follow the signal-processing and boosting papers' notation.
+#![allow(clippy::many_single_char_names)]
 
 use std::fmt::{self, Write as _};
 
@@ -12,9 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use super::data::Table;
 use super::features::FEATURE_NAMES;
-use super::{gbdt_config, Class, CLASSES};
+use super::{candidate_configs, describe_config, Class, CLASSES};
 use crate::clinical::metrics::SplitMix64;
-use crate::gbdt::{balanced_weights, fit, Gbdt};
+use crate::gbdt::{balanced_weights, fit, Gbdt, GbdtConfig};
 
 /// Seed of the folds and the bootstrap.
 pub const SEED: u64 = 0x00EC_6201;
@@ -22,6 +26,71 @@ pub const SEED: u64 = 0x00EC_6201;
 pub const FOLDS: usize = 5;
 /// Bootstrap resamples for the CIs.
 pub const BOOTSTRAP: usize = 1000;
+/// Folds of the inner CV that chooses the boosting settings.
+pub const INNER_FOLDS: usize = 3;
+
+/// What the inner CV found: the challenge score of every candidate and the one chosen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Choice {
+    /// Inner-CV challenge score of each of [`super::candidate_configs`].
+    pub scores: Vec<f64>,
+    /// Index of the best (the first on a tie).
+    pub chosen: usize,
+}
+
+/// Chooses the boosting settings by the challenge score of a stratified inner CV on `x`, `y`
+/// (balanced class weights as in the final fit), running the fits on `threads` threads (at most 2).
+pub fn select_config(x: &[Vec<f64>], y: &[usize], seed: u64, threads: usize) -> Choice {
+    let k = CLASSES.len();
+    let configs = candidate_configs();
+    let fold = stratified_folds(y, k, INNER_FOLDS, &mut SplitMix64::new(seed ^ 0x1AAE));
+    let jobs: Vec<(usize, usize)> = (0..configs.len())
+        .flat_map(|c| (0..INNER_FOLDS).map(move |f| (c, f)))
+        .collect();
+    let run = |(c, f): (usize, usize)| -> Vec<(usize, usize)> {
+        let train: Vec<usize> = (0..y.len()).filter(|&i| fold[i] != f).collect();
+        let tx: Vec<Vec<f64>> = train.iter().map(|&i| x[i].clone()).collect();
+        let ty: Vec<usize> = train.iter().map(|&i| y[i]).collect();
+        let w = balanced_weights(&ty, k);
+        let m = fit(&tx, &ty, k, Some(&w), &configs[c]);
+        (0..y.len())
+            .filter(|&i| fold[i] == f)
+            .map(|i| (i, argmax(&m.predict_proba(&x[i]))))
+            .collect()
+    };
+    let threads = threads.clamp(1, 2);
+    let mut pred = vec![vec![0usize; y.len()]; configs.len()];
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let mine: Vec<(usize, usize)> =
+                    jobs.iter().copied().skip(t).step_by(threads).collect();
+                let run = &run;
+                s.spawn(move || mine.into_iter().map(|j| (j.0, run(j))).collect::<Vec<_>>())
+            })
+            .collect();
+        for h in handles {
+            if let Ok(done) = h.join() {
+                for (c, rows) in done {
+                    for (i, p) in rows {
+                        pred[c][i] = p;
+                    }
+                }
+            }
+        }
+    });
+    let scores: Vec<f64> = pred
+        .iter()
+        .map(|p| challenge_score(&f1_per_class(&confusion(y, p, k))))
+        .collect();
+    let mut chosen = 0;
+    for (i, v) in scores.iter().enumerate() {
+        if *v > scores[chosen] {
+            chosen = i;
+        }
+    }
+    Choice { scores, chosen }
+}
 
 /// Stratified `k`-fold assignment for several classes: each class is shuffled and dealt
 /// round-robin, continuing the count across classes. Returns the fold of every row.
@@ -126,26 +195,41 @@ pub struct Report {
     pub feature_seconds: f64,
     /// Threads of the feature extraction.
     pub feature_threads: usize,
+    /// The inner CV's choice of settings in each outer fold.
+    pub inner_choices: Vec<Choice>,
+    /// The inner CV's choice on all records, for the committed model (set by `train`).
+    pub final_choice: Option<Choice>,
 }
 
-/// Out-of-fold probabilities of a stratified CV, fitting the folds on two threads.
-pub fn cross_validate(
-    table: &Table,
-    folds: usize,
-    seed: u64,
-) -> (Vec<Vec<f64>>, Vec<usize>, Vec<f64>) {
+/// Out-of-fold results of the nested, stratified CV.
+pub struct CvResult {
+    /// Out-of-fold class probabilities of every row.
+    pub proba: Vec<Vec<f64>>,
+    /// Outer fold of every row.
+    pub fold: Vec<usize>,
+    /// Total split gain per feature over the fold models.
+    pub importance: Vec<f64>,
+    /// The inner CV's choice in each outer fold.
+    pub choices: Vec<Choice>,
+}
+
+/// Nested stratified CV: in each outer training fold the inner CV ([`select_config`]) picks the
+/// settings, the model is fitted on that training fold and predicts the held-out fold. Outer
+/// folds run two at a time.
+pub fn cross_validate(table: &Table, folds: usize, seed: u64) -> CvResult {
     let k = CLASSES.len();
     let fold = stratified_folds(&table.y, k, folds, &mut SplitMix64::new(seed));
-    let fit_fold = |f: usize| -> (Gbdt, Vec<usize>) {
+    let fit_fold = |f: usize| -> (Gbdt, Vec<usize>, Choice) {
         let train: Vec<usize> = (0..table.y.len()).filter(|&i| fold[i] != f).collect();
         let x: Vec<Vec<f64>> = train.iter().map(|&i| table.x[i].clone()).collect();
         let y: Vec<usize> = train.iter().map(|&i| table.y[i]).collect();
+        let choice = select_config(&x, &y, seed.wrapping_add(f as u64), 1);
         let w = balanced_weights(&y, k);
-        let model = fit(&x, &y, k, Some(&w), &gbdt_config());
+        let model = fit(&x, &y, k, Some(&w), &candidate_configs()[choice.chosen]);
         let test: Vec<usize> = (0..table.y.len()).filter(|&i| fold[i] == f).collect();
-        (model, test)
+        (model, test, choice)
     };
-    let mut results: Vec<Option<(Gbdt, Vec<usize>)>> = (0..folds).map(|_| None).collect();
+    let mut results: Vec<Option<(Gbdt, Vec<usize>, Choice)>> = (0..folds).map(|_| None).collect();
     std::thread::scope(|s| {
         for pair in (0..folds).collect::<Vec<_>>().chunks(2) {
             let handles: Vec<_> = pair
@@ -159,15 +243,22 @@ pub fn cross_validate(
     });
     let mut proba = vec![vec![0.0; k]; table.y.len()];
     let mut importance = vec![0.0; FEATURE_NAMES.len()];
-    for (model, test) in results.into_iter().flatten() {
+    let mut choices = Vec::new();
+    for (model, test, choice) in results.into_iter().flatten() {
         for &i in &test {
             proba[i] = model.predict_proba(&table.x[i]);
         }
         for (a, b) in importance.iter_mut().zip(&model.importance) {
             *a += b;
         }
+        choices.push(choice);
     }
-    (proba, fold, importance)
+    CvResult {
+        proba,
+        fold,
+        importance,
+        choices,
+    }
 }
 
 fn percentile(mut v: Vec<f64>, q: f64) -> f64 {
@@ -179,8 +270,12 @@ fn percentile(mut v: Vec<f64>, q: f64) -> f64 {
     v[((v.len() - 1) as f64 * q).round() as usize]
 }
 
+/// Challenge score, per-class F1, AF sensitivity and specificity of one (re)sample.
+type Scores = (f64, Vec<f64>, f64, f64);
+
 /// The report from out-of-fold probabilities.
-pub fn report(table: &Table, proba: &[Vec<f64>], fold: &[usize], importance: &[f64]) -> Report {
+pub fn report(table: &Table, cv: &CvResult) -> Report {
+    let (proba, fold, importance) = (&cv.proba, &cv.fold, &cv.importance);
     let k = CLASSES.len();
     let n = table.y.len();
     let pred: Vec<usize> = proba.iter().map(|p| argmax(p)).collect();
@@ -208,14 +303,14 @@ pub fn report(table: &Table, proba: &[Vec<f64>], fold: &[usize], importance: &[f
     let (score, f1, se, sp) = scores(&all);
     // Bootstrap over records.
     let mut rng = SplitMix64::new(SEED ^ 0xB007);
-    let mut boot: Vec<(f64, Vec<f64>, f64, f64)> = Vec::with_capacity(BOOTSTRAP);
+    let mut boot: Vec<Scores> = Vec::with_capacity(BOOTSTRAP);
     for _ in 0..BOOTSTRAP {
         let idx: Vec<usize> = (0..n)
             .map(|_| (rng.next_u64() % n as u64) as usize)
             .collect();
         boot.push(scores(&idx));
     }
-    let ci = |value: f64, get: &dyn Fn(&(f64, Vec<f64>, f64, f64)) -> f64| WithCi {
+    let ci = |value: f64, get: &dyn Fn(&Scores) -> f64| WithCi {
         value,
         low: percentile(boot.iter().map(get).collect(), 0.025),
         high: percentile(boot.iter().map(get).collect(), 0.975),
@@ -256,13 +351,54 @@ pub fn report(table: &Table, proba: &[Vec<f64>], fold: &[usize], importance: &[f
         top_features: top,
         feature_seconds: table.seconds,
         feature_threads: table.threads,
+        inner_choices: cv.choices.clone(),
+        final_choice: None,
     }
+}
+
+/// A plain (not nested) stratified CV with one fixed setting: the quick check used while
+/// developing features (`ecg_rhythm quick`); the card reports [`evaluate_table`].
+pub fn evaluate_fixed(table: &Table, config: &GbdtConfig) -> Report {
+    let k = CLASSES.len();
+    let fold = stratified_folds(&table.y, k, FOLDS, &mut SplitMix64::new(SEED));
+    let mut proba = vec![vec![0.0; k]; table.y.len()];
+    let mut importance = vec![0.0; FEATURE_NAMES.len()];
+    let fit_fold = |f: usize| {
+        let train: Vec<usize> = (0..table.y.len()).filter(|&i| fold[i] != f).collect();
+        let x: Vec<Vec<f64>> = train.iter().map(|&i| table.x[i].clone()).collect();
+        let y: Vec<usize> = train.iter().map(|&i| table.y[i]).collect();
+        let w = balanced_weights(&y, k);
+        (f, fit(&x, &y, k, Some(&w), config))
+    };
+    let mut models = Vec::new();
+    std::thread::scope(|s| {
+        for pair in (0..FOLDS).collect::<Vec<_>>().chunks(2) {
+            let handles: Vec<_> = pair.iter().map(|&f| s.spawn(move || fit_fold(f))).collect();
+            models.extend(handles.into_iter().filter_map(|h| h.join().ok()));
+        }
+    });
+    for (f, m) in models {
+        for i in (0..table.y.len()).filter(|&i| fold[i] == f) {
+            proba[i] = m.predict_proba(&table.x[i]);
+        }
+        for (a, b) in importance.iter_mut().zip(&m.importance) {
+            *a += b;
+        }
+    }
+    report(
+        table,
+        &CvResult {
+            proba,
+            fold,
+            importance,
+            choices: Vec::new(),
+        },
+    )
 }
 
 /// Runs the CV on a feature table.
 pub fn evaluate_table(table: &Table) -> Report {
-    let (proba, fold, importance) = cross_validate(table, FOLDS, SEED);
-    report(table, &proba, &fold, &importance)
+    report(table, &cross_validate(table, FOLDS, SEED))
 }
 
 impl fmt::Display for Report {
@@ -328,6 +464,29 @@ impl fmt::Display for Report {
         let _ = writeln!(s, "| feature | share |\n|---|---|");
         for (name, v) in &self.top_features {
             let _ = writeln!(s, "| {name} | {v:.3} |");
+        }
+        let _ = writeln!(s, "\nBoosting settings chosen by the inner 3-fold CV (inner challenge score of each candidate):\n");
+        let cands: Vec<String> = candidate_configs().iter().map(describe_config).collect();
+        let _ = writeln!(s, "| outer fold | {} | chosen |", cands.join(" | "));
+        let _ = writeln!(s, "|---|---|---|---|---|");
+        for (i, c) in self.inner_choices.iter().enumerate() {
+            let v: Vec<String> = c.scores.iter().map(|v| format!("{v:.3}")).collect();
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} |",
+                i + 1,
+                v.join(" | "),
+                describe_config(&candidate_configs()[c.chosen])
+            );
+        }
+        if let Some(c) = &self.final_choice {
+            let v: Vec<String> = c.scores.iter().map(|v| format!("{v:.3}")).collect();
+            let _ = writeln!(
+                s,
+                "| all records (committed model) | {} | {} |",
+                v.join(" | "),
+                describe_config(&candidate_configs()[c.chosen])
+            );
         }
         let _ = writeln!(
             s,
