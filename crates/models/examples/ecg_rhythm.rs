@@ -5,6 +5,8 @@
 //! cargo run --release -p cardio-models --example ecg_rhythm -- eval    # print report
 //! cargo run --release -p cardio-models --example ecg_rhythm -- bench [N]  # ms per record, 1 thread
 //! cargo run --release -p cardio-models --example ecg_rhythm -- quick   # plain CV, first setting only
+//! cargo run --release -p cardio-models --example ecg_rhythm -- external  # MIT-BIH 60-s windows
+//! cargo run --release -p cardio-models --example ecg_rhythm -- bench-file PATH  # one file
 //! ```
 
 use std::path::PathBuf;
@@ -57,12 +59,32 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some("external") => match ecg_rhythm::model()
+            .map_err(|e| e.to_string())
+            .and_then(|m| ecg_rhythm::external::mitdb(&root, m).map_err(|e| e.to_string()))
+        {
+            Ok(r) => {
+                println!("{r}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+        },
+        Some("bench-file") => args.get(1).map_or_else(
+            || {
+                eprintln!("usage: ecg_rhythm bench-file PATH");
+                ExitCode::FAILURE
+            },
+            |path| bench_file(std::path::Path::new(path)),
+        ),
         Some("bench") => bench(
             &root,
             args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1000),
         ),
         _ => {
-            eprintln!("usage: ecg_rhythm train|eval|quick|bench [N]");
+            eprintln!("usage: ecg_rhythm train|eval|external|quick|bench [N]|bench-file PATH");
             ExitCode::FAILURE
         }
     }
@@ -113,5 +135,48 @@ fn bench(root: &std::path::Path, n: usize) -> ExitCode {
         seconds,
         1000.0 / per30
     );
+    ExitCode::SUCCESS
+}
+
+/// Reads one file, then times `predict` on it (median of 21 runs) and prints the result.
+fn bench_file(path: &std::path::Path) -> ExitCode {
+    let model = match ecg_rhythm::model() {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let rec = match cardio_formats::read_path(path) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..21 {
+        let start = Instant::now();
+        last = Some(model.predict(&rec));
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{}: {:.0} s at {} Hz, {} channels; predict median {:.2} ms",
+        path.display(),
+        rec.duration_seconds(),
+        rec.sampling_rate_hz,
+        rec.channels.len(),
+        times[times.len() / 2]
+    );
+    match last {
+        Some(Ok(p)) => println!(
+            "{} ({}), confidence {:.2}, channel {}",
+            p.prediction, p.label, p.confidence, p.details["channel"]
+        ),
+        Some(Err(e)) => println!("{e}"),
+        None => {}
+    }
     ExitCode::SUCCESS
 }

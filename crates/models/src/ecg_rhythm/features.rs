@@ -559,18 +559,6 @@ impl Extractor {
             fraction(qcorr.iter().map(|&c| c < 0.9)),
         );
         v.put("polarity", polarity);
-        let flags = premature_flags(rr);
-        let prem_corr: Vec<f64> = complete
-            .iter()
-            .zip(&qcorr)
-            .filter(|(p, _)| {
-                peaks
-                    .binary_search(p)
-                    .is_ok_and(|j| j >= 1 && flags.get(j - 1).copied().unwrap_or(false))
-            })
-            .map(|(_, c)| *c)
-            .collect();
-        v.put("premature_qrs_corr", mean(&prem_corr));
         // Beat-to-beat R amplitude and template agreement over 5-s windows (local noise).
         let amps: Vec<f64> = complete.iter().map(|&p| (y[p] - base).abs()).collect();
         v.put(
@@ -711,23 +699,6 @@ impl Extractor {
         let fw_e = energy(&fw);
         v.put("fwave_ratio", (fw_e / scale).sqrt());
         v.put("fwave_band_fraction", fw_e / resid_total.max(1e-12));
-        // Spectrum of the atrial residual, 3-12 Hz every 0.25 Hz, on the 4-10 Hz band decimated to
-        // 50 Hz: dominant frequency and how much it stands out (flutter is sharp, AF broad).
-        let dec: Vec<f64> = fw.iter().step_by(6).copied().collect();
-        let spectrum: Vec<(f64, f64)> = (12..=48)
-            .map(|k| {
-                let hz = f64::from(k) * 0.25;
-                (hz, goertzel(&dec, hz / 50.0))
-            })
-            .collect();
-        let (peak_hz, peak) =
-            spectrum
-                .iter()
-                .copied()
-                .fold((f64::NAN, 0.0), |b, s| if s.1 > b.1 { s } else { b });
-        let mean_p = spectrum.iter().map(|s| s.1).sum::<f64>() / spectrum.len() as f64;
-        v.put("residual_peak_hz", peak_hz);
-        v.put("residual_peak_ratio", peak / mean_p.max(1e-300));
         // Residual in the TQ stretches only (from 60 % of RR after R to 100 ms before the next R).
         let mut tq_e = 0.0;
         let mut tq_n = 0usize;
@@ -903,11 +874,6 @@ fn rr_features(rr: &[f64], v: &mut Row) -> Option<f64> {
         v.put("hr_fastest_5_bpm", 60.0 / lo);
         v.put("hr_slowest_5_bpm", 60.0 / hi);
     }
-    let half = rr.len() / 2;
-    v.put(
-        "hr_half_difference_bpm",
-        60.0 / mean(&rr[half..]) - 60.0 / mean(&rr[..half]),
-    );
     let rr_min = rr.iter().copied().fold(f64::INFINITY, f64::min);
     let rr_max = rr.iter().copied().fold(0.0, f64::max);
     v.put("rr_min_over_median", rr_min / med);
@@ -1013,22 +979,6 @@ fn premature_flags(rr: &[f64]) -> Vec<bool> {
         }
     }
     premature
-}
-
-/// Power of `x` at `cycles` per sample (Goertzel's recurrence), divided by the length.
-///
-/// Goertzel, G. (1958), "An algorithm for the evaluation of finite trigonometric series",
-/// *American Mathematical Monthly* 65(1), 34-35.
-fn goertzel(x: &[f64], cycles: f64) -> f64 {
-    let w = 2.0 * std::f64::consts::PI * cycles;
-    let c = 2.0 * w.cos();
-    let (mut s1, mut s2) = (0.0, 0.0);
-    for &v in x {
-        let s0 = v + c * s1 - s2;
-        s2 = s1;
-        s1 = s0;
-    }
-    (s1 * s1 + s2 * s2 - c * s1 * s2) / x.len().max(1) as f64
 }
 
 /// Coefficient of sample entropy: `SampEn(m = 1, r) + ln(2r) - ln(mean RR)` with `r` = 30 ms,

@@ -9,6 +9,7 @@
 //!   `cardio-signal`.
 //! - [`data`]: loading the CinC 2017 records and labels, features on two threads.
 //! - [`validation`]: the stratified 5-fold CV, challenge score, bootstrap CIs and report.
+//! - [`external`]: a check of the committed model on 60-s windows of the MIT-BIH Arrhythmia Database.
 //!
 //! The classifier is the crate's gradient-boosted trees ([`crate::gbdt`]) with balanced class
 //! weights; its capacity is chosen from three settings fixed a priori ([`candidate_configs`]) by
@@ -23,6 +24,7 @@
 //! ```
 
 pub mod data;
+pub mod external;
 pub mod features;
 pub mod validation;
 
