@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::features::{Extractor, FEATURE_NAMES};
-use super::{lead_in_mv, pick_lead, Class, EcgError};
+use super::{mv_per_unit, pick_lead, Class, EcgError};
 
 /// Folder of the training set under `$CARDIO_DATASETS`.
 pub const SUBDIR: &str = "cinc2017/training2017";
@@ -82,8 +82,8 @@ pub fn record_features(root: &Path, name: &str, ex: &Extractor) -> Result<Vec<f6
     };
     let rec = cardio_formats::read_path(&path).map_err(|e| fail(e.to_string()))?;
     let lead = pick_lead(&rec).ok_or_else(|| fail("no channel with data".into()))?;
-    let x = lead_in_mv(&rec.channels[lead]);
-    ex.extract(&x, rec.sampling_rate_hz)
+    let c = &rec.channels[lead];
+    ex.extract_scaled(&c.samples, mv_per_unit(c), rec.sampling_rate_hz)
         .map(|f| f.values)
         .map_err(|e| fail(e.to_string()))
 }

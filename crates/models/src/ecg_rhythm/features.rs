@@ -277,19 +277,40 @@ impl Extractor {
     /// [`FeatureError::SamplingRate`] under [`MIN_FS`]; [`FeatureError::TooShort`] under
     /// [`MIN_SECONDS`]; [`FeatureError::Flat`] when the signal does not vary.
     pub fn extract(&self, x_mv: &[f64], fs_hz: f64) -> Result<Features, FeatureError> {
+        self.extract_scaled(x_mv, 1.0, fs_hz)
+    }
+
+    /// [`Extractor::extract`] of `x * mv_per_unit`, converting only the samples analysed (a long
+    /// recording is never copied whole).
+    ///
+    /// # Errors
+    /// As [`Extractor::extract`].
+    pub fn extract_scaled(
+        &self,
+        x: &[f64],
+        mv_per_unit: f64,
+        fs_hz: f64,
+    ) -> Result<Features, FeatureError> {
         if !(fs_hz.is_finite() && fs_hz >= MIN_FS) {
             return Err(FeatureError::SamplingRate { hz: fs_hz });
         }
-        let duration_s = x_mv.len() as f64 / fs_hz;
+        let duration_s = x.len() as f64 / fs_hz;
         if duration_s < MIN_SECONDS - 1e-9 {
             return Err(FeatureError::TooShort {
                 seconds: duration_s,
             });
         }
-        let keep = ((MAX_SECONDS * fs_hz).round() as usize).min(x_mv.len());
-        let head: Vec<f64> = x_mv[..keep]
+        let keep = ((MAX_SECONDS * fs_hz).round() as usize).min(x.len());
+        let head: Vec<f64> = x[..keep]
             .iter()
-            .map(|v| if v.is_finite() { *v } else { 0.0 })
+            .map(|v| {
+                let mv = v * mv_per_unit;
+                if mv.is_finite() {
+                    mv
+                } else {
+                    0.0
+                }
+            })
             .collect();
         let (lo, hi) = head
             .iter()

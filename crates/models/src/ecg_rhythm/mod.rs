@@ -233,16 +233,15 @@ pub fn pick_lead(rec: &Recording) -> Option<usize> {
         .or_else(|| rec.channels.iter().position(has_data))
 }
 
-/// The channel's samples in millivolts (µV, nV and V are converted; anything else is taken as mV).
-pub fn lead_in_mv(c: &Channel) -> Vec<f64> {
-    let u = c.unit.trim();
-    let scale = match u {
+/// Millivolts per unit of a channel's samples (µV, nV and V are converted; any other unit,
+/// including none, is taken as mV).
+pub fn mv_per_unit(c: &Channel) -> f64 {
+    match c.unit.trim() {
         "uV" | "µV" | "μV" | "microvolt" | "microvolts" => 1e-3,
         "nV" => 1e-6,
         "V" | "volt" | "volts" => 1e3,
         _ => 1.0,
-    };
-    c.samples.iter().map(|v| v * scale).collect()
+    }
 }
 
 /// Headline validation figures carried in the parameters.
@@ -340,10 +339,9 @@ impl Model {
             PredictError::Unusable("The recording has no ECG channel with samples.".into())
         })?;
         let channel = &rec.channels[lead];
-        let x = lead_in_mv(channel);
         let feats = self
             .extractor
-            .extract(&x, rec.sampling_rate_hz)
+            .extract_scaled(&channel.samples, mv_per_unit(channel), rec.sampling_rate_hz)
             .map_err(|e| PredictError::Unusable(e.to_string()))?;
         let p = self.probabilities(&feats);
         let k = validation::argmax(&p);
@@ -643,10 +641,11 @@ mod tests {
     #[test]
     fn converts_microvolts_and_volts_to_millivolts() {
         let mut c = channel("II", vec![1000.0]);
+        assert_eq!(mv_per_unit(&c), 1.0);
         c.unit = "uV".into();
-        assert_eq!(lead_in_mv(&c), vec![1.0]);
-        c.unit = "V".into();
-        assert_eq!(lead_in_mv(&c), vec![1e6]);
+        assert_eq!(mv_per_unit(&c), 1e-3);
+        c.unit = " V".into();
+        assert_eq!(mv_per_unit(&c), 1e3);
     }
 
     #[test]
