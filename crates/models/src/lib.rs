@@ -7,8 +7,12 @@
 //! [`analysis`] runs the signal pipeline of `cardio-signal` over a recording read by
 //! `cardio-formats` (what `cardio analyze` prints). [`eval`] validates that pipeline against public
 //! reference datasets (what `cardio eval signal` prints). [`clinical`] is the clinical risk model
-//! (`cardio train|eval|predict clinical`, card `cards/clinical.md`); [`pcg_model`] classifies heart
-//! sounds as normal, abnormal or unsure (card `cards/pcg.md`); [`Modality`] names what a model can
+//! (`cardio train|eval|predict clinical`, card `cards/clinical.md`). [`ecg_rhythm`] classifies the
+//! rhythm of one ECG lead as normal, AF, other or noisy (card `cards/ecg-rhythm.md`); [`pcg_model`]
+//! classifies heart sounds as normal, abnormal or unsure (card `cards/pcg.md`); [`ppg_rhythm`] gives
+//! heart rate, signal quality and rhythm from a pulse recording (card `cards/ppg.md`). [`gbdt`] is
+//! the gradient boosting they share, [`prediction`] their common result. [`Modality`] names what a
+//! model can
 //! serve:
 //!
 //! ```
@@ -16,11 +20,10 @@
 //!
 //! assert_eq!(Modality::Ecg.label(), "ECG");
 //! ```
-//!
-//! [`ppg_rhythm`] is the PPG model: heart rate, signal quality and rhythm (card `cards/ppg.md`).
 
 pub mod analysis;
 pub mod clinical;
+pub mod ecg_rhythm;
 pub mod eval;
 pub mod gbdt;
 pub mod pcg_model;

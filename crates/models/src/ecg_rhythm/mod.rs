@@ -1,0 +1,683 @@
+//! The ECG rhythm model ("ecg-rhythm-gbdt"): normal sinus rhythm, atrial fibrillation, other
+//! rhythm or too noisy, from one ECG lead of any length and sampling rate, trained and validated on
+//! the PhysioNet/Computing in Cardiology Challenge 2017 training set (Clifford et al. 2017). The
+//! model card is `cards/ecg-rhythm.md`; the trained parameters are `params/ecg-rhythm.json`,
+//! compiled in and parsed once.
+//!
+//! - [`features`]: the feature row (RR irregularity, heart rate, QRS/P/T morphology of the median
+//!   beat, atrial activity after QRST cancellation, quality and spectrum), built on
+//!   `cardio-signal`.
+//! - [`data`]: loading the CinC 2017 records and labels, features on two threads.
+//! - [`validation`]: the stratified 5-fold CV, challenge score, bootstrap CIs and report.
+//! - [`external`]: a check of the committed model on 60-s windows of the MIT-BIH Arrhythmia Database.
+//!
+//! The classifier is the crate's gradient-boosted trees ([`crate::gbdt`]) with balanced class
+//! weights; its capacity is chosen from three settings fixed a priori ([`candidate_configs`]) by
+//! an inner 3-fold CV on the training rows only.
+//!
+//! ```no_run
+//! use cardio_models::ecg_rhythm;
+//!
+//! let rec = cardio_formats::read_path(std::path::Path::new("A00001.hea")).unwrap();
+//! let result = ecg_rhythm::model().unwrap().predict(&rec).unwrap();
+//! println!("{} ({:.0} %)", result.prediction, 100.0 * result.confidence);
+//! ```
+
+pub mod data;
+pub mod external;
+pub mod features;
+pub mod validation;
+
+use std::io;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use cardio_formats::{Channel, Recording};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::gbdt::{balanced_weights, fit, Gbdt, GbdtConfig};
+use crate::prediction::{ModelInfo, PredictError, Prediction};
+use features::{Extractor, Features, FEATURE_NAMES, MAX_SECONDS, MIN_SECONDS, MODEL_FS};
+pub use validation::Report;
+
+/// Identifier of the model in results and parameters.
+pub const MODEL_ID: &str = "ecg-rhythm-gbdt";
+/// Version of the model; bump it when the features, training or data change.
+pub const VERSION: &str = "1.0.0";
+/// Training date written into the parameters (a constant so that training is reproducible).
+pub const TRAINING_DATE: &str = "2026-11-22";
+/// Where `train` writes the parameters.
+pub const PARAMS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/ecg-rhythm.json");
+/// Name of the headline metric in `details.model`.
+pub const METRIC: &str = "cv_mean_f1_nao";
+
+/// The committed parameters, compiled in.
+const PARAMS_JSON: &str = include_str!("../../params/ecg-rhythm.json");
+
+/// The last recommendation of every result.
+pub const DISCLAIMER: &str = "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.";
+
+/// Errors of training and evaluation.
+#[derive(Debug, thiserror::Error)]
+pub enum EcgError {
+    /// The dataset folder or file is not there.
+    #[error("dataset not found: {path} (unpack cinc2017 into $CARDIO_DATASETS)")]
+    MissingDataset {
+        /// The path looked for.
+        path: String,
+    },
+    /// A label file has a malformed line.
+    #[error("{file} line {line}: {reason}")]
+    Parse {
+        /// File name.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A record cannot be read or analysed.
+    #[error("record {name}: {reason}")]
+    Record {
+        /// Record name.
+        name: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// The four rhythm classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    /// Normal sinus rhythm (CinC `N`).
+    Normal,
+    /// Atrial fibrillation (CinC `A`).
+    Af,
+    /// Another rhythm (CinC `O`).
+    Other,
+    /// Too noisy to classify (CinC `~`).
+    Noisy,
+}
+
+/// The classes in model output order.
+pub const CLASSES: [Class; 4] = [Class::Normal, Class::Af, Class::Other, Class::Noisy];
+
+impl Class {
+    /// Position in [`CLASSES`] and in the probability vector.
+    pub fn index(self) -> usize {
+        match self {
+            Self::Normal => 0,
+            Self::Af => 1,
+            Self::Other => 2,
+            Self::Noisy => 3,
+        }
+    }
+
+    /// Machine code: `normal`, `af`, `other`, `noisy`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Normal => "normal",
+            Self::Af => "af",
+            Self::Other => "other",
+            Self::Noisy => "noisy",
+        }
+    }
+
+    /// The challenge's letter: `N`, `A`, `O`, `~`.
+    pub fn cinc(self) -> &'static str {
+        match self {
+            Self::Normal => "N",
+            Self::Af => "A",
+            Self::Other => "O",
+            Self::Noisy => "~",
+        }
+    }
+
+    /// The class of a challenge letter.
+    pub fn from_cinc(code: &str) -> Option<Self> {
+        CLASSES.into_iter().find(|c| c.cinc() == code)
+    }
+
+    /// Text for the screen.
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Normal => "Normal sinus rhythm",
+            Self::Af => "Atrial fibrillation suspected",
+            Self::Other => "Other rhythm abnormality suspected",
+            Self::Noisy => "Too noisy to classify",
+        }
+    }
+
+    /// Plain, guideline-style recommendations for the class (without the final disclaimer).
+    pub fn recommendations(self) -> &'static [&'static str] {
+        match self {
+            Self::Normal => &[
+                "No atrial fibrillation or other rhythm abnormality was found in this recording; a single short recording cannot exclude an arrhythmia that comes and goes.",
+                "If palpitations, dizziness, fainting or breathlessness occur, record again during the symptoms and see a clinician.",
+            ],
+            Self::Af => &[
+                "Atrial fibrillation is suspected: arrange a clinical review with a 12-lead ECG within days to confirm or exclude it.",
+                "If atrial fibrillation is confirmed, a clinician should assess stroke risk (e.g. CHA2DS2-VASc) and the need for anticoagulation, as atrial fibrillation guidelines advise.",
+                "Seek emergency care now for chest pain, fainting, severe breathlessness or signs of a stroke (face drooping, arm weakness, speech difficulty).",
+            ],
+            Self::Other => &[
+                "A rhythm other than normal sinus rhythm is suspected (for example frequent ectopic beats, a conduction abnormality or another arrhythmia): have a 12-lead ECG reviewed by a clinician.",
+                "Seek medical care promptly if there are palpitations with dizziness, fainting, chest pain or breathlessness.",
+            ],
+            Self::Noisy => &[
+                "The recording is too noisy to judge the rhythm: record again at rest, sitting still, with good skin contact, for at least 30 seconds.",
+                "If symptoms are present, do not wait for a better recording: see a clinician.",
+            ],
+        }
+    }
+}
+
+/// The boosting settings the inner CV chooses from (set before any result was seen: the crate's
+/// defaults with shrinkage 0.05, minimum child hessian 2 and half the features per tree, at three
+/// capacities): 300 rounds of depth-4 trees, 600 rounds of depth 4, 300 rounds of depth 5.
+pub fn candidate_configs() -> Vec<GbdtConfig> {
+    let base = GbdtConfig {
+        rounds: 300,
+        learning_rate: 0.05,
+        max_depth: 4,
+        min_child_weight: 2.0,
+        lambda: 1.0,
+        subsample: 0.8,
+        colsample: 0.5,
+        seed: validation::SEED,
+    };
+    vec![
+        base.clone(),
+        GbdtConfig {
+            rounds: 600,
+            ..base.clone()
+        },
+        GbdtConfig {
+            max_depth: 5,
+            ..base
+        },
+    ]
+}
+
+/// A short description of a configuration for reports.
+pub fn describe_config(c: &GbdtConfig) -> String {
+    format!(
+        "{} rounds, depth {}, shrinkage {}",
+        c.rounds, c.max_depth, c.learning_rate
+    )
+}
+
+/// The channel the model reads: the one named lead II (case-insensitive; "MLII" and names such
+/// as "ECG II" or "Lead II" count), else lead I, else the first channel with at least one finite
+/// sample. `None` when no channel has data.
+pub fn pick_lead(rec: &Recording) -> Option<usize> {
+    let has_data = |c: &Channel| c.samples.iter().any(|v| v.is_finite());
+    let norm = |c: &Channel| {
+        let upper = c.name.trim().to_ascii_uppercase();
+        let mut tail = upper.as_str();
+        for prefix in ["ECG", "LEAD"] {
+            tail = tail.strip_prefix(prefix).unwrap_or(tail);
+        }
+        tail.trim_matches(|ch: char| ch == ' ' || ch == '_' || ch == '-' || ch == ':')
+            .to_string()
+    };
+    let find = |names: &[&str]| {
+        rec.channels
+            .iter()
+            .position(|c| has_data(c) && names.contains(&norm(c).as_str()))
+    };
+    find(&["II", "MLII", "ML2", "2"])
+        .or_else(|| find(&["I", "MLI", "1"]))
+        .or_else(|| rec.channels.iter().position(has_data))
+}
+
+/// Millivolts per unit of a channel's samples (µV, nV and V are converted; any other unit,
+/// including none, is taken as mV).
+pub fn mv_per_unit(c: &Channel) -> f64 {
+    match c.unit.trim() {
+        "uV" | "µV" | "μV" | "microvolt" | "microvolts" => 1e-3,
+        "nV" => 1e-6,
+        "V" | "volt" | "volts" => 1e3,
+        _ => 1.0,
+    }
+}
+
+/// Headline validation figures carried in the parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Headline {
+    /// CV challenge score (mean F1 of N, A, O).
+    pub cv_mean_f1_nao: f64,
+    /// Its 95 % bootstrap CI, lower end.
+    pub cv_mean_f1_nao_ci_low: f64,
+    /// Its 95 % bootstrap CI, upper end.
+    pub cv_mean_f1_nao_ci_high: f64,
+    /// CV F1 of normal, AF, other, noisy.
+    pub cv_f1: Vec<f64>,
+    /// CV AF sensitivity (AF vs rest).
+    pub cv_af_sensitivity: f64,
+    /// CV AF specificity.
+    pub cv_af_specificity: f64,
+}
+
+/// The committed parameters (`params/ecg-rhythm.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    /// [`MODEL_ID`].
+    pub model_id: String,
+    /// [`VERSION`].
+    pub version: String,
+    /// [`TRAINING_DATE`].
+    pub training_date: String,
+    /// What the model was trained on.
+    pub trained_on: String,
+    /// Sampling rate the features are computed at, Hz.
+    pub model_fs_hz: f64,
+    /// Shortest recording accepted, s.
+    pub min_seconds: f64,
+    /// Longest stretch analysed, s.
+    pub max_seconds: f64,
+    /// Class codes in probability order.
+    pub classes: Vec<String>,
+    /// Feature names in row order.
+    pub features: Vec<String>,
+    /// Boosting settings (chosen by the inner CV on all records).
+    pub config: GbdtConfig,
+    /// The inner CV's score of every candidate setting on all records.
+    pub config_choice: validation::Choice,
+    /// Headline validation figures.
+    pub validation: Headline,
+    /// The fitted trees.
+    pub gbdt: Gbdt,
+}
+
+/// The loaded model: parameters and the planned feature extractor.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// The parameters.
+    pub params: Params,
+    extractor: Extractor,
+}
+
+impl Model {
+    /// A model from parameters, checking that they match this code's features and classes.
+    ///
+    /// # Errors
+    /// [`PredictError::ModelNotLoaded`] when they do not.
+    pub fn new(params: Params) -> Result<Self, PredictError> {
+        let names: Vec<&str> = params.features.iter().map(String::as_str).collect();
+        if names.as_slice() != FEATURE_NAMES || params.gbdt.n_features != FEATURE_NAMES.len() {
+            return Err(PredictError::ModelNotLoaded(
+                "the parameters were trained on other features; retrain the ECG rhythm model"
+                    .into(),
+            ));
+        }
+        if params.gbdt.n_classes != CLASSES.len() {
+            return Err(PredictError::ModelNotLoaded(
+                "the parameters have another number of classes".into(),
+            ));
+        }
+        let extractor =
+            Extractor::new().map_err(|e| PredictError::ModelNotLoaded(e.to_string()))?;
+        Ok(Self { params, extractor })
+    }
+
+    /// Class probabilities (in [`CLASSES`] order) of a feature row.
+    pub fn probabilities(&self, features: &Features) -> Vec<f64> {
+        self.params.gbdt.predict_proba(&features.values)
+    }
+
+    /// Classifies the rhythm of a recording from its lead II (else I, else the first channel with
+    /// data; see [`pick_lead`]). Recordings longer than 60 s are judged on their first 60 s.
+    ///
+    /// # Errors
+    /// [`PredictError::Unusable`] with the reason and the measured value (no channel with data,
+    /// shorter than 9 s, sampling rate under 50 Hz, flat line).
+    pub fn predict(&self, rec: &Recording) -> Result<Prediction, PredictError> {
+        let lead = pick_lead(rec).ok_or_else(|| {
+            PredictError::Unusable("The recording has no ECG channel with samples.".into())
+        })?;
+        let channel = &rec.channels[lead];
+        let feats = self
+            .extractor
+            .extract_scaled(&channel.samples, mv_per_unit(channel), rec.sampling_rate_hz)
+            .map_err(|e| PredictError::Unusable(e.to_string()))?;
+        let p = self.probabilities(&feats);
+        let k = validation::argmax(&p);
+        let class = CLASSES[k];
+        let mut recommendations: Vec<String> = class
+            .recommendations()
+            .iter()
+            .map(|s| (*s).to_string())
+            .collect();
+        let p_af = p[Class::Af.index()];
+        if class != Class::Af && p_af >= 0.25 {
+            recommendations.push(format!(
+                "The estimated probability of atrial fibrillation is {:.0} %: atrial fibrillation is not excluded; consider a repeat recording or a 12-lead ECG.",
+                100.0 * p_af
+            ));
+        }
+        recommendations.push(DISCLAIMER.into());
+        let mut probabilities = Map::new();
+        for (c, v) in CLASSES.iter().zip(&p) {
+            probabilities.insert(c.code().into(), num(*v));
+        }
+        let m = &feats.measured;
+        let opt = |v: Option<f64>| v.map_or(Value::Null, num);
+        let mut details = Map::new();
+        details.insert(
+            "model".into(),
+            ModelInfo {
+                id: self.params.model_id.clone(),
+                version: self.params.version.clone(),
+                metric: METRIC.into(),
+                value: self.params.validation.cv_mean_f1_nao,
+            }
+            .to_value(),
+        );
+        details.insert("probabilities".into(), Value::Object(probabilities));
+        details.insert("heart_rate_bpm".into(), opt(m.heart_rate_bpm));
+        details.insert("beats".into(), json!(m.beats));
+        details.insert("sdnn_ms".into(), opt(m.sdnn_ms));
+        details.insert("rmssd_ms".into(), opt(m.rmssd_ms));
+        details.insert("pnn50_percent".into(), opt(m.pnn50));
+        details.insert("rr_cv".into(), opt(m.rr_cv));
+        details.insert("qrs_width_ms".into(), opt(m.qrs_width_ms));
+        details.insert("pr_interval_ms".into(), opt(m.pr_ms));
+        details.insert("p_wave_fraction".into(), opt(m.p_wave_fraction));
+        details.insert("quality_score".into(), num(m.quality_score));
+        details.insert("quality".into(), Value::String(m.quality_reason.clone()));
+        details.insert("duration_s".into(), num(m.duration_s));
+        details.insert("analysed_s".into(), num(m.analysed_s));
+        details.insert("channel".into(), Value::String(channel.name.clone()));
+        details.insert("channel_index".into(), json!(lead));
+        details.insert("sampling_rate_hz".into(), num(rec.sampling_rate_hz));
+        details.insert("model_sampling_rate_hz".into(), num(MODEL_FS));
+        Ok(Prediction {
+            label: class.code().into(),
+            prediction: class.text().into(),
+            confidence: p[k],
+            risk_score: p_af,
+            recommendations,
+            details,
+        })
+    }
+}
+
+/// A JSON number, or null when not finite.
+fn num(v: f64) -> Value {
+    serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
+}
+
+/// The committed model, parsed once.
+///
+/// # Errors
+/// [`PredictError::ModelNotLoaded`] when the compiled-in parameters do not parse or do not match
+/// this code.
+pub fn model() -> Result<&'static Model, PredictError> {
+    static MODEL: OnceLock<Result<Model, PredictError>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let params: Params = serde_json::from_str(PARAMS_JSON)
+                .map_err(|e| PredictError::ModelNotLoaded(format!("ecg-rhythm parameters: {e}")))?;
+            Model::new(params)
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Runs the validation of the model card (the stratified 5-fold CV) on `$CARDIO_DATASETS`.
+///
+/// # Errors
+/// As [`data::load`].
+pub fn evaluate(root: &Path) -> Result<Report, EcgError> {
+    let table = data::load(root)?;
+    Ok(validation::evaluate_table(&table))
+}
+
+/// Runs the validation, then trains the committed model on all records. Deterministic.
+///
+/// # Errors
+/// As [`data::load`].
+pub fn train(root: &Path) -> Result<(Params, Report), EcgError> {
+    let table = data::load(root)?;
+    let mut report = validation::evaluate_table(&table);
+    let params = train_table(&table, &report);
+    report.final_choice = Some(params.config_choice.clone());
+    Ok((params, report))
+}
+
+/// Fits the final model on a feature table and records the report's headline figures.
+pub fn train_table(table: &data::Table, report: &Report) -> Params {
+    let k = CLASSES.len();
+    let w = balanced_weights(&table.y, k);
+    let choice = validation::select_config(&table.x, &table.y, validation::SEED, 2);
+    let cfg = candidate_configs()[choice.chosen].clone();
+    let gbdt = fit(&table.x, &table.y, k, Some(&w), &cfg);
+    let mut counts = [0usize; 4];
+    for &c in &table.y {
+        counts[c] += 1;
+    }
+    Params {
+        model_id: MODEL_ID.into(),
+        version: VERSION.into(),
+        training_date: TRAINING_DATE.into(),
+        trained_on: format!(
+            "PhysioNet/CinC Challenge 2017 training set, {} records (N {}, A {}, O {}, ~ {}), REFERENCE.csv (v3 labels)",
+            table.y.len(),
+            counts[0],
+            counts[1],
+            counts[2],
+            counts[3]
+        ),
+        model_fs_hz: MODEL_FS,
+        min_seconds: MIN_SECONDS,
+        max_seconds: MAX_SECONDS,
+        classes: CLASSES.iter().map(|c| c.code().to_string()).collect(),
+        features: FEATURE_NAMES.iter().map(|s| (*s).to_string()).collect(),
+        config: cfg,
+        config_choice: choice,
+        validation: Headline {
+            cv_mean_f1_nao: report.mean_f1_nao.value,
+            cv_mean_f1_nao_ci_low: report.mean_f1_nao.low,
+            cv_mean_f1_nao_ci_high: report.mean_f1_nao.high,
+            cv_f1: report.f1.iter().map(|f| f.value).collect(),
+            cv_af_sensitivity: report.af_sensitivity.value,
+            cv_af_specificity: report.af_specificity.value,
+        },
+        gbdt,
+    }
+}
+
+/// The parameters as the committed JSON text: pretty for the first two levels of nesting,
+/// compact below (one line per boosting round), with a final newline.
+pub fn params_json(p: &Params) -> String {
+    let mut buf = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, Shallow::default());
+    if p.serialize(&mut ser).is_err() {
+        return String::new();
+    }
+    let mut s = String::from_utf8(buf).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// A JSON formatter that indents only the outer [`Shallow::LEVELS`] levels.
+#[derive(Default)]
+struct Shallow {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Shallow {
+    const LEVELS: usize = 3;
+
+    fn newline<W: ?Sized + io::Write>(w: &mut W, depth: usize) -> io::Result<()> {
+        w.write_all(b"\n")?;
+        for _ in 0..depth {
+            w.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+
+    fn begin<W: ?Sized + io::Write>(&mut self, w: &mut W, open: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(open)
+    }
+
+    fn end<W: ?Sized + io::Write>(&mut self, w: &mut W, close: &[u8]) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value && self.depth < Self::LEVELS {
+            Self::newline(w, self.depth)?;
+        }
+        w.write_all(close)
+    }
+
+    fn item<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        if self.depth <= Self::LEVELS {
+            Self::newline(w, self.depth)?;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for Shallow {
+    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.begin(w, b"[")
+    }
+    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.end(w, b"]")
+    }
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.item(w, first)
+    }
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, _w: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.begin(w, b"{")
+    }
+    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.end(w, b"}")
+    }
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.item(w, first)
+    }
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(if self.depth <= Self::LEVELS {
+            b": "
+        } else {
+            b":"
+        })
+    }
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _w: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn channel(name: &str, samples: Vec<f64>) -> Channel {
+        Channel {
+            name: name.into(),
+            unit: "mV".into(),
+            samples,
+        }
+    }
+
+    fn recording(channels: Vec<Channel>, fs: f64) -> Recording {
+        Recording {
+            channels,
+            sampling_rate_hz: fs,
+            start: None,
+            metadata: std::collections::BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn pick_lead_prefers_ii_then_i_then_the_first_with_data() {
+        let d = || vec![0.0, 1.0];
+        let rec = recording(
+            vec![channel("V1", d()), channel("I", d()), channel("ii", d())],
+            500.0,
+        );
+        assert_eq!(pick_lead(&rec), Some(2));
+        let rec = recording(vec![channel("V1", d()), channel("MLII", d())], 360.0);
+        assert_eq!(pick_lead(&rec), Some(1));
+        let rec = recording(vec![channel("aVR", d()), channel("Lead I", d())], 500.0);
+        assert_eq!(pick_lead(&rec), Some(1));
+        let rec = recording(
+            vec![channel("II", vec![f64::NAN; 3]), channel("V5", d())],
+            500.0,
+        );
+        assert_eq!(pick_lead(&rec), Some(1));
+        assert_eq!(
+            pick_lead(&recording(vec![channel("II", vec![])], 500.0)),
+            None
+        );
+        assert_eq!(pick_lead(&recording(vec![], 500.0)), None);
+        // "III" and "aVL" are not lead II or I.
+        let rec = recording(vec![channel("III", d()), channel("aVL", d())], 500.0);
+        assert_eq!(pick_lead(&rec), Some(0));
+    }
+
+    #[test]
+    fn converts_microvolts_and_volts_to_millivolts() {
+        let mut c = channel("II", vec![1000.0]);
+        assert_eq!(mv_per_unit(&c), 1.0);
+        c.unit = "uV".into();
+        assert_eq!(mv_per_unit(&c), 1e-3);
+        c.unit = " V".into();
+        assert_eq!(mv_per_unit(&c), 1e3);
+    }
+
+    #[test]
+    fn class_codes_round_trip() {
+        for c in CLASSES {
+            assert_eq!(Class::from_cinc(c.cinc()), Some(c));
+            assert_eq!(CLASSES[c.index()], c);
+        }
+        assert_eq!(Class::from_cinc("X"), None);
+    }
+
+    #[test]
+    fn shallow_json_keeps_deep_arrays_on_one_line() {
+        #[derive(Serialize)]
+        struct T {
+            a: u8,
+            b: Vec<Vec<Vec<u8>>>,
+        }
+        let mut buf = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut buf, Shallow::default());
+        T {
+            a: 1,
+            b: vec![vec![vec![1, 2]], vec![]],
+        }
+        .serialize(&mut ser)
+        .unwrap();
+        let s = String::from_utf8(buf).unwrap();
+        assert_eq!(
+            s,
+            "{\n  \"a\": 1,\n  \"b\": [\n    [\n      [1,2]\n    ],\n    []\n  ]\n}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back["b"][0][0][1], 2);
+    }
+}

@@ -1,0 +1,302 @@
+//! The committed ECG rhythm model: loading, the shape of its predictions, its refusals, robustness
+//! to hostile input, and (when `CARDIO_DATASETS` holds cinc2017) agreement with the reference labels
+//! on a small subset.
+
+// The synthetic ECG follows the signal-processing notation (n, x, t, k, c, d, g).
+#![allow(clippy::many_single_char_names)]
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use cardio_formats::{Channel, Recording};
+use cardio_models::ecg_rhythm::{
+    self, data, features::FEATURE_NAMES, Class, CLASSES, DISCLAIMER, MODEL_ID, VERSION,
+};
+use cardio_models::prediction::PredictError;
+
+fn channel(name: &str, samples: Vec<f64>) -> Channel {
+    Channel {
+        name: name.into(),
+        unit: "mV".into(),
+        samples,
+    }
+}
+
+fn recording(channels: Vec<Channel>, fs: f64) -> Recording {
+    Recording {
+        channels,
+        sampling_rate_hz: fs,
+        start: None,
+        metadata: BTreeMap::new(),
+    }
+}
+
+/// Gaussian P-QRS-T beats at the RR intervals `rr(k)` seconds, in mV.
+fn ecg(fs: f64, seconds: f64, rr: impl Fn(usize) -> f64, p_wave: bool) -> Vec<f64> {
+    let n = (seconds * fs) as usize;
+    let mut x = vec![0.0; n];
+    let mut t = 0.4;
+    let mut k = 0;
+    while t < seconds - 0.6 {
+        let c = t * fs;
+        let lo = (c - 0.4 * fs).max(0.0) as usize;
+        let hi = ((c + 0.6 * fs) as usize).min(n);
+        for (i, v) in x.iter_mut().enumerate().take(hi).skip(lo) {
+            let d = (i as f64 - c) / fs;
+            let g = |mu: f64, s: f64, a: f64| a * (-((d - mu) * (d - mu)) / (2.0 * s * s)).exp();
+            *v += g(0.0, 0.012, 1.2) + g(0.28, 0.045, 0.3);
+            if p_wave {
+                *v += g(-0.17, 0.02, 0.15);
+            }
+        }
+        t += rr(k);
+        k += 1;
+    }
+    x
+}
+
+fn random_rr(seed: u64) -> Vec<f64> {
+    let mut s = seed;
+    (0..200)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            0.4 + 0.55 * ((s >> 11) as f64 / (1u64 << 53) as f64)
+        })
+        .collect()
+}
+
+#[test]
+fn the_committed_parameters_load_and_match_the_code() {
+    let m = ecg_rhythm::model().expect("committed parameters load");
+    assert_eq!(m.params.model_id, MODEL_ID);
+    assert_eq!(m.params.version, VERSION);
+    assert_eq!(m.params.features, FEATURE_NAMES);
+    let codes: Vec<&str> = CLASSES.iter().map(|c| c.code()).collect();
+    assert_eq!(m.params.classes, codes);
+    assert!(m.params.validation.cv_mean_f1_nao > 0.5);
+}
+
+/// Equal up to the last bits of a float (serde_json's default float parser is not always the
+/// closest rounding).
+fn same_json(a: &serde_json::Value, b: &serde_json::Value, path: &str) -> Result<(), String> {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            if (x - y).abs() <= 1e-12 * x.abs().max(1e-300) {
+                Ok(())
+            } else {
+                Err(format!("{path}: {x} vs {y}"))
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .try_for_each(|(i, (x, y))| same_json(x, y, &format!("{path}[{i}]"))),
+        (Value::Object(x), Value::Object(y)) if x.len() == y.len() => {
+            x.iter().try_for_each(|(k, v)| {
+                y.get(k)
+                    .ok_or_else(|| format!("{path}.{k} missing"))
+                    .and_then(|w| same_json(v, w, &format!("{path}.{k}")))
+            })
+        }
+        _ if a == b => Ok(()),
+        _ => Err(format!("{path} differs")),
+    }
+}
+
+#[test]
+fn the_committed_json_is_what_params_json_writes() {
+    let text = std::fs::read_to_string(ecg_rhythm::PARAMS_PATH).unwrap();
+    let params: ecg_rhythm::Params = serde_json::from_str(&text).unwrap();
+    let again = ecg_rhythm::params_json(&params);
+    assert!(again.ends_with("}\n"));
+    assert_eq!(again.lines().count(), text.lines().count());
+    let (a, b): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&text).unwrap(),
+        serde_json::from_str(&again).unwrap(),
+    );
+    same_json(&a, &b, "").unwrap();
+    assert!(text.len() < 2_000_000, "{} bytes", text.len());
+}
+
+#[test]
+fn a_twelve_lead_file_is_read_from_lead_ii_and_the_result_is_complete() {
+    let fs = 500.0;
+    let sinus = ecg(fs, 30.0, |_| 0.8, true);
+    let mut leads: Vec<Channel> = [
+        "I", "II", "III", "aVR", "aVL", "aVF", "V1", "V2", "V3", "V4", "V5", "V6",
+    ]
+    .iter()
+    .map(|n| channel(n, vec![0.0; sinus.len()]))
+    .collect();
+    leads[1].samples = sinus;
+    let rec = recording(leads, fs);
+
+    let p = ecg_rhythm::model().unwrap().predict(&rec).unwrap();
+
+    assert!(CLASSES.iter().any(|c| c.code() == p.label));
+    assert_eq!(p.details["channel"], "II");
+    assert_eq!(p.details["channel_index"], 1);
+    assert_eq!(p.details["sampling_rate_hz"], 500.0);
+    assert_eq!(p.details["model"]["id"], MODEL_ID);
+    assert_eq!(p.details["model"]["metric"], "cv_mean_f1_nao");
+    let probs = p.details["probabilities"].as_object().unwrap();
+    assert_eq!(probs.len(), 4);
+    let sum: f64 = probs.values().map(|v| v.as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-9);
+    assert_eq!(p.confidence, probs[&p.label].as_f64().unwrap());
+    assert_eq!(p.risk_score, probs["af"].as_f64().unwrap());
+    let hr = p.details["heart_rate_bpm"].as_f64().unwrap();
+    assert!((hr - 75.0).abs() < 1.5, "{hr}");
+    assert!((p.details["duration_s"].as_f64().unwrap() - 30.0).abs() < 1e-9);
+    assert_eq!(p.recommendations.last().unwrap(), DISCLAIMER);
+    // Every value is plain JSON (NaN would not serialise).
+    assert!(serde_json::to_string(&p).is_ok());
+}
+
+#[test]
+fn an_irregular_rhythm_without_p_waves_scores_higher_for_af_than_a_regular_one() {
+    let m = ecg_rhythm::model().unwrap();
+    let rr = random_rr(11);
+    let af = recording(
+        vec![channel("ECG", ecg(300.0, 30.0, |k| rr[k % 200], false))],
+        300.0,
+    );
+    let nsr = recording(
+        vec![channel(
+            "ECG",
+            ecg(300.0, 30.0, |k| [0.8, 0.82, 0.79][k % 3], true),
+        )],
+        300.0,
+    );
+
+    let p_af = m.predict(&af).unwrap();
+    let p_nsr = m.predict(&nsr).unwrap();
+
+    assert!(
+        p_af.risk_score > p_nsr.risk_score,
+        "{} vs {}",
+        p_af.risk_score,
+        p_nsr.risk_score
+    );
+    assert_eq!(
+        p_af.label,
+        Class::Af.code(),
+        "{:?}",
+        p_af.details["probabilities"]
+    );
+}
+
+#[test]
+fn unusable_recordings_say_why_with_the_measured_value() {
+    let m = ecg_rhythm::model().unwrap();
+    let short = recording(vec![channel("II", ecg(250.0, 3.2, |_| 0.8, true))], 250.0);
+    assert_eq!(
+        m.predict(&short).unwrap_err(),
+        PredictError::Unusable("Recording too short: 3.2 s; at least 9 s is needed.".into())
+    );
+    assert_eq!(
+        m.predict(&recording(vec![], 250.0)).unwrap_err(),
+        PredictError::Unusable("The recording has no ECG channel with samples.".into())
+    );
+    let slow = recording(vec![channel("II", vec![0.0; 600])], 20.0);
+    assert_eq!(
+        m.predict(&slow).unwrap_err(),
+        PredictError::Unusable("Sampling rate too low: 20 Hz; at least 50 Hz is needed.".into())
+    );
+    let flat = recording(vec![channel("II", vec![0.3; 5000])], 250.0);
+    assert!(
+        matches!(m.predict(&flat), Err(PredictError::Unusable(msg)) if msg.contains("flat line"))
+    );
+}
+
+#[test]
+fn hostile_input_never_panics() {
+    let m = ecg_rhythm::model().unwrap();
+    let n = 3000;
+    let cases: Vec<(Vec<f64>, f64)> = vec![
+        (vec![], 300.0),
+        (vec![1.0], 300.0),
+        (vec![f64::NAN; n], 300.0),
+        (vec![f64::INFINITY; n], 300.0),
+        (
+            (0..n)
+                .map(|i| if i % 2 == 0 { 1e300 } else { -1e300 })
+                .collect(),
+            300.0,
+        ),
+        (
+            (0..n).map(|i| f64::from(u8::from(i % 7 == 0))).collect(),
+            300.0,
+        ),
+        (
+            (0..n).map(|i| (f64::from(i as u32) * 0.37).sin()).collect(),
+            257.3,
+        ),
+        (vec![1.0; n], f64::NAN),
+        (vec![1.0; n], 0.0),
+        (vec![1.0; n], -300.0),
+        (vec![1.0; n], 1e9),
+    ];
+    for (samples, fs) in cases {
+        let _ = m.predict(&recording(vec![channel("II", samples)], fs));
+    }
+}
+
+#[test]
+fn a_thirty_minute_recording_is_judged_on_its_first_minute() {
+    let m = ecg_rhythm::model().unwrap();
+    let rec = recording(
+        vec![channel("MLII", ecg(360.0, 1800.0, |_| 0.9, true))],
+        360.0,
+    );
+    let p = m.predict(&rec).unwrap();
+    assert!((p.details["duration_s"].as_f64().unwrap() - 1800.0).abs() < 1e-6);
+    assert!((p.details["analysed_s"].as_f64().unwrap() - 60.0).abs() < 0.01);
+}
+
+fn datasets() -> Option<PathBuf> {
+    let Some(root) = std::env::var_os("CARDIO_DATASETS").map(PathBuf::from) else {
+        eprintln!("skipped: CARDIO_DATASETS is not set");
+        return None;
+    };
+    if !data::folder(&root).join("REFERENCE.csv").exists() {
+        eprintln!("skipped: {} is missing", data::folder(&root).display());
+        return None;
+    }
+    Some(root)
+}
+
+#[test]
+fn labels_load_with_the_published_class_counts() {
+    let Some(root) = datasets() else { return };
+    let labels = data::load_labels(&root).unwrap();
+    let mut counts = [0usize; 4];
+    for l in &labels {
+        counts[l.class.index()] += 1;
+    }
+    assert_eq!(counts, [5050, 738, 2456, 284]);
+    assert_eq!(labels[0].name, "A00001");
+}
+
+#[test]
+fn predicts_most_of_a_small_training_subset_like_the_reference() {
+    let Some(root) = datasets() else { return };
+    let labels = data::load_labels(&root).unwrap();
+    let m = ecg_rhythm::model().unwrap();
+    let subset: Vec<_> = labels.iter().take(60).collect();
+    let mut right = 0;
+    for l in &subset {
+        let rec = cardio_formats::read_path(&data::folder(&root).join(format!("{}.hea", l.name)))
+            .unwrap();
+        let p = m.predict(&rec).unwrap();
+        right += usize::from(p.label == l.class.code());
+        assert_eq!(p.details["channel"], "ECG");
+    }
+    // These records were in the training set: the fitted model should agree with nearly all.
+    assert!(right >= 54, "{right} of {}", subset.len());
+}
