@@ -29,8 +29,12 @@ pub struct TrainArgs {
 enum TrainModel {
     /// Refit the clinical model on UCI Cleveland and rewrite its committed parameters.
     Clinical(TrainClinicalArgs),
+    /// Refit the ECG rhythm model on CinC 2017 and rewrite its committed parameters.
+    Ecg(crate::signal_models::TrainSignalArgs),
     /// Refit the heart-sound model on CinC 2016 and rewrite its committed parameters.
     Pcg(crate::signal_models::TrainSignalArgs),
+    /// Refit the PPG rhythm model on CinC 2017 and MIT-BIH intervals and rewrite its parameters.
+    Ppg(crate::signal_models::TrainSignalArgs),
 }
 
 #[derive(Args)]
@@ -108,7 +112,9 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
     use crate::signal_models::{self, SignalModel};
     let args = match &args.model {
         TrainModel::Clinical(args) => args,
+        TrainModel::Ecg(args) => return signal_models::train(SignalModel::Ecg, args),
         TrainModel::Pcg(args) => return signal_models::train(SignalModel::Pcg, args),
+        TrainModel::Ppg(args) => return signal_models::train(SignalModel::Ppg, args),
     };
     let root = args.datasets.clone().unwrap_or_else(default_root);
     let out = args

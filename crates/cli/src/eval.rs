@@ -25,8 +25,12 @@ enum EvalCommand {
     Signal(SignalArgs),
     /// The clinical model's validation on UCI Heart Disease (its model card's table).
     Clinical(crate::clinical::EvalClinicalArgs),
+    /// The ECG rhythm model's validation on CinC 2017 (its model card's table).
+    Ecg(crate::signal_models::EvalSignalArgs),
     /// The heart-sound model's validation on CinC 2016 (its model card's table).
     Pcg(crate::signal_models::EvalSignalArgs),
+    /// The PPG rhythm model's validation (its model card's table).
+    Ppg(crate::signal_models::EvalSignalArgs),
 }
 
 /// Flags of `cardio eval signal`.
@@ -74,8 +78,14 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
     match &args.command {
         EvalCommand::Signal(args) => run_signal(args),
         EvalCommand::Clinical(args) => crate::clinical::eval(args),
+        EvalCommand::Ecg(args) => {
+            crate::signal_models::eval(crate::signal_models::SignalModel::Ecg, args)
+        }
         EvalCommand::Pcg(args) => {
             crate::signal_models::eval(crate::signal_models::SignalModel::Pcg, args)
+        }
+        EvalCommand::Ppg(args) => {
+            crate::signal_models::eval(crate::signal_models::SignalModel::Ppg, args)
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use cardio_models::pcg_model;
+use cardio_models::{ecg_rhythm, pcg_model, ppg_rhythm};
 use clap::Args;
 
 use crate::eval::default_root;
@@ -32,32 +32,52 @@ pub struct EvalSignalArgs {
 /// Which signal model.
 #[derive(Clone, Copy)]
 pub enum SignalModel {
+    /// `ecg-rhythm-gbdt`.
+    Ecg,
     /// `pcg-gbdt`.
     Pcg,
+    /// `ppg-rhythm-gbdt`.
+    Ppg,
 }
 
 type Trained = (String, String);
 
 fn train_model(model: SignalModel, root: &Path) -> anyhow::Result<Trained> {
     Ok(match model {
+        SignalModel::Ecg => {
+            let (params, report) = ecg_rhythm::train(root).context("training the ECG model")?;
+            (ecg_rhythm::params_json(&params), report.to_string())
+        }
         SignalModel::Pcg => {
             let (params, report) = pcg_model::train(root).context("training the PCG model")?;
             (pcg_model::params_json(&params), report.to_string())
+        }
+        SignalModel::Ppg => {
+            let (params, report) = ppg_rhythm::train(root).context("training the PPG model")?;
+            (ppg_rhythm::params_json(&params), report.to_string())
         }
     })
 }
 
 fn eval_model(model: SignalModel, root: &Path) -> anyhow::Result<String> {
     Ok(match model {
+        SignalModel::Ecg => ecg_rhythm::evaluate(root)
+            .context("validating the ECG model")?
+            .to_string(),
         SignalModel::Pcg => pcg_model::evaluate(root)
             .context("validating the PCG model")?
+            .to_string(),
+        SignalModel::Ppg => ppg_rhythm::evaluate(root)
+            .context("validating the PPG model")?
             .to_string(),
     })
 }
 
 fn params_path(model: SignalModel) -> &'static str {
     match model {
+        SignalModel::Ecg => ecg_rhythm::PARAMS_PATH,
         SignalModel::Pcg => pcg_model::PARAMS_PATH,
+        SignalModel::Ppg => ppg_rhythm::PARAMS_PATH,
     }
 }
 

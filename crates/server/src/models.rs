@@ -93,9 +93,9 @@ impl ModelRegistry {
     pub fn load() -> Self {
         let registry = Self {
             clinical: cardio_models::clinical::params().map_err(|e| e.to_string()),
-            ecg: Err("the ECG rhythm model is not part of this build".into()),
+            ecg: load_signal(cardio_models::ecg_rhythm::model(), |m| Arc::new(Ecg(m))),
             pcg: load_signal(cardio_models::pcg_model::model(), |m| Arc::new(Pcg(m))),
-            ppg: Err("the PPG model is not part of this build".into()),
+            ppg: load_signal(cardio_models::ppg_rhythm::model(), |m| Arc::new(Ppg(m))),
         };
         for (name, error) in [
             ("clinical", registry.clinical.as_ref().err()),
@@ -155,6 +155,67 @@ impl SignalModel for Pcg {
                 ),
                 metric("loso_macc", v.leave_one_site_out_mean_macc, None, None),
             ],
+        }
+    }
+}
+
+/// The ECG rhythm model of `cardio_models::ecg_rhythm`.
+struct Ecg(&'static cardio_models::ecg_rhythm::Model);
+
+impl SignalModel for Ecg {
+    fn predict(&self, recording: &Recording) -> Result<Prediction, PredictError> {
+        self.0.predict(recording)
+    }
+
+    fn summary(&self) -> ModelSummary {
+        let p = &self.0.params;
+        let v = &p.validation;
+        ModelSummary {
+            modality: "ecg".into(),
+            id: p.model_id.clone(),
+            version: p.version.clone(),
+            dataset: "PhysioNet/CinC Challenge 2017 single-lead ECGs (8528 recordings)".into(),
+            metrics: vec![
+                metric(
+                    "cv_mean_f1_nao",
+                    v.cv_mean_f1_nao,
+                    Some((v.cv_mean_f1_nao_ci_low, v.cv_mean_f1_nao_ci_high)),
+                    Some(0.83),
+                ),
+                metric("cv_af_sensitivity", v.cv_af_sensitivity, None, None),
+                metric("cv_af_specificity", v.cv_af_specificity, None, None),
+            ],
+        }
+    }
+}
+
+/// The pulse model of `cardio_models::ppg_rhythm`.
+struct Ppg(&'static cardio_models::ppg_rhythm::Model);
+
+impl SignalModel for Ppg {
+    fn predict(&self, recording: &Recording) -> Result<Prediction, PredictError> {
+        self.0.predict(recording)
+    }
+
+    fn summary(&self) -> ModelSummary {
+        let p = &self.0.params;
+        let v = &p.validation;
+        let mut metrics = vec![
+            metric("af_sensitivity_10s", v.cv_af_se_10s, None, Some(0.90)),
+            metric("af_specificity_10s", v.cv_af_sp_10s, None, Some(0.90)),
+            metric("af_sensitivity_30s", v.cv_af_se_30s, None, Some(0.90)),
+            metric("af_specificity_30s", v.cv_af_sp_30s, None, Some(0.90)),
+        ];
+        if let Some(mae) = v.bidmc_hr_mae_10s_bpm {
+            metrics.push(metric("hr_mae_bpm", mae, None, None));
+        }
+        ModelSummary {
+            modality: "ppg".into(),
+            id: p.model_id.clone(),
+            version: p.version.clone(),
+            dataset: "Rhythm: beat intervals of CinC 2017 and MIT-BIH ECGs; heart rate: BIDMC PPG"
+                .into(),
+            metrics,
         }
     }
 }

@@ -398,7 +398,8 @@ impl Model {
             label: class.code().into(),
             prediction: class.text().into(),
             confidence: p[k],
-            risk_score: p_af,
+            // The finding screened for is a rhythm abnormality: AF or another arrhythmia.
+            risk_score: (p_af + p[Class::Other.index()]).clamp(0.0, 1.0),
             recommendations,
             details,
         })

@@ -23,8 +23,8 @@
 //!    the mean `P(af)` reaches the model's AF threshold, otherwise the more probable of irregular and
 //!    normal. The share of usable windows called AF (the AF burden) is reported beside it.
 //! 7. **Numbers**: `confidence` is the probability of the label (for `noisy`, the share of the
-//!    recording that was too noisy); `risk_score` is the mean `P(af)` of the usable windows (0 when
-//!    none is usable), also for `noisy`; `details.probabilities` holds the three rhythm classes and
+//!    recording that was too noisy); `risk_score` is the mean `P(af) + P(irregular)` of the usable
+//!    windows (0 when none is usable), also for `noisy`; `details.probabilities` holds the three rhythm classes and
 //!    `noisy` (the rhythm classes are `null` when the label is `noisy`). Heart rate is 60 000 / the
 //!    median pulse interval of the usable windows (of all windows when none is usable).
 
@@ -357,7 +357,8 @@ impl Model {
             }
             _ => ("noisy", 1.0 - usable_share),
         };
-        let risk = mean_probs.map_or(0.0, |p| p.af);
+        // The finding screened for is an irregular rhythm: AF or another irregularity.
+        let risk = mean_probs.map_or(0.0, |p| p.af + p.irregular);
 
         // Interval figures over the usable windows (all windows when none is usable).
         let source: Vec<&WindowResult> = if usable.is_empty() {
