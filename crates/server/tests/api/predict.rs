@@ -31,6 +31,8 @@ crate::backend_tests!(
     a_wfdb_header_with_its_signal_file_is_read_as_one_record,
     the_models_and_their_validated_figures_are_public,
     the_heart_sound_model_answers_with_its_reasons,
+    the_ecg_model_reads_a_wfdb_upload_and_refuses_short_ones,
+    the_ppg_model_measures_a_fingertip_pulse_file,
 );
 
 /// Answers with what it read: rate, sample count and channel names.
@@ -747,4 +749,120 @@ pub async fn the_heart_sound_model_answers_with_its_reasons(mut app: TestApp) {
     );
     let list = app.get("/api/analyses?type=pcg").await.json();
     assert_eq!(list[0]["modelId"], "pcg-gbdt");
+}
+
+/// A 250 Hz CSV ECG-like trace: a narrow spike every `rr` seconds on a flat line.
+fn spiky_ecg_csv(seconds: f64, rr: f64) -> Vec<u8> {
+    let mut text = String::from("time,II\n");
+    let n = (seconds * 250.0) as usize;
+    for i in 0..n {
+        let t = i as f64 / 250.0;
+        let phase = t % rr;
+        let v = if phase < 0.02 { 1.5 } else { 0.0 };
+        let _ = writeln!(text, "{t:.3},{v}");
+    }
+    text.into_bytes()
+}
+
+pub async fn the_ecg_model_reads_a_wfdb_upload_and_refuses_short_ones(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file(
+                "short.csv",
+                Some("text/csv"),
+                spiky_ecg_csv(4.0, 0.8),
+            )],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        response.detail(),
+        "Recording too short: 4.0 s; at least 9 s is needed."
+    );
+
+    let Some(root) = std::env::var_os("CARDIO_DATASETS") else {
+        eprintln!("skipped: CARDIO_DATASETS is not set");
+        return;
+    };
+    let dir = std::path::Path::new(&root).join("cinc2017/training2017");
+    let (Ok(header), Ok(signal)) = (
+        std::fs::read(dir.join("A00004.hea")),
+        std::fs::read(dir.join("A00004.mat")),
+    ) else {
+        eprintln!("skipped: cinc2017 is not unpacked");
+        return;
+    };
+    // A00004 is labelled AF in the challenge's reference.
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[
+                Part::file("A00004.hea", None, header),
+                Part::file("A00004.mat", None, signal),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let body = response.json();
+    assert_eq!(body["model"], "ECG");
+    assert_eq!(body["label"], "af");
+    assert_eq!(body["prediction"], "Atrial fibrillation suspected");
+    assert_eq!(body["details"]["model"]["id"], "ecg-rhythm-gbdt");
+    assert_eq!(body["details"]["sampling_rate_hz"], json!(300.0));
+    let probabilities = &body["details"]["probabilities"];
+    let abnormal = probabilities["af"].as_f64().unwrap() + probabilities["other"].as_f64().unwrap();
+    assert!((body["risk_score"].as_f64().unwrap() - abnormal).abs() < 1e-12);
+    let list = app.get("/api/analyses?type=ecg").await.json();
+    assert_eq!(list[0]["fileName"], "A00004.hea");
+    assert_eq!(list[0]["result"]["label"], "af");
+}
+
+pub async fn the_ppg_model_measures_a_fingertip_pulse_file(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    // 12 s of a 100 Hz pulse at 75 bpm as a bare list of values, with its rate in the form.
+    let mut values = String::new();
+    for i in 0..1200 {
+        let t = f64::from(i) / 100.0;
+        let phase = (t % 0.8) / 0.8;
+        let v = (-((phase - 0.2) * (phase - 0.2)) / 0.005).exp()
+            + 0.3 * (-((phase - 0.55) * (phase - 0.55)) / 0.004).exp();
+        let _ = writeln!(values, "{v:.5}");
+    }
+    let response = app
+        .upload(
+            "/api/predict/ppg/upload",
+            &[
+                Part::file("finger.txt", Some("text/plain"), values.into_bytes()),
+                Part::text("sampling_rate", "100"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let body = response.json();
+    assert_eq!(body["model"], "PPG");
+    assert_eq!(body["label"], "normal", "{body}");
+    assert_eq!(body["details"]["model"]["id"], "ppg-rhythm-gbdt");
+    let hr = body["details"]["heart_rate_bpm"].as_f64().unwrap();
+    assert!((hr - 75.0).abs() < 1.0, "{hr}");
+
+    let response = app
+        .upload(
+            "/api/predict/ppg/upload",
+            &[
+                Part::file(
+                    "flat.txt",
+                    Some("text/plain"),
+                    "0.5\n".repeat(1000).into_bytes(),
+                ),
+                Part::text("sampling_rate", "100"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        response.detail(),
+        "No usable pulse found: 0 pulse(s) detected in 10.0 s; at least 4 are needed."
+    );
 }
