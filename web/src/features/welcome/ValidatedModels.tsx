@@ -30,6 +30,14 @@ function MetricLine({ metric }: { metric: ModelMetric }) {
       <span className="validated__metric">{name}</span>{' '}
       <strong className="validated__value">{percent(metric.value)}</strong>
       {ci && <span className="validated__ci"> {ci}</span>}
+      {metric.target != null && (
+        <span className="validated__ci">
+          {' '}
+          {t(metric.value >= metric.target ? 'welcome.validated.targetMet' : 'welcome.validated.targetMissed', {
+            target: percent(metric.target),
+          })}
+        </span>
+      )}
     </li>
   );
 }
