@@ -5,6 +5,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+/// The last recommendation of every model's result: a screening estimate is never a diagnosis.
+pub const DISCLAIMER: &str = "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.";
+
 /// One model's answer for one recording (spec §6 "Prediction result").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Prediction {

@@ -105,6 +105,8 @@ pub struct Analysis {
     pub modality: Modality,
     /// The patient it was for, when given.
     pub patient_id: Option<String>,
+    /// That patient's "first last" name, when given.
+    pub patient_name: Option<String>,
     /// The screening it belongs to, when given.
     pub screening_id: Option<String>,
     /// The uploaded file's name, for recordings.
@@ -185,6 +187,7 @@ fn row_to_analysis(row: &AnyRow) -> Result<Analysis, ApiError> {
         id: row.try_get("id")?,
         modality: Modality::from_stored(&modality),
         patient_id: row.try_get("patient_id")?,
+        patient_name: row.try_get("patient_name")?,
         screening_id: row.try_get("screening_id")?,
         file_name: row.try_get("file_name")?,
         file_sha256: row.try_get("file_sha256")?,
@@ -198,6 +201,7 @@ fn row_to_analysis(row: &AnyRow) -> Result<Analysis, ApiError> {
 
 /// Filters of the list.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AnalysesQuery {
     /// Only this modality: `clinical`, `ecg`, `pcg` or `ppg`.
     #[serde(rename = "type")]
@@ -239,9 +243,12 @@ pub async fn list(
             return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
         }
     }
-    let sql = "SELECT * FROM analyses WHERE user_id = $1 \
-               AND ($2 IS NULL OR modality = $2) AND ($3 IS NULL OR patient_id = $3) \
-               ORDER BY created_at DESC, id DESC LIMIT $4";
+    // The patient join repeats the owner condition, so a name can only come from the user's own.
+    let sql = "SELECT a.*, p.first_name || ' ' || p.last_name AS patient_name FROM analyses a \
+               LEFT JOIN patients p ON p.id = a.patient_id AND p.doctor_id = a.user_id \
+               WHERE a.user_id = $1 AND ($2 IS NULL OR a.modality = $2) \
+               AND ($3 IS NULL OR a.patient_id = $3) \
+               ORDER BY a.created_at DESC, a.id DESC LIMIT $4";
     let rows = sqlx::query(sql)
         .bind(user_id)
         .bind(query.modality.map(Modality::as_str))

@@ -18,6 +18,9 @@ export const queryKeys = {
   /** Home's figures. */
   dashboard: ['dashboard'] as const,
   dashboardSince: (since: number) => ['dashboard', { since }] as const,
+  /** Every list of stored analyses. */
+  analyses: ['analyses'] as const,
+  analysesOfType: (type: string) => ['analyses', { type }] as const,
   /** The models and their validated figures (welcome page). */
   models: ['models'] as const,
 };

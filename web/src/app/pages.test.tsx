@@ -9,6 +9,7 @@ function signedIn() {
     'GET /api/health': () => json(503),
     'GET /api/patients': () => json(200, []),
     'GET /api/audit': () => json(200, []),
+    'GET /api/analyses': () => json(200, []),
   });
 }
 
@@ -32,7 +33,7 @@ describe('signed-in pages show honest empty states', () => {
     expect(all).toHaveAttribute('aria-pressed', 'false');
     expect(screen.getByRole('button', { name: 'PCG' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'PPG' })).toBeInTheDocument();
-    expect(screen.getByText('No test results found')).toBeInTheDocument();
+    expect(await screen.findByText('No test results found')).toBeInTheDocument();
     expect(screen.getByText('Test results will appear here once they are processed')).toBeInTheDocument();
   });
 

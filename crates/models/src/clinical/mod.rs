@@ -347,9 +347,7 @@ pub fn predict_with(
             "Vessels coloured by fluoroscopy and/or thalassemia (stress scan) result not given: a reduced model without them was used, which is less accurate (see the model card).".into(),
         );
     }
-    recommendations.push(
-        "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.".into(),
-    );
+    recommendations.push(crate::prediction::DISCLAIMER.into());
     Ok(ClinicalPrediction {
         probability: p,
         label,

@@ -56,7 +56,7 @@ pub const METRIC: &str = "cv_mean_f1_nao";
 const PARAMS_JSON: &str = include_str!("../../params/ecg-rhythm.json");
 
 /// The last recommendation of every result.
-pub const DISCLAIMER: &str = "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.";
+pub use crate::prediction::DISCLAIMER;
 
 /// Errors of training and evaluation.
 #[derive(Debug, thiserror::Error)]

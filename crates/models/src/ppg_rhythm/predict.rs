@@ -53,7 +53,7 @@ pub const SINGLE_WINDOW_BELOW_S: f64 = 60.0;
 /// Shortest trailing window of its own, seconds.
 pub const MIN_TAIL_S: f64 = 10.0;
 /// The sentence that ends every list of recommendations.
-pub const DISCLAIMER: &str = "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.";
+pub use crate::prediction::DISCLAIMER;
 
 const PREFERRED: [&str; 5] = ["PLETH", "PPG", "PULSE", "IR", "RED"];
 

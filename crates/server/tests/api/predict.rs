@@ -193,9 +193,18 @@ pub async fn a_clinical_prediction_is_returned_stored_and_audited(mut app: TestA
     assert_eq!(list[0]["id"], body["analysis_id"]);
     assert_eq!(list[0]["modality"], "clinical");
     assert_eq!(list[0]["patientId"], patient_id.as_str());
+    assert_eq!(list[0]["patientName"], "María López");
     assert_eq!(list[0]["modelId"], "clinical-lr");
     assert_eq!(list[0]["result"], body);
     assert_eq!(list[0]["fileName"], Value::Null);
+    tick().await;
+    let unlinked = app
+        .post("/api/predict/clinical", clinical_form())
+        .await
+        .json();
+    let list = app.get("/api/analyses").await.json();
+    assert_eq!(list[0]["id"], unlinked["analysis_id"]);
+    assert_eq!(list[0]["patientName"], Value::Null);
     assert!(app
         .audit_actions()
         .await

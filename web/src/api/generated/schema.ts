@@ -365,6 +365,8 @@ export interface components {
             modelVersion: string;
             /** @description The patient it was for, when given. */
             patientId?: string | null;
+            /** @description That patient's "first last" name, when given. */
+            patientName?: string | null;
             /** @description The result as it was returned. */
             result: components["schemas"]["PredictionResult"];
             /** @description The screening it belongs to, when given. */
@@ -950,16 +952,16 @@ export type $defs = Record<string, never>;
 export interface operations {
     list_analyses: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
                 /** @description Only this modality: `clinical`, `ecg`, `pcg` or `ppg`. */
-                type: null | components["schemas"]["Modality"];
+                type?: components["schemas"]["Modality"];
                 /** @description Only this patient's (one of the user's patients). */
-                patient_id: string | null;
+                patient_id?: string;
                 /** @description At most this many (default and maximum 500). */
-                limit: number | null;
+                limit?: number;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;

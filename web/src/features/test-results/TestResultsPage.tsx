@@ -1,15 +1,100 @@
-import { ClipboardList } from 'lucide-react';
+import { Activity, ClipboardList, Stethoscope, Waves } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Analysis } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
+import { Modal } from '../../components/Modal';
 import { PageHeader } from '../../components/PageHeader';
+import { PredictionResultView } from '../../components/PredictionResultView';
+import { Spinner } from '../../components/Spinner';
+import { formatDateTime } from '../../lib/format';
+import { useAnalyses, type SignalType } from './api';
+import { heartRate, testStatus } from './status';
 
 const FILTERS = ['all', 'pcg', 'ppg', 'ecg'] as const;
 type Filter = (typeof FILTERS)[number];
 
+const ICONS = {
+  ecg: <Activity size={22} />,
+  pcg: <Stethoscope size={22} />,
+  ppg: <Waves size={22} />,
+} as const;
+
+const BADGES = { normal: 'badge--success', abnormal: 'badge--danger', review: 'badge--warning' } as const;
+
+const TYPE_NAMES = { ecg: 'ECG', pcg: 'PCG', ppg: 'PPG' } as const;
+
+function isSignal(modality: Analysis['modality']): modality is SignalType {
+  return modality !== 'clinical';
+}
+
+function ResultCard({ analysis, onOpen }: { analysis: Analysis; onOpen: () => void }) {
+  const { t } = useTranslation();
+  if (!isSignal(analysis.modality)) return null;
+  const status = testStatus(analysis.result.label);
+  const bpm = heartRate(analysis);
+  return (
+    <li className="card test-card">
+      <div className="test-card__header">
+        <span className="model-card__icon" aria-hidden="true">
+          {ICONS[analysis.modality]}
+        </span>
+        <div>
+          <h2 className="test-card__title">{t('testResults.analysisTitle', { type: TYPE_NAMES[analysis.modality] })}</h2>
+          <p className="muted">{analysis.patientName ?? t('testResults.noPatient')}</p>
+        </div>
+        <span className={`badge ${BADGES[status]}`}>{t(`testResults.status.${status}`)}</span>
+      </div>
+      <dl className="test-card__facts">
+        <div>
+          <dt>{t('testResults.date')}</dt>
+          <dd>{formatDateTime(analysis.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>{t('testResults.heartRate')}</dt>
+          <dd>{bpm === null ? t('testResults.notMeasured') : t('testResults.bpm', { value: Math.round(bpm) })}</dd>
+        </div>
+        <div className="test-card__findings">
+          <dt>{t('testResults.findings')}</dt>
+          <dd>{analysis.result.prediction}</dd>
+        </div>
+      </dl>
+      <div className="form-actions">
+        <button type="button" className="button button--secondary" onClick={onOpen}>
+          {t('testResults.viewDetails')}
+        </button>
+      </div>
+    </li>
+  );
+}
+
 export function TestResultsPage() {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>('all');
+  const [open, setOpen] = useState<Analysis | null>(null);
+  const analyses = useAnalyses(filter === 'all' ? undefined : filter);
+
+  let body;
+  if (analyses.isPending) {
+    body = <Spinner label={t('app.loading')} />;
+  } else if (analyses.isError) {
+    body = <p className="muted">{t('testResults.loadError')}</p>;
+  } else if (analyses.data.length === 0) {
+    body = (
+      <div className="card">
+        <EmptyState icon={<ClipboardList size={28} />} title={t('testResults.emptyTitle')} text={t('testResults.emptyText')} />
+      </div>
+    );
+  } else {
+    body = (
+      <ul className="test-grid">
+        {analyses.data.map((analysis) => (
+          <ResultCard key={analysis.id} analysis={analysis} onOpen={() => setOpen(analysis)} />
+        ))}
+      </ul>
+    );
+  }
+
   return (
     <div className="page">
       <PageHeader title={t('testResults.title')} subtitle={t('testResults.subtitle')} />
@@ -26,13 +111,12 @@ export function TestResultsPage() {
           </button>
         ))}
       </div>
-      <div className="card">
-        <EmptyState
-          icon={<ClipboardList size={28} />}
-          title={t('testResults.emptyTitle')}
-          text={t('testResults.emptyText')}
-        />
-      </div>
+      {body}
+      {open ? (
+        <Modal title={t('results.title')} onClose={() => setOpen(null)}>
+          <PredictionResultView result={open.result} />
+        </Modal>
+      ) : null}
     </div>
   );
 }

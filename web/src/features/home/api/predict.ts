@@ -46,6 +46,8 @@ export function usePredict() {
   return useMutation({
     mutationFn: (input: PredictInput) =>
       input.kind === 'clinical' ? predictClinical(input.body) : predictUpload(input.kind, input.file),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.audit }),
+    onSuccess: () => {
+      for (const queryKey of [queryKeys.audit, queryKeys.analyses]) void queryClient.invalidateQueries({ queryKey });
+    },
   });
 }
