@@ -21,6 +21,7 @@ export const queryKeys = {
   /** Every list of stored analyses. */
   analyses: ['analyses'] as const,
   analysesOfType: (type: string) => ['analyses', { type }] as const,
+  patientAnalyses: (patientId: string) => ['analyses', { patientId }] as const,
   /** The models and their validated figures (welcome page). */
   models: ['models'] as const,
 };

@@ -23,6 +23,7 @@ function server(handlers: Record<string, Handler> = {}) {
     'GET /api/patients/p-1/clinical': () => json(200, [makeClinicalRecord()]),
     'GET /api/patients/p-1/screenings': () => json(200, [makeScreening({ clinical: makeClinicalRecord() })]),
     'GET /api/patients/missing': () => json(404, { detail: 'Patient not found.' }),
+    'GET /api/analyses': () => json(200, []),
     ...handlers,
   });
 }
@@ -83,6 +84,49 @@ describe('Patient detail page', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email address.');
     expect(screen.getByLabelText('Email')).toHaveValue('maria@example.com');
+  });
+
+  it("lists the patient's analyses and opens a full result", async () => {
+    const fake = server({
+      'GET /api/analyses': () =>
+        json(200, [
+          {
+            id: 'a-1',
+            modality: 'ecg',
+            patientId: 'p-1',
+            patientName: 'María López',
+            screeningId: null,
+            fileName: 'holter.csv',
+            fileSha256: 'ab'.repeat(32),
+            fileSize: 1234,
+            modelId: 'ecg-rhythm-gbdt',
+            modelVersion: '1.0.0',
+            createdAt: '2026-11-20T10:30:00.000Z',
+            result: {
+              analysis_id: 'a-1',
+              model: 'ECG',
+              label: 'af',
+              prediction: 'Atrial fibrillation suspected',
+              confidence: 0.91,
+              risk_score: 0.934,
+              recommendations: ['Arrange a 12-lead ECG within days.'],
+              details: { heart_rate_bpm: 118 },
+            },
+          },
+        ]),
+    });
+    renderApp('/patients/p-1');
+    const table = await screen.findByRole('table', { name: "The patient's analyses, newest first" });
+    const row = within(table).getAllByRole('row')[1] as HTMLElement;
+    expect(row).toHaveTextContent('ECG');
+    expect(row).toHaveTextContent('Atrial fibrillation suspected');
+    expect(row).toHaveTextContent('93.4%');
+    expect(row).toHaveTextContent('holter.csv');
+    const [request] = requestsTo(fake, 'GET', '/api/analyses');
+    expect(new URL(request?.url ?? '').searchParams.get('patient_id')).toBe('p-1');
+    await userEvent.setup().click(within(row).getByRole('button', { name: 'View result' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Analysis Results' });
+    expect(dialog).toHaveTextContent('heart rate bpm: 118.00');
   });
 
   it('toggles the status', async () => {

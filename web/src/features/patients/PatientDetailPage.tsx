@@ -2,16 +2,19 @@ import { Activity, ArrowLeft, CircleAlert, Pencil } from 'lucide-react';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { ClinicalRecord, Patient, Screening } from '../../api/client';
+import type { Analysis, ClinicalRecord, Patient, Screening } from '../../api/client';
 import { paths, screeningPath } from '../../app/paths';
 import { DoctorsOnly } from '../../components/DoctorsOnly';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { Modal } from '../../components/Modal';
 import { PageHeader } from '../../components/PageHeader';
 import { PatientFormFields } from '../../components/PatientFormFields';
+import { PredictionResultView } from '../../components/PredictionResultView';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage, isNotFound } from '../../lib/apiErrors';
 import { formatDate, formatDateTime, formatDay } from '../../lib/format';
+import { percent } from '../../lib/prediction';
 import {
   firstInvalidField,
   patientPatchBody,
@@ -23,7 +26,7 @@ import {
   type PatientValues,
 } from '../../lib/patientForm';
 import { useCurrentUser } from '../../lib/session';
-import { useClinicalHistory, usePatient, usePatientScreenings, useUpdatePatient } from './api';
+import { useClinicalHistory, usePatient, usePatientAnalyses, usePatientScreenings, useUpdatePatient } from './api';
 import { StatusBadge } from './StatusBadge';
 import { useRunDiagnostics } from './useRunDiagnostics';
 
@@ -161,6 +164,7 @@ function PatientRecord({ patient }: { patient: Patient }) {
       )}
       <ClinicalHistory patientId={patient.id} />
       <Screenings patientId={patient.id} />
+      <Analyses patientId={patient.id} />
     </div>
   );
 }
@@ -440,6 +444,66 @@ function Screenings({ patientId }: { patientId: string }) {
           </div>
         )}
       </SectionBody>
+    </section>
+  );
+}
+
+const MODEL_NAMES = { clinical: 'Clinical', ecg: 'ECG', pcg: 'PCG', ppg: 'PPG' } as const;
+
+/** Every stored result of the patient's, with the full result one click away. */
+function Analyses({ patientId }: { patientId: string }) {
+  const { t } = useTranslation();
+  const analyses = usePatientAnalyses(patientId);
+  const [open, setOpen] = useState<Analysis | null>(null);
+  return (
+    <section className="card list-card" aria-labelledby="patient-analyses">
+      <h2 id="patient-analyses" className="section__title">
+        {t('patientDetail.sections.analyses')}
+      </h2>
+      <SectionBody<Analysis> query={analyses} empty={t('patientDetail.noAnalyses')}>
+        {(rows) => (
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="visually-hidden">{t('patientDetail.analysesCaption')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('patientDetail.date')}</th>
+                  <th scope="col">{t('patientDetail.analysisColumns.model')}</th>
+                  <th scope="col">{t('patientDetail.analysisColumns.result')}</th>
+                  <th scope="col">{t('patientDetail.analysisColumns.risk')}</th>
+                  <th scope="col">{t('patientDetail.analysisColumns.file')}</th>
+                  <th scope="col">{t('patientDetail.screeningColumns.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((analysis) => (
+                  <tr key={analysis.id}>
+                    <td className="table__nowrap">{formatDateTime(analysis.createdAt)}</td>
+                    <td>{MODEL_NAMES[analysis.modality]}</td>
+                    <td>{analysis.result.prediction}</td>
+                    <td>{percent(analysis.result.risk_score)}</td>
+                    <td>{analysis.fileName ?? '—'}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button button--secondary button--small"
+                        onClick={() => setOpen(analysis)}
+                      >
+                        {t('patientDetail.viewResult')}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </SectionBody>
+      {open ? (
+        <Modal title={t('results.title')} onClose={() => setOpen(null)}>
+          <PredictionResultView result={open.result} />
+        </Modal>
+      ) : null}
     </section>
   );
 }

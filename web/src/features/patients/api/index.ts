@@ -12,10 +12,13 @@ export {
 export {
   clinicalHistoryQueryOptions,
   fetchClinicalHistory,
+  fetchPatientAnalyses,
   fetchPatientScreenings,
+  patientAnalysesQueryOptions,
   patientScreeningsQueryOptions,
   startScreening,
   useClinicalHistory,
+  usePatientAnalyses,
   usePatientScreenings,
   useStartScreening,
 } from './records';

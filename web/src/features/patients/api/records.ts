@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap, type ClinicalRecord, type Screening } from '../../../api/client';
+import { api, unwrap, type Analysis, type ClinicalRecord, type Screening } from '../../../api/client';
 import { afterPatientWrite, queryKeys } from '../../../api/queryKeys';
 
 export function fetchClinicalHistory(patientId: string): Promise<ClinicalRecord[]> {
@@ -46,4 +46,20 @@ export function useStartScreening() {
       for (const queryKey of afterPatientWrite) void queryClient.invalidateQueries({ queryKey });
     },
   });
+}
+
+/** The patient's stored analyses (all models), newest first. */
+export function fetchPatientAnalyses(patientId: string): Promise<Analysis[]> {
+  return unwrap(api.GET('/api/analyses', { params: { query: { patient_id: patientId } } }));
+}
+
+export const patientAnalysesQueryOptions = (patientId: string) =>
+  queryOptions({
+    queryKey: queryKeys.patientAnalyses(patientId),
+    queryFn: () => fetchPatientAnalyses(patientId),
+    retry: false,
+  });
+
+export function usePatientAnalyses(patientId: string) {
+  return useQuery(patientAnalysesQueryOptions(patientId));
 }
