@@ -31,6 +31,11 @@ pub struct Dashboard {
     pub total_patients: i64,
     /// Screenings started since `since` (the start of the doctor's day).
     pub screenings_today: i64,
+    /// ECG, PCG and PPG analyses run since `since`.
+    pub tests_today: i64,
+    /// Analyses since `since` whose recording could not be judged (`unsure`, `noisy`): they need a
+    /// clinician's look or a new recording.
+    pub needs_review_today: i64,
 }
 
 /// Query of `GET /api/dashboard`.
@@ -65,8 +70,26 @@ pub async fn summary(
     .bind(since)
     .fetch_one(&state.db.pool)
     .await?;
+    let tests_today: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM analyses WHERE user_id = $1 AND created_at >= $2 \
+         AND modality <> 'clinical'",
+    )
+    .bind(doctor.id())
+    .bind(since)
+    .fetch_one(&state.db.pool)
+    .await?;
+    let needs_review_today: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM analyses WHERE user_id = $1 AND created_at >= $2 \
+         AND label IN ('unsure', 'noisy')",
+    )
+    .bind(doctor.id())
+    .bind(since)
+    .fetch_one(&state.db.pool)
+    .await?;
     Ok(Json(Dashboard {
         total_patients,
         screenings_today,
+        tests_today,
+        needs_review_today,
     }))
 }

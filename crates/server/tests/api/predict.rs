@@ -29,6 +29,7 @@ crate::backend_tests!(
     an_unusable_recording_is_422_with_the_models_reason,
     analyses_are_filtered_and_belong_to_their_doctor_only,
     a_wfdb_header_with_its_signal_file_is_read_as_one_record,
+    the_dashboard_counts_todays_tests_and_those_needing_review,
     the_models_and_their_validated_figures_are_public,
     the_heart_sound_model_answers_with_its_reasons,
     the_ecg_model_reads_a_wfdb_upload_and_refuses_short_ones,
@@ -64,8 +65,13 @@ impl SignalModel for EchoModel {
                 .map(|c| c.name.clone())
                 .collect::<Vec<_>>()),
         );
+        // A channel named "noisy" gets the label a model gives a recording it cannot judge.
+        let noisy = recording
+            .channels
+            .first()
+            .is_some_and(|c| c.name == "noisy");
         Ok(Prediction {
-            label: "normal".into(),
+            label: if noisy { "noisy" } else { "normal" }.into(),
             prediction: "Echo".into(),
             confidence: 0.75,
             risk_score: 0.25,
@@ -874,4 +880,29 @@ pub async fn the_ppg_model_measures_a_fingertip_pulse_file(mut app: TestApp) {
         response.detail(),
         "No usable pulse found: 0 pulse(s) detected in 10.0 s; at least 4 are needed."
     );
+}
+
+pub async fn the_dashboard_counts_todays_tests_and_those_needing_review(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let noisy =
+        String::from_utf8(csv_recording(3.0))
+            .unwrap()
+            .replacen("time,ECG", "time,noisy", 1);
+    for (name, bytes) in [("a.csv", csv_recording(3.0)), ("b.csv", noisy.into_bytes())] {
+        let response = app
+            .upload("/api/predict/ecg/upload", &[Part::file(name, None, bytes)])
+            .await;
+        assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    }
+    app.post("/api/predict/clinical", clinical_form()).await;
+
+    let figures = app.get("/api/dashboard").await.json();
+    assert_eq!(figures["testsToday"], 2);
+    assert_eq!(figures["needsReviewToday"], 1);
+    let tomorrow = app.get("/api/dashboard?since=99999999999999").await.json();
+    assert_eq!(tomorrow["testsToday"], 0);
+    app.logout().await;
+    app.signed_in_doctor().await;
+    assert_eq!(app.get("/api/dashboard").await.json()["testsToday"], 0);
 }

@@ -75,7 +75,10 @@ pub async fn an_unknown_screening_or_patient_is_not_found(mut app: TestApp) {
 pub async fn the_dashboard_counts_own_patients_and_todays_screenings(mut app: TestApp) {
     app.signed_in_doctor().await;
     let empty = app.get("/api/dashboard").await.json();
-    assert_eq!(empty, json!({"totalPatients": 0, "screeningsToday": 0}));
+    assert_eq!(
+        empty,
+        json!({"totalPatients": 0, "screeningsToday": 0, "testsToday": 0, "needsReviewToday": 0})
+    );
     let first = app.create_patient(patient_form()).await;
     app.create_patient(patient_form()).await;
     app.post("/api/screenings", json!({"patient_id": first}))
@@ -84,12 +87,15 @@ pub async fn the_dashboard_counts_own_patients_and_todays_screenings(mut app: Te
     let figures = app.get("/api/dashboard").await.json();
     let future = app.get("/api/dashboard?since=99999999999999").await.json();
 
-    assert_eq!(figures, json!({"totalPatients": 2, "screeningsToday": 1}));
+    assert_eq!(
+        figures,
+        json!({"totalPatients": 2, "screeningsToday": 1, "testsToday": 0, "needsReviewToday": 0})
+    );
     assert_eq!(future["screeningsToday"], 0);
     app.logout().await;
     app.signed_in_doctor().await;
     assert_eq!(
         app.get("/api/dashboard").await.json(),
-        json!({"totalPatients": 0, "screeningsToday": 0})
+        json!({"totalPatients": 0, "screeningsToday": 0, "testsToday": 0, "needsReviewToday": 0})
     );
 }

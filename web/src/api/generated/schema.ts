@@ -541,9 +541,20 @@ export interface components {
         Dashboard: {
             /**
              * Format: int64
+             * @description Analyses since `since` whose recording could not be judged (`unsure`, `noisy`): they need a
+             *     clinician's look or a new recording.
+             */
+            needsReviewToday: number;
+            /**
+             * Format: int64
              * @description Screenings started since `since` (the start of the doctor's day).
              */
             screeningsToday: number;
+            /**
+             * Format: int64
+             * @description ECG, PCG and PPG analyses run since `since`.
+             */
+            testsToday: number;
             /**
              * Format: int64
              * @description How many patients the doctor has.

@@ -21,13 +21,16 @@ describe('Home page', () => {
   it("shows the doctor's real figures, asking for today since local midnight", async () => {
     const fake = mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),
-      'GET /api/dashboard': () => json(200, { totalPatients: 12, screeningsToday: 3 }),
+      'GET /api/dashboard': () =>
+        json(200, { totalPatients: 12, screeningsToday: 3, testsToday: 5, needsReviewToday: 1 }),
       'GET /api/audit': () => json(200, []),
     });
     renderApp('/home');
     const total = await screen.findByText('Total Patients');
     expect(total.previousElementSibling).toHaveTextContent('12');
     expect(screen.getByText('Screenings Today').previousElementSibling).toHaveTextContent('3');
+    expect(screen.getByText('Tests Today').previousElementSibling).toHaveTextContent('5');
+    expect(screen.getByText('Needing Review Today').previousElementSibling).toHaveTextContent('1');
     const [request] = requestsTo(fake, 'GET', '/api/dashboard');
     const now = new Date();
     const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
@@ -38,7 +41,8 @@ describe('Home page', () => {
   it('lists the recent activity as readable lines', async () => {
     const fake = mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),
-      'GET /api/dashboard': () => json(200, { totalPatients: 1, screeningsToday: 1 }),
+      'GET /api/dashboard': () =>
+        json(200, { totalPatients: 1, screeningsToday: 1, testsToday: 0, needsReviewToday: 0 }),
       'GET /api/audit': () =>
         json(200, [
           entry({ id: 3, action: 'create', entity: 'clinical' }),

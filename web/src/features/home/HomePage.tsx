@@ -95,6 +95,8 @@ function Figures({ isDoctor }: { isDoctor: boolean }) {
     const stats = [
       { key: 'totalPatients', value: dashboard.data.totalPatients, icon: <Users size={24} /> },
       { key: 'screeningsToday', value: dashboard.data.screeningsToday, icon: <Activity size={24} /> },
+      { key: 'testsToday', value: dashboard.data.testsToday, icon: <Waves size={24} /> },
+      { key: 'needsReviewToday', value: dashboard.data.needsReviewToday, icon: <Inbox size={24} /> },
     ] as const;
     body = (
       <ul className="stat-grid">

@@ -22,7 +22,7 @@ const RESULT: PredictionResult = {
 function server(extra: Record<string, Handler>) {
   return mockServer({
     'GET /api/auth/me': () => json(200, makeUser()),
-    'GET /api/dashboard': () => json(200, { totalPatients: 0, screeningsToday: 0 }),
+    'GET /api/dashboard': () => json(200, { totalPatients: 0, screeningsToday: 0, testsToday: 0, needsReviewToday: 0 }),
     'GET /api/audit': () => json(200, []),
     ...extra,
   });
