@@ -178,7 +178,7 @@ pub async fn insert(tx: &mut Transaction<'_, Any>, new: &NewAnalysis<'_>) -> Res
     Ok(())
 }
 
-fn row_to_analysis(row: &AnyRow) -> Result<Analysis, ApiError> {
+pub(crate) fn row_to_analysis(row: &AnyRow) -> Result<Analysis, ApiError> {
     let result_json: String = row.try_get("result_json")?;
     let result: PredictionResult = serde_json::from_str(&result_json)
         .map_err(|e| ApiError::Internal(format!("stored result does not parse: {e}")))?;
@@ -208,6 +208,8 @@ pub struct AnalysesQuery {
     pub modality: Option<Modality>,
     /// Only this patient's (one of the user's patients).
     pub patient_id: Option<String>,
+    /// Only this screening's (one of the user's screenings).
+    pub screening_id: Option<String>,
     /// At most this many (default and maximum 500).
     pub limit: Option<i64>,
 }
@@ -247,13 +249,14 @@ pub async fn list(
     let sql = "SELECT a.*, p.first_name || ' ' || p.last_name AS patient_name FROM analyses a \
                LEFT JOIN patients p ON p.id = a.patient_id AND p.doctor_id = a.user_id \
                WHERE a.user_id = $1 AND ($2 IS NULL OR a.modality = $2) \
-               AND ($3 IS NULL OR a.patient_id = $3) \
+               AND ($3 IS NULL OR a.patient_id = $3) AND ($5 IS NULL OR a.screening_id = $5) \
                ORDER BY a.created_at DESC, a.id DESC LIMIT $4";
     let rows = sqlx::query(sql)
         .bind(user_id)
         .bind(query.modality.map(Modality::as_str))
         .bind(query.patient_id.as_deref())
         .bind(limit)
+        .bind(query.screening_id.as_deref())
         .fetch_all(&mut *conn)
         .await?;
     rows.iter()

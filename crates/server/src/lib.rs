@@ -10,7 +10,8 @@
 //!   screening sessions, every query scoped to the doctor;
 //! - [`dashboard`]: the home page's figures;
 //! - [`predict`]: the clinical, ECG, PCG and PPG predictions of spec §7, served by the models of
-//!   [`models`] and kept as [`analyses`] (uploaded files in the [`blobs`] store);
+//!   [`models`] and kept as [`analyses`] (uploaded files in the [`blobs`] store), and [`combine`],
+//!   a screening's combined result;
 //! - [`audit`]: the trail of who read or changed which patient's data;
 //! - [`openapi`]: the OpenAPI document the web client is generated from;
 //! - [`web`]: the built React app with client-side routes falling back to `index.html`.
@@ -32,6 +33,7 @@ pub mod audit;
 pub mod auth;
 pub mod blobs;
 pub mod clinical;
+pub mod combine;
 pub mod config;
 pub mod csrf;
 pub mod dashboard;
@@ -83,6 +85,7 @@ pub fn app(state: AppState) -> Router {
         .merge(predict::router(state.config.max_upload_bytes))
         .merge(analyses::router())
         .merge(models::router())
+        .merge(combine::router())
         .route("/openapi.json", get(openapi_document))
         .fallback(|| async { error::ApiError::NotFound("Not found.".into()) })
         .layer(middleware::from_fn_with_state(

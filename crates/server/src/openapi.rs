@@ -4,8 +4,8 @@
 use utoipa::OpenApi;
 
 use crate::{
-    analyses, audit, auth, clinical, dashboard, error::ErrorBody, health, models, patients,
-    predict, screenings,
+    analyses, audit, auth, clinical, combine, dashboard, error::ErrorBody, health, models,
+    patients, predict, screenings,
 };
 
 /// The API description.
@@ -19,7 +19,7 @@ use crate::{
         screenings::create, screenings::read, screenings::list_for_patient,
         audit::list, dashboard::summary,
         predict::clinical_prediction, predict::ecg, predict::pcg, predict::ppg, analyses::list,
-        models::list,
+        models::list, combine::combine,
     ),
     components(schemas(
         ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
@@ -31,6 +31,7 @@ use crate::{
         predict::ClinicalPredictRequest, predict::RecordingUpload,
         analyses::PredictionResult, analyses::Analysis, analyses::Modality,
         models::ModelSummary, models::Metric,
+        combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,
     )),
     tags(
         (name = "health"), (name = "auth", description = "Accounts and sessions"),

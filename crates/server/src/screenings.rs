@@ -65,6 +65,8 @@ pub struct Screening {
     pub status: String,
     /// The clinical parameters entered for it, once entered.
     pub clinical: Option<ClinicalRecord>,
+    /// The combined result, once computed (`POST /api/screenings/{id}/combine`).
+    pub combined: Option<crate::combine::CombinedResult>,
     /// RFC 3339.
     pub created_at: String,
     /// RFC 3339.
@@ -88,6 +90,8 @@ pub struct ScreeningRow {
     pub status: String,
     /// The attached clinical entry.
     pub clinical_record_id: Option<String>,
+    /// The combined result as JSON text.
+    pub combined_json: Option<String>,
     /// Milliseconds.
     pub created_at: i64,
     /// Milliseconds.
@@ -100,12 +104,14 @@ fn row_to_screening_row(row: &AnyRow) -> Result<ScreeningRow, sqlx::Error> {
         patient_id: row.try_get("patient_id")?,
         status: row.try_get("status")?,
         clinical_record_id: row.try_get("clinical_record_id")?,
+        combined_json: row.try_get("combined_json")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
     })
 }
 
-const COLUMNS: &str = "id, patient_id, status, clinical_record_id, created_at, updated_at";
+const COLUMNS: &str =
+    "id, patient_id, status, clinical_record_id, combined_json, created_at, updated_at";
 
 /// One screening of the doctor's.
 pub async fn find_row(
@@ -154,6 +160,12 @@ async fn assemble(
         Some(id) => clinical::find(conn, id, doctor_id).await?,
         None => None,
     };
+    let combined = match &row.combined_json {
+        Some(text) => Some(serde_json::from_str(text).map_err(|e| {
+            ApiError::Internal(format!("stored combined result does not parse: {e}"))
+        })?),
+        None => None,
+    };
     Ok(Screening {
         id: row.id,
         patient: PatientSummary {
@@ -165,6 +177,7 @@ async fn assemble(
         },
         status: row.status,
         clinical,
+        combined,
         created_at: ms_to_rfc3339(row.created_at),
         updated_at: ms_to_rfc3339(row.updated_at),
     })

@@ -6,6 +6,7 @@ mod helpers;
 mod audit;
 mod auth;
 mod clinical;
+mod combine;
 mod health;
 mod isolation;
 mod logging;

@@ -91,7 +91,7 @@ impl SignalModel for EchoModel {
     }
 }
 
-fn echo_models() -> ModelRegistry {
+pub fn echo_models() -> ModelRegistry {
     let echo: Arc<dyn SignalModel> = Arc::new(EchoModel);
     ModelRegistry {
         ecg: Ok(echo.clone()),
@@ -101,13 +101,13 @@ fn echo_models() -> ModelRegistry {
     }
 }
 
-fn with_echo(app: &mut TestApp) {
+pub fn with_echo(app: &mut TestApp) {
     let config = app.config.clone();
     app.rebuild(config, echo_models());
 }
 
 /// `seconds` of a 250 Hz sine in a CSV with a time column.
-fn csv_recording(seconds: f64) -> Vec<u8> {
+pub fn csv_recording(seconds: f64) -> Vec<u8> {
     let mut text = String::from("time,ECG\n");
     let n = (seconds * 250.0) as usize;
     for i in 0..n {

@@ -333,6 +333,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/screenings/{id}/combine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Combines the screening's results, stores the combination and marks the screening completed. */
+        post: operations["combine_screening"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -537,6 +554,28 @@ export interface components {
             /** @description The screening it was entered for, if any. */
             screeningId?: string | null;
         };
+        /** @description The combined result of a screening. */
+        CombinedResult: {
+            /** @description RFC 3339. */
+            combined_at: string;
+            /** @description The modality whose risk is the overall one. */
+            driver: components["schemas"]["Modality"];
+            /** @description Each modality, in the workflow's order (clinical, PCG, PPG, ECG). */
+            modalities: components["schemas"]["ModalityResult"][];
+            /** @description Plain recommendations; never a diagnosis. */
+            recommendations: string[];
+            /** @description Spec §9 band of `risk_score`: `low`, `moderate` or `high`. */
+            risk_level: string;
+            /**
+             * Format: double
+             * @description Highest risk score among the judged modalities.
+             */
+            risk_score: number;
+            /** @description How the modalities were combined. */
+            rule: string;
+            /** @description The screening. */
+            screening_id: string;
+        };
         /** @description The home page's figures. */
         Dashboard: {
             /**
@@ -619,6 +658,29 @@ export interface components {
          * @enum {string}
          */
         Modality: "clinical" | "ecg" | "pcg" | "ppg";
+        /** @description One modality's part of the combined result. */
+        ModalityResult: {
+            /** @description The analysis used (the newest of this modality in the screening). */
+            analysis_id?: string | null;
+            /** @description Its machine label. */
+            label?: string | null;
+            /** @description `clinical`, `pcg`, `ppg` or `ecg`. */
+            modality: components["schemas"]["Modality"];
+            /** @description Its prediction text. */
+            prediction?: string | null;
+            /**
+             * Format: double
+             * @description Its risk score.
+             */
+            risk_score?: number | null;
+            /** @description Performed, inconclusive or not performed. */
+            status: components["schemas"]["ModalityStatus"];
+        };
+        /**
+         * @description What became of one modality in a screening.
+         * @enum {string}
+         */
+        ModalityStatus: "performed" | "inconclusive" | "not_performed";
         /** @description What a model is and how well it did in validation (from its model card). */
         ModelSummary: {
             /** @description The dataset it was validated on. */
@@ -906,6 +968,7 @@ export interface components {
         /** @description A screening session. */
         Screening: {
             clinical?: null | components["schemas"]["ClinicalRecord"];
+            combined?: null | components["schemas"]["CombinedResult"];
             /** @description RFC 3339. */
             createdAt: string;
             /** @description Screening id (carried in the workflow URLs). */
@@ -968,6 +1031,8 @@ export interface operations {
                 type?: components["schemas"]["Modality"];
                 /** @description Only this patient's (one of the user's patients). */
                 patient_id?: string;
+                /** @description Only this screening's (one of the user's screenings). */
+                screening_id?: string;
                 /** @description At most this many (default and maximum 500). */
                 limit?: number;
             };
@@ -1937,6 +2002,56 @@ export interface operations {
             };
             /** @description Screening not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    combine_screening: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Screening id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The combined result, now kept with the screening */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CombinedResult"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Screening not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing to combine: run at least one model for this screening first. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
