@@ -6,5 +6,5 @@ export {
   useDashboard,
   useRecentActivity,
 } from './dashboard';
-export { predictClinical, predictUpload, usePredict } from './predict';
-export type { ClinicalPredictBody, PredictInput, SignalKind } from './predict';
+export { usePredict } from './predict';
+export type { ClinicalPredictBody, PredictInput } from './predict';

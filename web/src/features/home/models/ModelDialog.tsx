@@ -1,15 +1,15 @@
-import { Upload } from 'lucide-react';
-import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PredictionResult } from '../../../api/client';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Modal } from '../../../components/Modal';
 import { PredictionResultView } from '../../../components/PredictionResultView';
 import { predictionErrorMessage, type ModelKind } from '../../../lib/prediction';
-import { usePredict, type ClinicalPredictBody, type SignalKind } from '../api';
-import { ACCEPT, fileProblem, fileSize } from './fileRules';
+import { usePredict, type ClinicalPredictBody } from '../api';
+import { FilePicker } from '../../../components/FilePicker';
+import { fileProblem } from '../../../lib/fileRules';
 
-type ClinicalValues = Record<keyof ClinicalPredictBody, string>;
+type ClinicalValues = Record<Exclude<keyof ClinicalPredictBody, 'patient_id' | 'screening_id'>, string>;
 
 /** Spec §5: the modal's defaults. */
 const CLINICAL_DEFAULTS: ClinicalValues = {
@@ -110,64 +110,6 @@ function ClinicalFields({
       {select('exercise_induced_angina', t('clinicalParams.exerciseInducedAngina'))}
       {select('vessels_colored_by_flourosopy', t('clinicalParams.vessels'))}
       {select('thalassemia', t('clinicalParams.thalassemia'))}
-    </div>
-  );
-}
-
-function FilePicker({
-  kind,
-  file,
-  disabled,
-  onFile,
-}: {
-  kind: SignalKind;
-  file: File | null;
-  disabled: boolean;
-  onFile: (file: File) => void;
-}) {
-  const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
-  const inputId = useId();
-  const [dragging, setDragging] = useState(false);
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    const dropped = event.dataTransfer.files.item(0);
-    if (dropped && !disabled) onFile(dropped);
-  };
-  return (
-    <div
-      className={`drop-zone${dragging ? ' drop-zone--active' : ''}`}
-      onDragOver={(event) => {
-        event.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={onDrop}
-      data-testid="drop-zone"
-    >
-      <Upload aria-hidden="true" size={28} />
-      <p>{t('models.dropHere')}</p>
-      <label htmlFor={inputId} className="button button--secondary">
-        {t('models.browse')}
-      </label>
-      <input
-        ref={input}
-        id={inputId}
-        type="file"
-        className="visually-hidden"
-        accept={ACCEPT[kind]}
-        disabled={disabled}
-        onChange={(event) => {
-          const chosen = event.target.files?.item(0);
-          if (chosen) onFile(chosen);
-          event.target.value = '';
-        }}
-      />
-      <p className="muted">{t(`models.accept.${kind}`)}</p>
-      {file ? (
-        <p className="drop-zone__file">{t('models.selected', { name: file.name, size: fileSize(kind, file.size) })}</p>
-      ) : null}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 /** Spec §5: which files each model modal accepts, and how a file's size is shown (§2). */
-import type { SignalKind } from '../api';
+/** The three recording models. */
+export type SignalKind = 'ecg' | 'pcg' | 'ppg';
 
 /** The spec's ECG extensions, then the other formats the server reads. */
 const ECG_EXTENSIONS = ['.pdf', '.dat', '.txt', '.csv', '.ecg', '.edf', '.bdf', '.mat', '.xml'];
