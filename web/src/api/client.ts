@@ -26,6 +26,8 @@ export type ModelSummary = components['schemas']['ModelSummary'];
 export type ModelMetric = components['schemas']['Metric'];
 export type PredictionResult = components['schemas']['PredictionResult'];
 export type Analysis = components['schemas']['Analysis'];
+export type CombinedResult = components['schemas']['CombinedResult'];
+export type ModalityResult = components['schemas']['ModalityResult'];
 
 /** The server answered with an error status. `detail` is its message, when it sent one. */
 export class ApiError extends Error {

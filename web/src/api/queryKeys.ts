@@ -22,6 +22,7 @@ export const queryKeys = {
   analyses: ['analyses'] as const,
   analysesOfType: (type: string) => ['analyses', { type }] as const,
   patientAnalyses: (patientId: string) => ['analyses', { patientId }] as const,
+  screeningAnalyses: (screeningId: string) => ['analyses', { screeningId }] as const,
   /** The models and their validated figures (welcome page). */
   models: ['models'] as const,
 };

@@ -9,8 +9,11 @@ export function FilePicker({
   file,
   disabled,
   onFile,
+  accept,
 }: {
   kind: SignalKind;
+  /** Overrides the kind's accepted types. */
+  accept?: string;
   file: File | null;
   disabled: boolean;
   onFile: (file: File) => void;
@@ -44,7 +47,7 @@ export function FilePicker({
         id={inputId}
         type="file"
         className="visually-hidden"
-        accept={ACCEPT[kind]}
+        accept={accept ?? ACCEPT[kind]}
         disabled={disabled}
         onChange={(event) => {
           const chosen = event.target.files?.item(0);

@@ -1,46 +1,100 @@
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PredictionResult } from '../../api/client';
 import { makeScreening } from '../../test/fixtures';
-import { json, makeUser, mockServer, renderApp } from '../../test/utils';
+import { json, makeUser, mockServer, renderApp, requestsTo, type Handler } from '../../test/utils';
 
-function server() {
+function server(handlers: Record<string, Handler> = {}) {
   return mockServer({
     'GET /api/auth/me': () => json(200, makeUser()),
     'GET /api/screenings/s-1': () => json(200, makeScreening()),
     'GET /api/screenings/other': () => json(404, { detail: 'Screening not found.' }),
+    'GET /api/analyses': () => json(200, []),
+    ...handlers,
   });
 }
 
+const PCG_RESULT: PredictionResult = {
+  analysis_id: 'a-9',
+  model: 'PCG',
+  label: 'normal',
+  prediction: 'Normal heart sounds',
+  confidence: 0.8,
+  risk_score: 0.2,
+  recommendations: ['Nothing to do.'],
+  details: {},
+};
+
 describe('Signal steps with a screening', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it.each([
-    [
-      '/sensor-pcg',
-      'PCG recording is not available yet',
-      'Continue to PPG',
-      'Please complete PCG recording first',
-      '/clinical-data?screening=s-1',
-    ],
-    [
-      '/sensor-ppg',
-      'PPG recording is not available yet',
-      'Continue to ECG',
-      'Please complete PPG recording first',
-      '/sensor-pcg?screening=s-1',
-    ],
-  ])(
-    '%s shows the patient, says recording is not available and keeps Continue disabled',
-    async (path, title, next, reason, back) => {
-      server();
-      renderApp(`${path}?screening=s-1`);
-      expect(await screen.findByText('María López')).toBeInTheDocument();
-      expect(screen.getByText(title)).toBeInTheDocument();
-      const button = screen.getByRole('button', { name: next });
-      expect(button).toBeDisabled();
-      expect(button).toHaveAccessibleDescription(reason);
-      expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', back);
-      expect(screen.queryByRole('button', { name: /Start Recording/i })).not.toBeInTheDocument();
-    },
-  );
+    ['/sensor-pcg', 'Continue to PPG', 'Please complete PCG recording first', '/clinical-data?screening=s-1'],
+    ['/sensor-ppg', 'Continue to ECG', 'Please complete PPG recording first', '/sensor-pcg?screening=s-1'],
+  ])('%s starts Ready with Continue disabled and the spec reason', async (path, next, reason, back) => {
+    server();
+    renderApp(`${path}?screening=s-1`);
+    expect(await screen.findByText('María López')).toBeInTheDocument();
+    expect(await screen.findByRole('status')).toHaveTextContent('Ready');
+    const button = screen.getByRole('button', { name: next });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription(reason);
+    expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', back);
+  });
+
+  it('an uploaded heart-sound file is stored with the screening, completes the step and enables Continue', async () => {
+    const append = vi.spyOn(FormData.prototype, 'append');
+    const fake = server({ 'POST /api/predict/pcg/upload': () => json(200, PCG_RESULT) });
+    renderApp('/sensor-pcg?screening=s-1');
+    const user = userEvent.setup({ applyAccept: false });
+    const input = (await screen.findByText('Browse Files')).parentElement?.querySelector('input') as HTMLInputElement;
+
+    await user.upload(input, new File(['x'], 'notes.txt', { type: 'text/plain' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please upload an audio file (e.g., .wav, .mp3)');
+
+    await user.upload(input, new File(['RIFF'], 'heart.wav', { type: 'audio/wav' }));
+    expect(await screen.findByText('Analysed: Normal heart sounds')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Completed');
+    expect(requestsTo(fake, 'POST', '/api/predict/pcg/upload')).toHaveLength(1);
+    expect(append).toHaveBeenCalledWith('screening_id', 's-1');
+    expect(screen.getByRole('link', { name: 'Continue to PPG' })).toHaveAttribute('href', '/sensor-ppg?screening=s-1');
+
+    await user.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(screen.getByRole('status')).toHaveTextContent('Ready');
+    expect(screen.getByRole('button', { name: 'Continue to PPG' })).toBeDisabled();
+  });
+
+  it('a step already done for the screening (after a reload) is Completed', async () => {
+    server({
+      'GET /api/analyses': () =>
+        json(200, [
+          {
+            id: 'a-1',
+            modality: 'ppg',
+            patientId: 'p-1',
+            patientName: 'María López',
+            screeningId: 's-1',
+            fileName: 'pulse.csv',
+            fileSha256: 'ab'.repeat(32),
+            fileSize: 100,
+            modelId: 'ppg-rhythm-gbdt',
+            modelVersion: '1.0.0',
+            createdAt: '2026-11-20T10:30:00.000Z',
+            result: { ...PCG_RESULT, model: 'PPG', prediction: 'Regular pulse rhythm' },
+          },
+        ]),
+    });
+    renderApp('/sensor-ppg?screening=s-1');
+    expect(await screen.findByText('Analysed: Regular pulse rhythm')).toBeInTheDocument();
+    const next = screen.getByRole('link', { name: 'Continue to ECG' });
+    expect(next).toHaveAttribute('href', '/sensor-ecg?screening=s-1');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'View result' }));
+    expect(within(await screen.findByRole('dialog')).getByText('Regular pulse rhythm')).toBeInTheDocument();
+  });
 
   it('ECG shows the patient and goes back to PPG', async () => {
     server();

@@ -1,4 +1,4 @@
-import { ArrowLeft, FileUp, Mic, Waves } from 'lucide-react';
+import { ArrowLeft, FileUp } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,6 +11,7 @@ import { MissingSession } from './MissingSession';
 import { ScreeningPatient } from './ScreeningPatient';
 import { ScreeningState } from './ScreeningState';
 import { StepProgress, type ScreeningStep } from './StepProgress';
+import { UploadStep } from './UploadStep';
 import { useScreeningFromUrl } from './useScreeningFromUrl';
 
 interface SignalStepProps {
@@ -76,20 +77,15 @@ export function SensorPcgPage() {
       <PageHeader title={t('sensor.pcgTitle')} />
       <StepProgress current="pcg" />
       <DoctorsStep>
-        <SignalStep
-          step="pcg"
+        <UploadStep
+          kind="pcg"
           missingText={t('sensor.missingPcg')}
-          notAvailable={
-            <div className="card">
-              <EmptyState
-                icon={<Mic size={28} />}
-                title={t('sensor.pcgNotAvailableTitle')}
-                text={t('sensor.pcgNotAvailableText')}
-              />
-            </div>
-          }
           back={(id) => screeningPath(paths.clinicalData, id)}
-          next={{ label: t('sensor.continueToPpg'), reason: t('sensor.pcgRequired') }}
+          next={{
+            to: (id) => screeningPath(paths.sensorPpg, id),
+            label: t('sensor.continueToPpg'),
+            reason: t('sensor.pcgRequired'),
+          }}
         />
       </DoctorsStep>
     </div>
@@ -103,20 +99,15 @@ export function SensorPpgPage() {
       <PageHeader title={t('sensor.ppgTitle')} />
       <StepProgress current="ppg" />
       <DoctorsStep>
-        <SignalStep
-          step="ppg"
+        <UploadStep
+          kind="ppg"
           missingText={t('sensor.missingPpg')}
-          notAvailable={
-            <div className="card">
-              <EmptyState
-                icon={<Waves size={28} />}
-                title={t('sensor.ppgNotAvailableTitle')}
-                text={t('sensor.ppgNotAvailableText')}
-              />
-            </div>
-          }
           back={(id) => screeningPath(paths.sensorPcg, id)}
-          next={{ label: t('sensor.continueToEcg'), reason: t('sensor.ppgRequired') }}
+          next={{
+            to: (id) => screeningPath(paths.sensorEcg, id),
+            label: t('sensor.continueToEcg'),
+            reason: t('sensor.ppgRequired'),
+          }}
         />
       </DoctorsStep>
     </div>

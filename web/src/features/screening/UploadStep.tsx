@@ -1,0 +1,170 @@
+import { ArrowLeft, CheckCircle2, Mic, Waves } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { FilePicker } from '../../components/FilePicker';
+import { Modal } from '../../components/Modal';
+import { PredictionResultView } from '../../components/PredictionResultView';
+import { ACCEPT, fileProblem } from '../../lib/fileRules';
+import { predictionErrorMessage } from '../../lib/prediction';
+import { useScreeningAnalyses, useUploadRecording } from './api';
+import { MissingSession } from './MissingSession';
+import { ScreeningPatient } from './ScreeningPatient';
+import { ScreeningState } from './ScreeningState';
+import { useScreeningFromUrl } from './useScreeningFromUrl';
+
+type UploadKind = 'pcg' | 'ppg';
+
+interface UploadStepProps {
+  kind: UploadKind;
+  /** Spec §2: the missing-session text of this step. */
+  missingText: string;
+  back: (screeningId: string) => string;
+  next: { to: (screeningId: string) => string; label: string; reason: string };
+}
+
+/** Spec §5 (sensor pages): the page's own file error texts. */
+const PAGE_FILE_ERRORS = { pcg: 'sensor.pcgFileError', ppg: 'sensor.ppgFileError' } as const;
+
+/** PPG also takes an audio file of the pulse signal on this page (spec §2: "accepts audio"). */
+function pageFileProblem(kind: UploadKind, file: File): boolean {
+  if (kind === 'ppg') return fileProblem('ppg', file) !== null && fileProblem('pcg', file) !== null;
+  return fileProblem(kind, file) !== null;
+}
+
+/**
+ * A recording step of the screening (spec §2, §4): upload a file, which the server stores with the
+ * screening and analyses at once (status Ready → Completed); Remove returns to Ready; Continue needs a
+ * completed step. Recording from the microphone or camera comes in a later version.
+ */
+export function UploadStep({ kind, missingText, back, next }: UploadStepProps) {
+  const { t } = useTranslation();
+  const { id, query, missing } = useScreeningFromUrl();
+  if (missing) return <MissingSession title={t('sensor.missingTitle')} text={missingText} />;
+  if (!query.isSuccess || !id) return <ScreeningState error={query.error} onRetry={() => void query.refetch()} />;
+  return (
+    <>
+      <ScreeningPatient screening={query.data} />
+      <UploadPanel kind={kind} screeningId={id} back={back(id)} next={{ ...next, to: next.to(id) }} />
+    </>
+  );
+}
+
+function UploadPanel({
+  kind,
+  screeningId,
+  back,
+  next,
+}: {
+  kind: UploadKind;
+  screeningId: string;
+  back: string;
+  next: { to: string; label: string; reason: string };
+}) {
+  const { t } = useTranslation();
+  const analyses = useScreeningAnalyses(screeningId);
+  const upload = useUploadRecording(kind, screeningId);
+  const [file, setFile] = useState<File | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [removed, setRemoved] = useState(false);
+  const [showResult, setShowResult] = useState(false);
+
+  const stored = removed ? undefined : analyses.data?.find((a) => a.modality === kind)?.result;
+  const result = upload.data ?? stored;
+  const completed = !upload.isPending && result !== undefined;
+  const status = upload.isPending
+    ? t('sensor.status.uploading')
+    : completed
+      ? t('sensor.status.completed')
+      : t('sensor.status.ready');
+
+  const choose = (chosen: File) => {
+    if (pageFileProblem(kind, chosen)) {
+      setFileError(t(PAGE_FILE_ERRORS[kind]));
+      return;
+    }
+    setFileError(null);
+    setFile(chosen);
+    setRemoved(false);
+    upload.mutate(chosen);
+  };
+
+  const remove = () => {
+    setFile(null);
+    setFileError(null);
+    setRemoved(true);
+    upload.reset();
+  };
+
+  const reasonId = `${kind}-next-reason`;
+  const error = upload.isError ? predictionErrorMessage(upload.error, kind, t) : fileError;
+  return (
+    <>
+      <section className="card upload-step" aria-labelledby={`${kind}-upload-title`}>
+        <h2 id={`${kind}-upload-title`} className="section__title">
+          {kind === 'pcg' ? <Mic aria-hidden="true" size={20} /> : <Waves aria-hidden="true" size={20} />}{' '}
+          {t(`sensor.${kind}UploadTitle`)}
+        </h2>
+        <p className="muted">{t(`sensor.${kind}UploadText`)}</p>
+        <dl className="upload-step__status">
+          <div>
+            <dt>{t('sensor.statusLabel')}</dt>
+            <dd role="status">{status}</dd>
+          </div>
+        </dl>
+        <FilePicker
+          kind={kind}
+          accept={kind === 'ppg' ? `${ACCEPT.ppg},${ACCEPT.pcg}` : undefined}
+          file={file}
+          disabled={upload.isPending}
+          onFile={choose}
+        />
+        <ErrorBanner message={error} />
+        {completed && result ? (
+          <div className="upload-step__result">
+            <CheckCircle2 aria-hidden="true" size={18} />
+            <span>{t('sensor.resultLine', { prediction: result.prediction })}</span>
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              onClick={() => setShowResult(true)}
+            >
+              {t('patientDetail.viewResult')}
+            </button>
+            <button type="button" className="button button--secondary button--small" onClick={remove}>
+              {t('sensor.remove')}
+            </button>
+          </div>
+        ) : null}
+      </section>
+      <div className="step-actions">
+        <Link to={back} className="button button--secondary">
+          <ArrowLeft aria-hidden="true" size={18} />
+          {t('common.back')}
+        </Link>
+        <div className="step-actions__next">
+          {completed ? (
+            <Link to={next.to} className="button button--primary">
+              {next.label}
+            </Link>
+          ) : (
+            <>
+              <p id={reasonId} className="muted small">
+                {next.reason}
+              </p>
+              <button type="button" className="button button--primary" disabled aria-describedby={reasonId}>
+                {next.label}
+              </button>
+            </>
+          )}
+        </div>
+      </div>
+      {showResult && result ? (
+        <Modal title={t('results.title')} onClose={() => setShowResult(false)}>
+          <PredictionResultView result={result} />
+        </Modal>
+      ) : null}
+    </>
+  );
+}
