@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PredictionResult } from '../../api/client';
-import { makeScreening } from '../../test/fixtures';
+import type { CombinedResult, PredictionResult } from '../../api/client';
+import { makeClinicalRecord, makeScreening } from '../../test/fixtures';
 import { json, makeUser, mockServer, renderApp, requestsTo, type Handler } from '../../test/utils';
 
 function server(handlers: Record<string, Handler> = {}) {
@@ -96,12 +96,106 @@ describe('Signal steps with a screening', () => {
     expect(within(await screen.findByRole('dialog')).getByText('Regular pulse rhythm')).toBeInTheDocument();
   });
 
-  it('ECG shows the patient and goes back to PPG', async () => {
+  it('ECG shows the patient, goes back to PPG and asks for a file first', async () => {
     server();
     renderApp('/sensor-ecg?screening=s-1');
     expect(await screen.findByText('María López')).toBeInTheDocument();
-    expect(screen.getByText('ECG analysis is not available yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/sensor-ppg?screening=s-1');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Analyze ECG Data' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please upload an ECG file first');
+  });
+
+  it('Analyze ECG Data runs the whole screening and shows the combined result', async () => {
+    const combined: CombinedResult = {
+      screening_id: 's-1',
+      risk_score: 0.82,
+      risk_level: 'high',
+      driver: 'ecg',
+      rule: 'Overall risk = the highest risk score among the modalities that could be judged.',
+      modalities: [
+        {
+          modality: 'clinical',
+          status: 'performed',
+          analysis_id: 'a-1',
+          label: 'no_disease',
+          prediction: 'Coronary artery disease unlikely',
+          risk_score: 0.2,
+        },
+        {
+          modality: 'pcg',
+          status: 'not_performed',
+          analysis_id: null,
+          label: null,
+          prediction: null,
+          risk_score: null,
+        },
+        {
+          modality: 'ppg',
+          status: 'inconclusive',
+          analysis_id: 'a-2',
+          label: 'noisy',
+          prediction: 'Too noisy to judge',
+          risk_score: 0.1,
+        },
+        {
+          modality: 'ecg',
+          status: 'performed',
+          analysis_id: 'a-3',
+          label: 'af',
+          prediction: 'Atrial fibrillation suspected',
+          risk_score: 0.82,
+        },
+      ],
+      recommendations: ['At least one modality (ECG) shows a high risk.', 'PCG was not performed in this screening.'],
+      combined_at: '2026-11-21T10:10:00.000Z',
+    };
+    const fake = server({
+      'GET /api/screenings/s-1': () => json(200, makeScreening({ clinical: makeClinicalRecord() })),
+      'POST /api/predict/clinical': () => json(200, { ...PCG_RESULT, model: 'Clinical' }),
+      'POST /api/predict/ecg/upload': () => json(200, { ...PCG_RESULT, model: 'ECG' }),
+      'POST /api/screenings/s-1/combine': () => json(200, combined),
+    });
+    renderApp('/sensor-ecg?screening=s-1');
+    const user = userEvent.setup();
+    const input = (await screen.findByText('Browse Files')).parentElement?.querySelector('input') as HTMLInputElement;
+    await user.upload(input, new File(['1,2\n'], 'ecg.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Analyze ECG Data' }));
+
+    const result = await screen.findByRole('region', { name: 'Combined screening result' });
+    expect(result).toHaveTextContent('Overall risk 82.0% (from ECG)');
+    expect(within(result).getByText(/High Risk/)).toHaveClass('badge--danger');
+    const rows = within(result)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.textContent);
+    expect(rows).toEqual([
+      'ClinicalPerformedCoronary artery disease unlikely20.0%',
+      'PCGNot performed——',
+      'PPGInconclusiveToo noisy to judge10.0%',
+      'ECGPerformedAtrial fibrillation suspected82.0%',
+    ]);
+    expect(result).toHaveTextContent('How it was combined: Overall risk = the highest risk score');
+    expect(within(result).getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/home');
+    const [clinical] = requestsTo(fake, 'POST', '/api/predict/clinical');
+    expect(await clinical?.json()).toEqual({ ...makeClinicalRecord().parameters, screening_id: 's-1' });
+    expect(requestsTo(fake, 'POST', '/api/screenings/s-1/combine')).toHaveLength(1);
+  });
+
+  it('an ECG the model refuses returns to the form with the spec error text', async () => {
+    const fake = server({
+      'POST /api/predict/ecg/upload': () =>
+        json(422, { detail: 'Recording too short: 4.0 s; at least 9 s is needed.' }),
+    });
+    renderApp('/sensor-ecg?screening=s-1');
+    const user = userEvent.setup();
+    const input = (await screen.findByText('Browse Files')).parentElement?.querySelector('input') as HTMLInputElement;
+    await user.upload(input, new File(['1,2\n'], 'ecg.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Analyze ECG Data' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Validation Error: Recording too short: 4.0 s; at least 9 s is needed.',
+    );
+    expect(screen.getByRole('button', { name: 'Analyze ECG Data' })).toBeEnabled();
+    expect(requestsTo(fake, 'POST', '/api/screenings/s-1/combine')).toHaveLength(0);
   });
 
   it.each([
