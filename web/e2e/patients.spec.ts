@@ -87,7 +87,7 @@ test('a doctor adds a patient, finds it, runs diagnostics and continues after a 
 
   await page.reload();
   await expect(page.getByText(fullName)).toBeVisible();
-  await expect(page.getByText('PCG recording is not available yet')).toBeVisible();
+  await expect(page.locator('.upload-step__status dd')).toHaveText('Ready');
   await expect(page.getByRole('button', { name: 'Continue to PPG' })).toBeDisabled();
 
   // The detail page now shows the clinical history with readable labels.

@@ -11,13 +11,25 @@ const VARIANTS = [
     name: 'light',
     colorScheme: 'light',
     locale: 'en-US',
-    text: { signIn: 'Sign In', getStarted: 'Get Started Now', edit: 'Edit', analyze: 'Analyze', clinical: 'Clinical Data' },
+    text: {
+      signIn: 'Sign In',
+      getStarted: 'Get Started Now',
+      edit: 'Edit',
+      analyze: 'Analyze',
+      clinical: 'Clinical Data',
+    },
   },
   {
     name: 'dark',
     colorScheme: 'dark',
     locale: 'en-US',
-    text: { signIn: 'Sign In', getStarted: 'Get Started Now', edit: 'Edit', analyze: 'Analyze', clinical: 'Clinical Data' },
+    text: {
+      signIn: 'Sign In',
+      getStarted: 'Get Started Now',
+      edit: 'Edit',
+      analyze: 'Analyze',
+      clinical: 'Clinical Data',
+    },
   },
   {
     name: 'es',
