@@ -12,6 +12,8 @@ import { useScreeningAnalyses, useUploadRecording } from './api';
 import { MissingSession } from './MissingSession';
 import { ScreeningPatient } from './ScreeningPatient';
 import { ScreeningState } from './ScreeningState';
+import { LiveWaveform } from './recording/LiveWaveform';
+import { PCG_LIMIT_MS, useAudioRecording } from './recording/useAudioRecording';
 import { useScreeningFromUrl } from './useScreeningFromUrl';
 
 type UploadKind = 'pcg' | 'ppg';
@@ -69,15 +71,25 @@ function UploadPanel({
   const [fileError, setFileError] = useState<string | null>(null);
   const [removed, setRemoved] = useState(false);
   const [showResult, setShowResult] = useState(false);
+  const [source, setSource] = useState<'upload' | 'recording' | null>(null);
+  const recorder = useAudioRecording(PCG_LIMIT_MS, (recording) => {
+    setFile(recording);
+    setSource('recording');
+    setRemoved(false);
+    upload.mutate(recording);
+  });
+  const recording = recorder.status === 'recording';
 
   const stored = removed ? undefined : analyses.data?.find((a) => a.modality === kind)?.result;
   const result = upload.data ?? stored;
   const completed = !upload.isPending && result !== undefined;
-  const status = upload.isPending
-    ? t('sensor.status.uploading')
-    : completed
-      ? t('sensor.status.completed')
-      : t('sensor.status.ready');
+  const status = recording
+    ? t('sensor.status.recording')
+    : upload.isPending
+      ? t('sensor.status.uploading')
+      : completed
+        ? t('sensor.status.completed')
+        : t('sensor.status.ready');
 
   const choose = (chosen: File) => {
     if (pageFileProblem(kind, chosen)) {
@@ -86,6 +98,7 @@ function UploadPanel({
     }
     setFileError(null);
     setFile(chosen);
+    setSource('upload');
     setRemoved(false);
     upload.mutate(chosen);
   };
@@ -94,11 +107,17 @@ function UploadPanel({
     setFile(null);
     setFileError(null);
     setRemoved(true);
+    setSource(null);
+    recorder.retry();
     upload.reset();
   };
 
   const reasonId = `${kind}-next-reason`;
-  const error = upload.isError ? predictionErrorMessage(upload.error, kind, t) : fileError;
+  const error = upload.isError
+    ? predictionErrorMessage(upload.error, kind, t)
+    : recorder.error
+      ? t('sensor.micError', { reason: recorder.error })
+      : fileError;
   return (
     <>
       <section className="card upload-step" aria-labelledby={`${kind}-upload-title`}>
@@ -113,11 +132,52 @@ function UploadPanel({
             <dd role="status">{status}</dd>
           </div>
         </dl>
+        {kind === 'pcg' ? (
+          <div className="recorder" aria-disabled={source === 'upload'}>
+            <p className="muted">{t('sensor.recordHint')}</p>
+            <div className="recorder__controls">
+              <button
+                type="button"
+                className="button button--primary"
+                disabled={recording || upload.isPending || source === 'upload'}
+                onClick={() => {
+                  setRemoved(true);
+                  upload.reset();
+                  void recorder.start();
+                }}
+              >
+                {t('sensor.startRecording')}
+              </button>
+              <button type="button" className="button button--secondary" disabled={!recording} onClick={recorder.stop}>
+                {t('sensor.stopRecording')}
+              </button>
+              <button
+                type="button"
+                className="button button--secondary"
+                disabled={recording || source === 'upload' || upload.isPending}
+                onClick={remove}
+              >
+                {t('sensor.retry')}
+              </button>
+            </div>
+            <dl className="recorder__figures">
+              <div>
+                <dt>{t('sensor.durationLabel')}</dt>
+                <dd>{t('sensor.duration', { value: (recorder.elapsedMs / 1000).toFixed(2) })}</dd>
+              </div>
+              <div>
+                <dt>{t('sensor.dataPoints')}</dt>
+                <dd>{recorder.dataPoints}</dd>
+              </div>
+            </dl>
+            <LiveWaveform points={recorder.waveform} label={t('sensor.liveWaveform')} />
+          </div>
+        ) : null}
         <FilePicker
           kind={kind}
           accept={kind === 'ppg' ? `${ACCEPT.ppg},${ACCEPT.pcg}` : undefined}
           file={file}
-          disabled={upload.isPending}
+          disabled={upload.isPending || recording}
           onFile={choose}
         />
         <ErrorBanner message={error} />

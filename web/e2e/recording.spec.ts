@@ -1,0 +1,59 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { createAccount, createPatientWithScreening, uniqueEmail } from './helpers';
+import { heartSoundWav } from './signals';
+
+// Chromium's fake microphone plays this file in a loop; it is written before the browser starts.
+const HEART_WAV = join(tmpdir(), `cardio-e2e-heart-${process.pid}.wav`);
+writeFileSync(HEART_WAV, heartSoundWav(10, 44100));
+
+test.use({
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-gpu',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${HEART_WAV}`,
+    ],
+  },
+});
+
+test('heart sounds recorded from the microphone are stored with the screening and analysed', async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await createAccount(context.request, { name: 'Paul Wood', email: uniqueEmail('recording') });
+  const { screeningId } = await createPatientWithScreening(context.request, { firstName: 'Ines', lastName: 'Roth' });
+
+  await page.goto(`/sensor-pcg?screening=${screeningId}`);
+  await page.getByRole('button', { name: 'Start Recording' }).click();
+  await expect(page.locator('.upload-step__status dd')).toHaveText('Recording...');
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeDisabled();
+  // Record a little over 7 s, then stop.
+  await expect
+    .poll(async () => Number.parseFloat((await page.locator('.recorder__figures dd').first().textContent()) ?? '0'), {
+      timeout: 15_000,
+    })
+    .toBeGreaterThan(7);
+  const points = Number(await page.locator('.recorder__figures dd').nth(1).textContent());
+  expect(points).toBeGreaterThan(7 * 8000);
+  await page.getByRole('button', { name: 'Stop Recording' }).click();
+
+  await expect(page.locator('.upload-step__status dd')).toHaveText('Completed', { timeout: 15_000 });
+  await expect(page.getByText(/^Analysed: /)).toBeVisible();
+  await page.screenshot({ path: join('e2e', 'screenshots', 'light-workflow-pcg-recorded.png'), fullPage: true });
+  const analyses = await (await context.request.get(`/api/analyses?screening_id=${screeningId}`)).json();
+  expect(analyses).toHaveLength(1);
+  expect(analyses[0].fileName).toBe('pcg-recording.wav');
+  expect(analyses[0].result.details.sampling_rate_hz).toBeGreaterThanOrEqual(8000);
+  await expect(page.getByRole('link', { name: 'Continue to PPG' })).toBeVisible();
+  await context.close();
+});
