@@ -3,11 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createAccount, createPatientWithScreening, uniqueEmail } from './helpers';
-import { heartSoundWav } from './signals';
+import { heartSoundWav, pulsingFingertipY4m } from './signals';
 
 // Chromium's fake microphone plays this file in a loop; it is written before the browser starts.
 const HEART_WAV = join(tmpdir(), `cardio-e2e-heart-${process.pid}.wav`);
 writeFileSync(HEART_WAV, heartSoundWav(10, 44100));
+// ...and the fake camera this video: a fingertip pulsing at 72 bpm.
+const PULSE_BPM = 72;
+const FINGER_Y4M = join(tmpdir(), `cardio-e2e-finger-${process.pid}.y4m`);
+writeFileSync(FINGER_Y4M, pulsingFingertipY4m(PULSE_BPM, 6));
 
 test.use({
   launchOptions: {
@@ -20,6 +24,7 @@ test.use({
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-audio-capture=${HEART_WAV}`,
+      `--use-file-for-fake-video-capture=${FINGER_Y4M}`,
     ],
   },
 });
@@ -55,5 +60,30 @@ test('heart sounds recorded from the microphone are stored with the screening an
   expect(analyses[0].fileName).toBe('pcg-recording.wav');
   expect(analyses[0].result.details.sampling_rate_hz).toBeGreaterThanOrEqual(8000);
   await expect(page.getByRole('link', { name: 'Continue to PPG' })).toBeVisible();
+  await context.close();
+});
+
+test('the pulse recorded from the camera gives the heart rate that was put into the video', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await createAccount(context.request, { name: 'Paul Wood', email: uniqueEmail('camera') });
+  const { screeningId } = await createPatientWithScreening(context.request, { firstName: 'Omar', lastName: 'Haddad' });
+
+  await page.goto(`/sensor-ppg?screening=${screeningId}`);
+  await page.getByRole('button', { name: 'Start Recording' }).click();
+  await expect(page.locator('.upload-step__status dd')).toHaveText('Recording...');
+  // The recording stops by itself after 12 s, then is uploaded and analysed.
+  await expect(page.locator('.upload-step__status dd')).toHaveText('Completed', { timeout: 30_000 });
+  await expect(page.getByText(/^Analysed: /)).toBeVisible();
+  await page.screenshot({ path: join('e2e', 'screenshots', 'light-workflow-ppg-camera.png'), fullPage: true });
+  const analyses = await (await context.request.get(`/api/analyses?screening_id=${screeningId}`)).json();
+  expect(analyses).toHaveLength(1);
+  expect(analyses[0].fileName).toBe('ppg-camera.csv');
+  const heartRate = analyses[0].result.details.heart_rate_bpm as number;
+  expect(Math.abs(heartRate - PULSE_BPM)).toBeLessThanOrEqual(3);
   await context.close();
 });

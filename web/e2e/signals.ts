@@ -58,3 +58,33 @@ export function ecgCsv(seconds: number): Buffer {
   }
   return Buffer.from(`${lines.join('\n')}\n`);
 }
+
+/**
+ * A Y4M video (4:2:0, 30 frames/s) of a red fingertip whose brightness pulses at `bpm`: darker at
+ * each systole, as light through a fingertip is. Chromium's fake camera plays it in a loop, so the
+ * length is a whole number of beats.
+ */
+export function pulsingFingertipY4m(bpm: number, beats: number): Buffer {
+  const width = 160;
+  const height = 120;
+  const fps = 30;
+  const framesPerBeat = (fps * 60) / bpm;
+  const frames = Math.round(framesPerBeat * beats);
+  const header = Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`);
+  const parts: Buffer[] = [header];
+  for (let f = 0; f < frames; f += 1) {
+    const phase = (f % framesPerBeat) / framesPerBeat;
+    const pulse = Math.exp(-((phase - 0.2) ** 2) / 0.005) + 0.3 * Math.exp(-((phase - 0.55) ** 2) / 0.004);
+    const r = 190 - 25 * pulse;
+    const g = 20;
+    const b = 20;
+    const y = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
+    const u = Math.round(128 - 0.168736 * r - 0.331264 * g + 0.5 * b);
+    const v = Math.round(128 + 0.5 * r - 0.418688 * g - 0.081312 * b);
+    parts.push(Buffer.from('FRAME\n'));
+    parts.push(Buffer.alloc(width * height, y));
+    parts.push(Buffer.alloc((width / 2) * (height / 2), u));
+    parts.push(Buffer.alloc((width / 2) * (height / 2), v));
+  }
+  return Buffer.concat(parts);
+}

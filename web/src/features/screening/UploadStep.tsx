@@ -14,6 +14,7 @@ import { ScreeningPatient } from './ScreeningPatient';
 import { ScreeningState } from './ScreeningState';
 import { LiveWaveform } from './recording/LiveWaveform';
 import { PCG_LIMIT_MS, useAudioRecording } from './recording/useAudioRecording';
+import { PPG_LIMIT_MS, useCameraPpg } from './recording/useCameraPpg';
 import { useScreeningFromUrl } from './useScreeningFromUrl';
 
 type UploadKind = 'pcg' | 'ppg';
@@ -72,12 +73,15 @@ function UploadPanel({
   const [removed, setRemoved] = useState(false);
   const [showResult, setShowResult] = useState(false);
   const [source, setSource] = useState<'upload' | 'recording' | null>(null);
-  const recorder = useAudioRecording(PCG_LIMIT_MS, (recording) => {
+  const onRecorded = (recording: File) => {
     setFile(recording);
     setSource('recording');
     setRemoved(false);
     upload.mutate(recording);
-  });
+  };
+  const microphone = useAudioRecording(PCG_LIMIT_MS, onRecorded);
+  const { videoRef: cameraVideo, ...camera } = useCameraPpg(PPG_LIMIT_MS, onRecorded);
+  const recorder = kind === 'pcg' ? microphone : camera;
   const recording = recorder.status === 'recording';
 
   const stored = removed ? undefined : analyses.data?.find((a) => a.modality === kind)?.result;
@@ -116,7 +120,7 @@ function UploadPanel({
   const error = upload.isError
     ? predictionErrorMessage(upload.error, kind, t)
     : recorder.error
-      ? t('sensor.micError', { reason: recorder.error })
+      ? t(kind === 'pcg' ? 'sensor.micError' : 'sensor.cameraError', { reason: recorder.error })
       : fileError;
   return (
     <>
@@ -132,9 +136,9 @@ function UploadPanel({
             <dd role="status">{status}</dd>
           </div>
         </dl>
-        {kind === 'pcg' ? (
+        {
           <div className="recorder" aria-disabled={source === 'upload'}>
-            <p className="muted">{t('sensor.recordHint')}</p>
+            <p className="muted">{t(kind === 'pcg' ? 'sensor.recordHint' : 'sensor.cameraHint')}</p>
             <div className="recorder__controls">
               <button
                 type="button"
@@ -170,9 +174,18 @@ function UploadPanel({
                 <dd>{recorder.dataPoints}</dd>
               </div>
             </dl>
+            {kind === 'ppg' ? (
+              <video
+                ref={cameraVideo}
+                className="camera-preview"
+                muted
+                playsInline
+                aria-label={t('sensor.cameraPreview')}
+              />
+            ) : null}
             <LiveWaveform points={recorder.waveform} label={t('sensor.liveWaveform')} />
           </div>
-        ) : null}
+        }
         <FilePicker
           kind={kind}
           accept={kind === 'ppg' ? `${ACCEPT.ppg},${ACCEPT.pcg}` : undefined}
