@@ -1,3 +1,4 @@
+/* global AudioWorkletProcessor, registerProcessor -- the AudioWorkletGlobalScope provides them */
 // AudioWorklet processor for heart-sound recording: copies every block of the first input channel
 // (raw PCM, Float32 at the context's sample rate) to the main thread.
 class PcmCaptureProcessor extends AudioWorkletProcessor {
