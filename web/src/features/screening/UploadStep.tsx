@@ -12,6 +12,7 @@ import { useScreeningAnalyses, useUploadRecording } from './api';
 import { MissingSession } from './MissingSession';
 import { ScreeningPatient } from './ScreeningPatient';
 import { ScreeningState } from './ScreeningState';
+import { AudioPlayback } from './recording/AudioPlayback';
 import { LiveWaveform } from './recording/LiveWaveform';
 import { PCG_LIMIT_MS, useAudioRecording } from './recording/useAudioRecording';
 import { PPG_LIMIT_MS, useCameraPpg } from './recording/useCameraPpg';
@@ -194,6 +195,9 @@ function UploadPanel({
           onFile={choose}
         />
         <ErrorBanner message={error} />
+        {kind === 'pcg' && file && !recording ? (
+          <AudioPlayback key={`${file.name}-${file.size}-${file.lastModified}`} file={file} />
+        ) : null}
         {completed && result ? (
           <div className="upload-step__result">
             <CheckCircle2 aria-hidden="true" size={18} />

@@ -117,3 +117,47 @@ describe('PCG recording from the microphone', () => {
     expect(peakOf(new Float32Array([]))).toBe(0);
   });
 });
+
+describe('PCG playback', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  function server() {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/screenings/s-1': () => json(200, makeScreening()),
+      'GET /api/analyses': () => json(200, []),
+      'POST /api/predict/pcg/upload': () => json(200, RESULT),
+    });
+  }
+
+  async function uploadHeartSound() {
+    const user = userEvent.setup();
+    const input = (await screen.findByText('Browse Files')).parentElement?.querySelector('input') as HTMLInputElement;
+    await user.upload(input, new File(['RIFF'], 'heart.wav', { type: 'audio/wav' }));
+    return user;
+  }
+
+  it('plays and pauses the uploaded file', async () => {
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    const pause = vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => undefined);
+    server();
+    renderApp('/sensor-pcg?screening=s-1');
+    const user = await uploadHeartSound();
+    await user.click(await screen.findByRole('button', { name: 'Play' }));
+    expect(play).toHaveBeenCalledTimes(1);
+    await user.click(await screen.findByRole('button', { name: 'Pause' }));
+    expect(pause).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: 'Play' })).toBeInTheDocument();
+  });
+
+  it('says so when the audio cannot be played', async () => {
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(new Error('NotSupportedError'));
+    server();
+    renderApp('/sensor-pcg?screening=s-1');
+    const user = await uploadHeartSound();
+    await user.click(await screen.findByRole('button', { name: 'Play' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Unable to play audio. Please try again.');
+  });
+});
