@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { createAccount, createPatientWithScreening, uniqueEmail } from './helpers';
-import { heartSoundWav, pulsingFingertipY4m } from './signals';
+import { createAccount, createPatientWithScreening, uniqueEmail, uniquePhone, uniqueSurname } from './helpers';
+import { ecgCsv, heartSoundWav, pulsingFingertipY4m } from './signals';
 
 // Chromium's fake microphone plays this file in a loop; it is written before the browser starts.
 const HEART_WAV = join(tmpdir(), `cardio-e2e-heart-${process.pid}.wav`);
@@ -85,5 +85,85 @@ test('the pulse recorded from the camera gives the heart rate that was put into 
   expect(analyses[0].fileName).toBe('ppg-camera.csv');
   const heartRate = analyses[0].result.details.heart_rate_bpm as number;
   expect(Math.abs(heartRate - PULSE_BPM)).toBeLessThanOrEqual(3);
+  await context.close();
+});
+
+test('the whole screening in the browser: intake, clinical data, heart sounds and pulse recorded, ECG uploaded, combined result saved', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const shot = async (name: string) => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join('e2e', 'screenshots', `${scheme}-flow-${name}.png`), fullPage: true });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
+  await createAccount(context.request, { name: 'Helen Taussig', email: uniqueEmail('flow') });
+  const lastName = uniqueSurname();
+
+  await page.goto('/intake');
+  await page.locator('#intake-firstName').fill('Lena');
+  await page.locator('#intake-lastName').fill(lastName);
+  await page.locator('#intake-dateOfBirth').fill('1962-05-20');
+  await page.locator('#intake-gender').selectOption('female');
+  await page.locator('#intake-phone').fill(uniquePhone());
+  await page.getByRole('button', { name: 'Continue to Clinical Data' }).click();
+  await expect(page).toHaveURL(/\/clinical-data\?screening=[\w-]+$/);
+  const screeningId = new URL(page.url()).searchParams.get('screening') ?? '';
+
+  await page.getByLabel('Age', { exact: true }).fill('64');
+  await page.getByLabel('Chest Pain Type').selectOption({ label: 'Asymptomatic' });
+  await page.getByLabel('Cholesterol (mg/dl)').fill('286');
+  await page.getByLabel('Fasting Blood Sugar (mg/dl)').fill('100');
+  await page.getByLabel('Exercise Induced Angina').selectOption({ label: 'Yes' });
+  await page.getByLabel('Vessels Colored by Fluoroscopy').selectOption('2');
+  await page.getByLabel('Thalassemia').selectOption({ label: 'Reversible Defect' });
+  await shot('clinical');
+  await page.getByRole('button', { name: 'Continue to PCG Sensor' }).click();
+  await expect(page).toHaveURL(new RegExp(`/sensor-pcg\\?screening=${screeningId}$`));
+
+  await page.getByRole('button', { name: 'Start Recording' }).click();
+  await expect
+    .poll(async () => Number.parseFloat((await page.locator('.recorder__figures dd').first().textContent()) ?? '0'), {
+      timeout: 15_000,
+    })
+    .toBeGreaterThan(6.5);
+  await page.getByRole('button', { name: 'Stop Recording' }).click();
+  await expect(page.getByText(/^Analysed: /)).toBeVisible({ timeout: 15_000 });
+  await shot('pcg');
+  await page.getByRole('link', { name: 'Continue to PPG' }).click();
+
+  await page.getByRole('button', { name: 'Start Recording' }).click();
+  await expect(page.getByText(/^Analysed: /)).toBeVisible({ timeout: 30_000 });
+  await shot('ppg');
+  await page.getByRole('link', { name: 'Continue to ECG' }).click();
+
+  await page.locator('input[type=file]').setInputFiles({ name: 'ecg.csv', mimeType: 'text/csv', buffer: ecgCsv(30) });
+  await page.getByRole('button', { name: 'Analyze ECG Data' }).click();
+  const combined = page.getByRole('region', { name: 'Combined screening result' });
+  await expect(combined).toBeVisible({ timeout: 15_000 });
+  const rows = combined.getByRole('row');
+  await expect(rows).toHaveCount(5);
+  for (const [i, name] of ['Clinical', 'PCG', 'PPG', 'ECG'].entries()) {
+    await expect(rows.nth(i + 1)).toContainText(name);
+    await expect(rows.nth(i + 1)).not.toContainText('Not performed');
+  }
+  await shot('combined');
+
+  const screening = await (await context.request.get(`/api/screenings/${screeningId}`)).json();
+  expect(screening.status).toBe('completed');
+  await page.goto('/test-results');
+  await expect(page.locator('.test-card', { hasText: lastName })).toHaveCount(3);
+  await shot('test-results');
+  await page.goto(`/patients/${screening.patient.id}`);
+  await expect(page.getByRole('table', { name: "The patient's analyses, newest first" }).getByRole('row')).toHaveCount(
+    5,
+  );
+  await shot('patient');
   await context.close();
 });
