@@ -1,14 +1,13 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { encodeWav } from '../../../lib/wav';
+import { useRecorderState } from './useRecorderState';
+
+export { WAVEFORM_POINTS, type RecordingStatus } from './useRecorderState';
 
 /** Spec §9: heart sounds are recorded for 15 s, then recording stops by itself. */
 export const PCG_LIMIT_MS = 15_000;
-/** Spec §9: the live waveform shows the last 200 points. */
-export const WAVEFORM_POINTS = 200;
 /** Spec §9: the timer ticks every 10 ms. */
-const TICK_MS = 10;
-
-export type RecordingStatus = 'ready' | 'recording' | 'completed';
+export const TICK_MS = 10;
 
 /** One waveform point per captured block: its sample of largest magnitude (sign kept). */
 export function peakOf(block: Float32Array): number {
@@ -24,11 +23,8 @@ export function peakOf(block: Float32Array): number {
  * or at `limitMs`, the recording is handed over as a WAV file.
  */
 export function useAudioRecording(limitMs: number, onRecorded: (file: File) => void) {
-  const [status, setStatus] = useState<RecordingStatus>('ready');
-  const [elapsedMs, setElapsedMs] = useState(0);
-  const [dataPoints, setDataPoints] = useState(0);
-  const [waveform, setWaveform] = useState<number[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const state = useRecorderState(onRecorded);
+  const { setStatus, setElapsedMs, setDataPoints, pushPoint, setError, reset, recorded } = state;
   const session = useRef<{
     stream: MediaStream;
     context: AudioContext;
@@ -37,10 +33,6 @@ export function useAudioRecording(limitMs: number, onRecorded: (file: File) => v
     startedAt: number;
     timer: number;
   } | null>(null);
-  const recorded = useRef(onRecorded);
-  useEffect(() => {
-    recorded.current = onRecorded;
-  }, [onRecorded]);
 
   const stop = useCallback(() => {
     const current = session.current;
@@ -65,13 +57,10 @@ export function useAudioRecording(limitMs: number, onRecorded: (file: File) => v
     }
     setStatus('completed');
     recorded.current(new File([encodeWav(samples, sampleRate)], 'pcg-recording.wav', { type: 'audio/wav' }));
-  }, []);
+  }, [recorded, setStatus]);
 
   const start = useCallback(async () => {
-    setError(null);
-    setElapsedMs(0);
-    setDataPoints(0);
-    setWaveform([]);
+    reset();
     try {
       const stream = await navigator.mediaDevices.getUserMedia({
         audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: 1 },
@@ -87,7 +76,7 @@ export function useAudioRecording(limitMs: number, onRecorded: (file: File) => v
         points += event.data.length;
         const peak = peakOf(event.data);
         setDataPoints(points);
-        setWaveform((last) => [...last.slice(-(WAVEFORM_POINTS - 1)), peak]);
+        pushPoint(peak);
       };
       source.connect(node);
       const startedAt = performance.now();
@@ -102,15 +91,7 @@ export function useAudioRecording(limitMs: number, onRecorded: (file: File) => v
       setStatus('ready');
       setError(cause instanceof Error ? cause.message : String(cause));
     }
-  }, [limitMs, stop]);
-
-  const retry = useCallback(() => {
-    setStatus('ready');
-    setElapsedMs(0);
-    setDataPoints(0);
-    setWaveform([]);
-    setError(null);
-  }, []);
+  }, [limitMs, stop, reset, setStatus, setElapsedMs, setDataPoints, pushPoint, setError]);
 
   // Release the microphone when the page goes away mid-recording.
   useEffect(
@@ -124,5 +105,6 @@ export function useAudioRecording(limitMs: number, onRecorded: (file: File) => v
     [],
   );
 
-  return { status, elapsedMs, dataPoints, waveform, error, start, stop, retry };
+  const { status, elapsedMs, dataPoints, waveform, error } = state;
+  return { status, elapsedMs, dataPoints, waveform, error, start, stop, retry: reset };
 }

@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { resampleUniform, signalCsv } from '../../../lib/resample';
-import { WAVEFORM_POINTS, type RecordingStatus } from './useAudioRecording';
+import { TICK_MS } from './useAudioRecording';
+import { useRecorderState } from './useRecorderState';
 
 /** Spec §9: the pulse is recorded for 12 s, then recording stops by itself. */
 export const PPG_LIMIT_MS = 12_000;
 /** The uniform rate the camera signal is resampled to before upload (a phone camera gives ~30 frames/s). */
 export const CAMERA_PPG_RATE_HZ = 30;
-const TICK_MS = 10;
 /** Frames are reduced to this many pixels before the mean is taken. */
 const SAMPLE_WIDTH = 32;
 const SAMPLE_HEIGHT = 24;
@@ -35,11 +35,8 @@ type FrameCallbackVideo = HTMLVideoElement & {
  */
 export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) {
   const videoRef = useRef<HTMLVideoElement>(null);
-  const [status, setStatus] = useState<RecordingStatus>('ready');
-  const [elapsedMs, setElapsedMs] = useState(0);
-  const [dataPoints, setDataPoints] = useState(0);
-  const [waveform, setWaveform] = useState<number[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const state = useRecorderState(onRecorded);
+  const { setStatus, setElapsedMs, setDataPoints, pushPoint, setError, reset, recorded } = state;
   const session = useRef<{
     stream: MediaStream;
     times: number[];
@@ -47,10 +44,6 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
     timer: number;
     active: boolean;
   } | null>(null);
-  const recorded = useRef(onRecorded);
-  useEffect(() => {
-    recorded.current = onRecorded;
-  }, [onRecorded]);
 
   const stop = useCallback(() => {
     const current = session.current;
@@ -69,13 +62,10 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
     setStatus('completed');
     const csv = signalCsv(uniform, CAMERA_PPG_RATE_HZ, 'PPG');
     recorded.current(new File([csv], 'ppg-camera.csv', { type: 'text/csv' }));
-  }, []);
+  }, [recorded, setError, setStatus]);
 
   const start = useCallback(async () => {
-    setError(null);
-    setElapsedMs(0);
-    setDataPoints(0);
-    setWaveform([]);
+    reset();
     const video = videoRef.current as FrameCallbackVideo | null;
     if (!video) return;
     try {
@@ -103,7 +93,7 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
         current.times.push(metadata?.mediaTime ?? (now - startedAt) / 1000);
         current.values.push(value);
         setDataPoints(current.values.length);
-        setWaveform((last) => [...last.slice(-(WAVEFORM_POINTS - 1)), value - (current.values[0] ?? 0)]);
+        pushPoint(value - (current.values[0] ?? 0));
         schedule();
       };
       const schedule = () => {
@@ -123,15 +113,7 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
       setStatus('ready');
       setError(cause instanceof Error ? cause.message : String(cause));
     }
-  }, [limitMs, stop]);
-
-  const retry = useCallback(() => {
-    setStatus('ready');
-    setElapsedMs(0);
-    setDataPoints(0);
-    setWaveform([]);
-    setError(null);
-  }, []);
+  }, [limitMs, stop, reset, setStatus, setElapsedMs, setDataPoints, pushPoint, setError]);
 
   useEffect(
     () => () => {
@@ -144,5 +126,6 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
     [],
   );
 
-  return { videoRef, status, elapsedMs, dataPoints, waveform, error, start, stop, retry };
+  const { status, elapsedMs, dataPoints, waveform, error } = state;
+  return { videoRef, status, elapsedMs, dataPoints, waveform, error, start, stop, retry: reset };
 }
