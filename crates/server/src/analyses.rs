@@ -73,6 +73,17 @@ impl Modality {
     }
 }
 
+/// One uploaded file of an analysis, stored in the blob store under its hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct StoredFile {
+    /// The client's file name.
+    pub name: String,
+    /// Lower-case hex SHA-256 of the content (the blob's key).
+    pub sha256: String,
+    /// Bytes.
+    pub size: i64,
+}
+
 /// A model's answer as the prediction endpoints return it (spec §7), plus the stored analysis id.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct PredictionResult {
@@ -113,8 +124,10 @@ pub struct Analysis {
     pub file_name: Option<String>,
     /// SHA-256 of the stored file, for recordings.
     pub file_sha256: Option<String>,
-    /// Bytes, for recordings.
+    /// Bytes, for recordings (all files together).
     pub file_size: Option<i64>,
+    /// Every uploaded file, each stored under its own hash (a WFDB header and its signal files).
+    pub files: Vec<StoredFile>,
     /// Identifier of the model.
     pub model_id: String,
     /// Version of the model.
@@ -137,8 +150,8 @@ pub struct NewAnalysis<'a> {
     pub screening_id: Option<&'a str>,
     /// What the model read.
     pub modality: Modality,
-    /// Uploaded file: name, hash, size.
-    pub file: Option<(&'a str, &'a str, i64)>,
+    /// Uploaded files; the first is the one named in `file_name` (a WFDB record's header).
+    pub files: &'a [StoredFile],
     /// Model id and version.
     pub model: (&'a str, &'a str),
     /// The result.
@@ -151,20 +164,30 @@ pub struct NewAnalysis<'a> {
 pub async fn insert(tx: &mut Transaction<'_, Any>, new: &NewAnalysis<'_>) -> Result<(), ApiError> {
     let result_json = serde_json::to_string(new.result)
         .map_err(|e| ApiError::Internal(format!("result does not serialise: {e}")))?;
+    let files_json = if new.files.is_empty() {
+        None
+    } else {
+        Some(
+            serde_json::to_string(new.files)
+                .map_err(|e| ApiError::Internal(format!("files do not serialise: {e}")))?,
+        )
+    };
+    let primary = new.files.first();
+    let total: i64 = new.files.iter().map(|f| f.size).sum();
     sqlx::query(
         "INSERT INTO analyses (id, user_id, patient_id, screening_id, modality, file_name, \
          file_sha256, file_size, label, prediction, confidence, risk_score, result_json, model_id, \
-         model_version, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+         model_version, created_at, files_json) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
     )
     .bind(new.id)
     .bind(new.user_id)
     .bind(new.patient_id)
     .bind(new.screening_id)
     .bind(new.modality.as_str())
-    .bind(new.file.map(|f| f.0))
-    .bind(new.file.map(|f| f.1))
-    .bind(new.file.map(|f| f.2))
+    .bind(primary.map(|f| f.name.as_str()))
+    .bind(primary.map(|f| f.sha256.as_str()))
+    .bind(primary.map(|_| total))
     .bind(&new.result.label)
     .bind(&new.result.prediction)
     .bind(new.result.confidence)
@@ -173,6 +196,7 @@ pub async fn insert(tx: &mut Transaction<'_, Any>, new: &NewAnalysis<'_>) -> Res
     .bind(new.model.0)
     .bind(new.model.1)
     .bind(new.created_at)
+    .bind(files_json)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -183,6 +207,12 @@ pub(crate) fn row_to_analysis(row: &AnyRow) -> Result<Analysis, ApiError> {
     let result: PredictionResult = serde_json::from_str(&result_json)
         .map_err(|e| ApiError::Internal(format!("stored result does not parse: {e}")))?;
     let modality: String = row.try_get("modality")?;
+    let files_json: Option<String> = row.try_get("files_json")?;
+    let files: Vec<StoredFile> = match files_json {
+        Some(text) => serde_json::from_str(&text)
+            .map_err(|e| ApiError::Internal(format!("stored files do not parse: {e}")))?,
+        None => Vec::new(),
+    };
     Ok(Analysis {
         id: row.try_get("id")?,
         modality: Modality::from_stored(&modality),
@@ -192,6 +222,7 @@ pub(crate) fn row_to_analysis(row: &AnyRow) -> Result<Analysis, ApiError> {
         file_name: row.try_get("file_name")?,
         file_sha256: row.try_get("file_sha256")?,
         file_size: row.try_get("file_size")?,
+        files,
         model_id: row.try_get("model_id")?,
         model_version: row.try_get("model_version")?,
         created_at: ms_to_rfc3339(row.try_get("created_at")?),

@@ -29,7 +29,7 @@ use crate::{
         screenings::Screening, screenings::PatientSummary, screenings::NewScreening,
         audit::AuditEntry, audit::Action, dashboard::Dashboard,
         predict::ClinicalPredictRequest, predict::RecordingUpload,
-        analyses::PredictionResult, analyses::Analysis, analyses::Modality,
+        analyses::PredictionResult, analyses::Analysis, analyses::Modality, analyses::StoredFile,
         models::ModelSummary, models::Metric,
         combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,
     )),

@@ -23,7 +23,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::{
-    analyses::{self, Modality, NewAnalysis, PredictionResult},
+    analyses::{self, Modality, NewAnalysis, PredictionResult, StoredFile},
     audit::{self, Action},
     auth::{session::CurrentUser, ClientAddr},
     blobs::BlobStore,
@@ -133,20 +133,13 @@ async fn check_owner(
     })
 }
 
-/// What is stored about an uploaded file.
-struct StoredFile {
-    name: String,
-    sha256: String,
-    size: i64,
-}
-
 async fn store_result(
     state: &AppState,
     user_id: &str,
     client: &str,
     owner: &Owner,
     modality: Modality,
-    file: Option<&StoredFile>,
+    files: &[StoredFile],
     result: &PredictionResult,
 ) -> Result<(), ApiError> {
     let model = result.details.get("model");
@@ -169,7 +162,7 @@ async fn store_result(
             patient_id: owner.patient_id.as_deref(),
             screening_id: owner.screening_id.as_deref(),
             modality,
-            file: file.map(|f| (f.name.as_str(), f.sha256.as_str(), f.size)),
+            files,
             model: (&model_id, &model_version),
             result,
             created_at: now_ms(),
@@ -285,7 +278,7 @@ pub async fn clinical_prediction(
         &client,
         &owner,
         Modality::Clinical,
-        None,
+        &[],
         &result,
     )
     .await?;
@@ -325,45 +318,27 @@ async fn predict_upload(
             PredictError::Unusable(reason) => ApiError::Validation(reason),
             PredictError::ModelNotLoaded(_) => ApiError::ModelNotLoaded,
         })?;
-        let bytes: Vec<u8> = if upload.files.len() == 1 {
-            upload
-                .files
-                .into_iter()
-                .next()
-                .map(|f| f.bytes)
-                .unwrap_or_default()
-        } else {
-            upload
-                .files
-                .iter()
-                .flat_map(|f| f.bytes.iter().copied())
-                .collect()
-        };
-        let size = i64::try_from(bytes.len()).unwrap_or(i64::MAX);
-        let sha256 = blobs
-            .put(&bytes)
-            .map_err(|e| ApiError::Internal(format!("blob store: {e}")))?;
-        Ok::<_, ApiError>((
-            prediction,
-            StoredFile {
-                name: file_name,
+        // Each file under its own hash, the one the record is named by (a WFDB header) first.
+        let mut files = upload.files;
+        if let Some(at) = files.iter().position(|f| f.name == file_name) {
+            files.swap(0, at);
+        }
+        let mut stored = Vec::with_capacity(files.len());
+        for file in files {
+            let sha256 = blobs
+                .put(&file.bytes)
+                .map_err(|e| ApiError::Internal(format!("blob store: {e}")))?;
+            stored.push(StoredFile {
+                name: file.name,
                 sha256,
-                size,
-            },
-        ))
+                size: i64::try_from(file.bytes.len()).unwrap_or(i64::MAX),
+            });
+        }
+        Ok::<_, ApiError>((prediction, stored))
     })
     .await??;
     let result = to_result(modality, prediction);
-    store_result(
-        &state,
-        user_id,
-        &client,
-        &owner,
-        modality,
-        Some(&stored),
-        &result,
-    )
-    .await?;
+    store_result(&state, user_id, &client, &owner, modality, &stored, &result).await?;
     Ok(Json(result))
 }
 

@@ -203,6 +203,7 @@ pub async fn a_clinical_prediction_is_returned_stored_and_audited(mut app: TestA
     assert_eq!(list[0]["modelId"], "clinical-lr");
     assert_eq!(list[0]["result"], body);
     assert_eq!(list[0]["fileName"], Value::Null);
+    assert_eq!(list[0]["files"], json!([]));
     tick().await;
     let unlinked = app
         .post("/api/predict/clinical", clinical_form())
@@ -338,6 +339,10 @@ pub async fn a_recording_is_read_predicted_and_stored_with_its_file(mut app: Tes
     assert_eq!(sha, BlobStore::hash(&bytes));
     let stored = BlobStore::new(&app.config.data_dir).get(sha).unwrap();
     assert_eq!(stored, bytes);
+    assert_eq!(
+        analysis["files"],
+        json!([{"name": "holter.CSV", "sha256": sha, "size": bytes.len()}])
+    );
 
     // A bare list of PPG values needs its rate; with it the rate is the one given.
     let mut values = String::new();
@@ -640,14 +645,16 @@ pub async fn a_wfdb_header_with_its_signal_file_is_read_as_one_record(mut app: T
     let samples: Vec<u8> = (0..n)
         .flat_map(|i| (i16::try_from(i % 50).unwrap() * 10).to_le_bytes())
         .collect();
-    let header = format!("r 1 250 {n}\nr.dat 16 200 16 0 0 0 0 II\n");
+    let header_bytes = format!("r 1 250 {n}\nr.dat 16 200 16 0 0 0 0 II\n");
+    let signal_bytes = samples;
 
+    // The signal file first: the header is still the record's name.
     let response = app
         .upload(
             "/api/predict/ecg/upload",
             &[
-                Part::file("r.hea", None, header.into_bytes()),
-                Part::file("r.dat", None, samples),
+                Part::file("r.dat", None, signal_bytes.clone()),
+                Part::file("r.hea", None, header_bytes.clone().into_bytes()),
             ],
         )
         .await;
@@ -658,6 +665,24 @@ pub async fn a_wfdb_header_with_its_signal_file_is_read_as_one_record(mut app: T
     assert_eq!(body["details"]["channels"], json!(["II"]));
     let list = app.get("/api/analyses").await.json();
     assert_eq!(list[0]["fileName"], "r.hea");
+    // Each file is kept under its own hash, the header first, so the record can be read again.
+    let header_hash = BlobStore::hash(header_bytes.as_bytes());
+    let signal_hash = BlobStore::hash(&signal_bytes);
+    assert_eq!(list[0]["fileSha256"], header_hash.as_str());
+    assert_eq!(
+        list[0]["fileSize"],
+        json!(header_bytes.len() + signal_bytes.len())
+    );
+    assert_eq!(
+        list[0]["files"],
+        json!([
+            {"name": "r.hea", "sha256": header_hash, "size": header_bytes.len()},
+            {"name": "r.dat", "sha256": signal_hash, "size": signal_bytes.len()},
+        ])
+    );
+    let blobs = BlobStore::new(&app.config.data_dir);
+    assert_eq!(blobs.get(&signal_hash).unwrap(), signal_bytes);
+    assert_eq!(blobs.get(&header_hash).unwrap(), header_bytes.as_bytes());
 }
 
 pub async fn the_models_and_their_validated_figures_are_public(mut app: TestApp) {

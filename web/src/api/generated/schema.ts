@@ -369,9 +369,11 @@ export interface components {
             fileSha256?: string | null;
             /**
              * Format: int64
-             * @description Bytes, for recordings.
+             * @description Bytes, for recordings (all files together).
              */
             fileSize?: number | null;
+            /** @description Every uploaded file, each stored under its own hash (a WFDB header and its signal files). */
+            files: components["schemas"]["StoredFile"][];
             /** @description Analysis id. */
             id: string;
             /** @description What the model was given. */
@@ -996,6 +998,18 @@ export interface components {
          * @enum {string}
          */
         Status: "active" | "inactive";
+        /** @description One uploaded file of an analysis, stored in the blob store under its hash. */
+        StoredFile: {
+            /** @description The client's file name. */
+            name: string;
+            /** @description Lower-case hex SHA-256 of the content (the blob's key). */
+            sha256: string;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+        };
         /** @description An account as the API shows it (spec §3 user profile fields). Never carries the password hash. */
         User: {
             /** @description RFC 3339 time of creation. */

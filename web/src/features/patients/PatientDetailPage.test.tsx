@@ -99,6 +99,7 @@ describe('Patient detail page', () => {
             fileName: 'holter.csv',
             fileSha256: 'ab'.repeat(32),
             fileSize: 1234,
+            files: [{ name: 'holter.csv', sha256: 'ab'.repeat(32), size: 1234 }],
             modelId: 'ecg-rhythm-gbdt',
             modelVersion: '1.0.0',
             createdAt: '2026-11-20T10:30:00.000Z',

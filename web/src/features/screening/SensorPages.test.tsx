@@ -80,6 +80,7 @@ describe('Signal steps with a screening', () => {
             fileName: 'pulse.csv',
             fileSha256: 'ab'.repeat(32),
             fileSize: 100,
+            files: [{ name: 'pulse.csv', sha256: 'ab'.repeat(32), size: 100 }],
             modelId: 'ppg-rhythm-gbdt',
             modelVersion: '1.0.0',
             createdAt: '2026-11-20T10:30:00.000Z',

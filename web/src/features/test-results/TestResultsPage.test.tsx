@@ -15,6 +15,7 @@ function analysis(overrides: Partial<Analysis> & { label: string; prediction: st
     fileName: 'rec.csv',
     fileSha256: 'ab'.repeat(32),
     fileSize: 1000,
+    files: [{ name: 'rec.csv', sha256: 'ab'.repeat(32), size: 1000 }],
     modelId: 'ecg-rhythm-gbdt',
     modelVersion: '1.0.0',
     createdAt: '2026-11-20T10:30:00.000Z',
