@@ -160,6 +160,12 @@ pub struct NewAnalysis<'a> {
     pub created_at: i64,
 }
 
+/// The columns of [`Analysis`], with the patient's name. The join repeats the owner condition, so a
+/// name can only come from the user's own patients; callers add `WHERE a.user_id = $1 ...`.
+pub(crate) const SELECT_WITH_PATIENT: &str =
+    "SELECT a.*, p.first_name || ' ' || p.last_name AS patient_name \
+     FROM analyses a LEFT JOIN patients p ON p.id = a.patient_id AND p.doctor_id = a.user_id";
+
 /// Inserts an analysis in the caller's transaction.
 pub async fn insert(tx: &mut Transaction<'_, Any>, new: &NewAnalysis<'_>) -> Result<(), ApiError> {
     let result_json = serde_json::to_string(new.result)
@@ -276,13 +282,12 @@ pub async fn list(
             return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
         }
     }
-    // The patient join repeats the owner condition, so a name can only come from the user's own.
-    let sql = "SELECT a.*, p.first_name || ' ' || p.last_name AS patient_name FROM analyses a \
-               LEFT JOIN patients p ON p.id = a.patient_id AND p.doctor_id = a.user_id \
-               WHERE a.user_id = $1 AND ($2 IS NULL OR a.modality = $2) \
-               AND ($3 IS NULL OR a.patient_id = $3) AND ($5 IS NULL OR a.screening_id = $5) \
-               ORDER BY a.created_at DESC, a.id DESC LIMIT $4";
-    let rows = sqlx::query(sql)
+    let sql = format!(
+        "{SELECT_WITH_PATIENT} WHERE a.user_id = $1 AND ($2 IS NULL OR a.modality = $2) \
+         AND ($3 IS NULL OR a.patient_id = $3) AND ($5 IS NULL OR a.screening_id = $5) \
+         ORDER BY a.created_at DESC, a.id DESC LIMIT $4"
+    );
+    let rows = sqlx::query(&sql)
         .bind(user_id)
         .bind(query.modality.map(Modality::as_str))
         .bind(query.patient_id.as_deref())

@@ -215,15 +215,15 @@ pub async fn combine(
     let screening = screenings::find_row(&mut tx, &id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
-    let rows = sqlx::query(
-        "SELECT a.*, p.first_name || ' ' || p.last_name AS patient_name FROM analyses a \
-         LEFT JOIN patients p ON p.id = a.patient_id AND p.doctor_id = a.user_id \
-         WHERE a.user_id = $1 AND a.screening_id = $2 ORDER BY a.created_at DESC, a.id DESC",
-    )
-    .bind(doctor.id())
-    .bind(&id)
-    .fetch_all(&mut *tx)
-    .await?;
+    let sql = format!(
+        "{} WHERE a.user_id = $1 AND a.screening_id = $2 ORDER BY a.created_at DESC, a.id DESC",
+        analyses::SELECT_WITH_PATIENT
+    );
+    let rows = sqlx::query(&sql)
+        .bind(doctor.id())
+        .bind(&id)
+        .fetch_all(&mut *tx)
+        .await?;
     let found: Vec<Analysis> = rows
         .iter()
         .map(analyses::row_to_analysis)

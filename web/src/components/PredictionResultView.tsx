@@ -1,9 +1,7 @@
 import { CircleCheck, TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { PredictionResult } from '../api/client';
-import { detailLabel, detailValue, percent, riskLevel } from '../lib/prediction';
-
-const BADGE = { high: 'badge--danger', moderate: 'badge--warning', low: 'badge--success' } as const;
+import { detailLabel, detailValue, percent, RISK_BADGES, riskLevel } from '../lib/prediction';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -57,7 +55,7 @@ export function PredictionResultView({ result }: { result: PredictionResult }) {
           <p className="muted">{t('results.predictedCondition')}</p>
           <p className="result__condition">{result.prediction}</p>
         </div>
-        <span className={`badge ${BADGE[level]}`}>
+        <span className={`badge ${RISK_BADGES[level]}`}>
           {level === 'low' ? (
             <CircleCheck aria-hidden="true" size={14} />
           ) : (

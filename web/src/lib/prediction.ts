@@ -8,6 +8,15 @@ import { ApiError, NetworkError } from '../api/client';
 /** The four models of spec §7. */
 export type ModelKind = 'clinical' | 'ecg' | 'pcg' | 'ppg';
 
+/** The name each model is shown under (the server's `model` field uses the same). */
+export const MODEL_NAMES = { clinical: 'Clinical', ecg: 'ECG', pcg: 'PCG', ppg: 'PPG' } as const satisfies Record<
+  ModelKind,
+  string
+>;
+
+/** Spec §9: high red, moderate yellow, low green. */
+export const RISK_BADGES = { high: 'badge--danger', moderate: 'badge--warning', low: 'badge--success' } as const;
+
 /** Spec §9: above 0.7 high, above 0.4 up to and including 0.7 moderate, else low. */
 export type RiskLevel = 'high' | 'moderate' | 'low';
 

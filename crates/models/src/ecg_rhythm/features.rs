@@ -842,42 +842,7 @@ fn resample_to_model(x: &[f64], fs: f64) -> Result<Vec<f64>, FeatureError> {
 
 /// RR-interval features (seconds in); returns the coefficient of variation.
 fn rr_features(rr: &[f64], v: &mut Row) -> Option<f64> {
-    let names = [
-        "hr_mean_bpm",
-        "hr_median_bpm",
-        "hr_fastest_5_bpm",
-        "hr_slowest_5_bpm",
-        "rr_min_over_median",
-        "rr_max_over_median",
-        "rr_cv",
-        "rmssd_norm",
-        "pnn50",
-        "pnn20",
-        "drr_over_10pct",
-        "drr_median_norm",
-        "drr_p90_norm",
-        "sample_entropy",
-        "cosen",
-        "sd1_norm",
-        "sd2_norm",
-        "sd1_sd2",
-        "turning_point_ratio",
-        "shannon_entropy",
-        "afev",
-        "irrev_fraction",
-        "origin_fraction",
-        "rr_near_median_fraction",
-        "premature_fraction",
-        "rr_cv_without_premature",
-        "rmssd_norm_without_premature",
-        "rr_autocorr_lag1",
-        "rr_autocorr_lag2",
-        "rmssd_norm_window_max",
-        "rmssd_norm_window_min",
-    ];
-    for name in names {
-        v.put(name, f64::NAN);
-    }
+    // A feature not set below (too few intervals) is NaN: `Row::finish` fills every unset name.
     if rr.len() < 3 {
         return None;
     }

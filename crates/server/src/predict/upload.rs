@@ -75,11 +75,6 @@ impl Upload {
             .map(|f| f.name.clone())
             .unwrap_or_default()
     }
-
-    /// All bytes, for storage: the single file, or the files concatenated in upload order.
-    pub fn total_bytes(&self) -> usize {
-        self.files.iter().map(|f| f.bytes.len()).sum()
-    }
 }
 
 fn multipart_error(err: &MultipartError, limit: usize) -> ApiError {

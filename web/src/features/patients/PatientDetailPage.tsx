@@ -14,7 +14,7 @@ import { PredictionResultView } from '../../components/PredictionResultView';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage, isNotFound } from '../../lib/apiErrors';
 import { formatDate, formatDateTime, formatDay } from '../../lib/format';
-import { percent } from '../../lib/prediction';
+import { MODEL_NAMES, percent } from '../../lib/prediction';
 import {
   firstInvalidField,
   patientPatchBody,
@@ -447,8 +447,6 @@ function Screenings({ patientId }: { patientId: string }) {
     </section>
   );
 }
-
-const MODEL_NAMES = { clinical: 'Clinical', ecg: 'ECG', pcg: 'PCG', ppg: 'PPG' } as const;
 
 /** Every stored result of the patient's, with the full result one click away. */
 function Analyses({ patientId }: { patientId: string }) {

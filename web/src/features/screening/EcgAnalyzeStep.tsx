@@ -8,7 +8,7 @@ import { paths, screeningPath } from '../../app/paths';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { FilePicker } from '../../components/FilePicker';
 import { fileProblem } from '../../lib/fileRules';
-import { percent, predictionErrorMessage, riskLevel } from '../../lib/prediction';
+import { MODEL_NAMES, percent, predictionErrorMessage, RISK_BADGES, riskLevel } from '../../lib/prediction';
 import { combineScreening, fetchScreeningAnalyses } from './api';
 
 const STEPS = ['clinical', 'pcg', 'ppg', 'ecg', 'combined'] as const;
@@ -22,8 +22,6 @@ const STATE_ICONS = {
   notPerformed: <CircleSlash aria-hidden="true" size={18} />,
 } as const;
 
-const BADGES = { high: 'badge--danger', moderate: 'badge--warning', low: 'badge--success' } as const;
-const MODALITY_NAMES = { clinical: 'Clinical', pcg: 'PCG', ppg: 'PPG', ecg: 'ECG' } as const;
 const STATUS_KEYS = {
   performed: 'sensor.modalityStatus.performed',
   inconclusive: 'sensor.modalityStatus.inconclusive',
@@ -168,10 +166,10 @@ function CombinedView({ result }: { result: CombinedResult }) {
             {t('sensor.combinedTitle')}
           </h2>
           <p className="result__condition">
-            {t('sensor.overallRisk', { risk: percent(result.risk_score), driver: MODALITY_NAMES[result.driver] })}
+            {t('sensor.overallRisk', { risk: percent(result.risk_score), driver: MODEL_NAMES[result.driver] })}
           </p>
         </div>
-        <span className={`badge ${BADGES[level]}`}>
+        <span className={`badge ${RISK_BADGES[level]}`}>
           {level === 'low' ? null : <TriangleAlert aria-hidden="true" size={14} />}
           &nbsp;{t(`results.risk.${level}`)}
         </span>
@@ -190,7 +188,7 @@ function CombinedView({ result }: { result: CombinedResult }) {
           <tbody>
             {result.modalities.map((m) => (
               <tr key={m.modality}>
-                <td>{MODALITY_NAMES[m.modality]}</td>
+                <td>{MODEL_NAMES[m.modality]}</td>
                 <td>{t(STATUS_KEYS[m.status])}</td>
                 <td>{m.prediction ?? '—'}</td>
                 <td>{m.risk_score == null ? '—' : percent(m.risk_score)}</td>

@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { PredictionResultView } from '../../components/PredictionResultView';
 import { Spinner } from '../../components/Spinner';
 import { formatDateTime } from '../../lib/format';
+import { MODEL_NAMES } from '../../lib/prediction';
 import { useAnalyses, type SignalType } from './api';
 import { heartRate, testStatus } from './status';
 
@@ -21,8 +22,6 @@ const ICONS = {
 } as const;
 
 const BADGES = { normal: 'badge--success', abnormal: 'badge--danger', review: 'badge--warning' } as const;
-
-const TYPE_NAMES = { ecg: 'ECG', pcg: 'PCG', ppg: 'PPG' } as const;
 
 function isSignal(modality: Analysis['modality']): modality is SignalType {
   return modality !== 'clinical';
@@ -40,7 +39,7 @@ function ResultCard({ analysis, onOpen }: { analysis: Analysis; onOpen: () => vo
           {ICONS[analysis.modality]}
         </span>
         <div>
-          <h2 className="test-card__title">{t('testResults.analysisTitle', { type: TYPE_NAMES[analysis.modality] })}</h2>
+          <h2 className="test-card__title">{t('testResults.analysisTitle', { type: MODEL_NAMES[analysis.modality] })}</h2>
           <p className="muted">{analysis.patientName ?? t('testResults.noPatient')}</p>
         </div>
         <span className={`badge ${BADGES[status]}`}>{t(`testResults.status.${status}`)}</span>
