@@ -11,7 +11,8 @@
 //! rhythm of one ECG lead as normal, AF, other or noisy (card `cards/ecg-rhythm.md`); [`pcg_model`]
 //! classifies heart sounds as normal, abnormal or unsure (card `cards/pcg.md`); [`ppg_rhythm`] gives
 //! heart rate, signal quality and rhythm from a pulse recording (card `cards/ppg.md`). [`gbdt`] is
-//! the gradient boosting they share, [`prediction`] their common result. [`Modality`] names what a
+//! the gradient boosting they share, [`prediction`] their common result, [`waveform`] what the
+//! viewers draw of a recording. [`Modality`] names what a
 //! model can
 //! serve:
 //!
@@ -29,6 +30,7 @@ pub mod gbdt;
 pub mod pcg_model;
 pub mod ppg_rhythm;
 pub mod prediction;
+pub mod waveform;
 
 /// The kinds of input a screening model reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,9 +1,10 @@
 //! Stored predictions ("analyses"): every result the prediction endpoints return is kept with the
 //! user who asked, the optional patient and screening, the model and version, and for recordings
-//! the stored file's hash. `GET /api/analyses` lists the signed-in user's own, newest first.
+//! the stored file's hash. `GET /api/analyses` lists the signed-in user's own, newest first;
+//! `GET /api/analyses/{id}` reads one (audited).
 
 use axum::{
-    extract::{Query, State},
+    extract::{Path, Query, State},
     routing::get,
     Router,
 };
@@ -12,7 +13,8 @@ use sqlx::{any::AnyRow, Any, Row, Transaction};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
-    auth::session::CurrentUser,
+    audit::{self, Action},
+    auth::{session::CurrentUser, ClientAddr},
     db::ms_to_rfc3339,
     error::{ApiError, ErrorBody},
     extract::Json,
@@ -20,12 +22,17 @@ use crate::{
     state::AppState,
 };
 
+/// The 404 text for an analysis that is not the user's (or does not exist).
+pub const ANALYSIS_NOT_FOUND: &str = "Analysis not found.";
+
 /// Most rows one list call returns.
 pub const MAX_LIMIT: i64 = 500;
 
 /// The routes of this module, mounted under `/api`.
 pub fn router() -> Router<AppState> {
-    Router::new().route("/analyses", get(list))
+    Router::new()
+        .route("/analyses", get(list))
+        .route("/analyses/{id}", get(read))
 }
 
 /// What a model was given.
@@ -63,7 +70,7 @@ impl Modality {
         }
     }
 
-    fn from_stored(text: &str) -> Self {
+    pub(crate) fn from_stored(text: &str) -> Self {
         match text {
             "ecg" => Self::Ecg,
             "pcg" => Self::Pcg,
@@ -299,4 +306,71 @@ pub async fn list(
         .map(row_to_analysis)
         .collect::<Result<_, _>>()
         .map(Json)
+}
+
+/// One of the user's analyses, `None` for any other (or none).
+///
+/// # Errors
+/// A database error.
+pub async fn find(
+    conn: &mut sqlx::AnyConnection,
+    id: &str,
+    user_id: &str,
+) -> Result<Option<Analysis>, ApiError> {
+    let sql = format!("{SELECT_WITH_PATIENT} WHERE a.id = $1 AND a.user_id = $2");
+    let row = sqlx::query(&sql)
+        .bind(id)
+        .bind(user_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    row.as_ref().map(row_to_analysis).transpose()
+}
+
+/// Writes the audit row of reading an analysis (`what` names the part read).
+pub(crate) async fn audit_read(
+    tx: &mut Transaction<'_, Any>,
+    user_id: &str,
+    client: &str,
+    analysis: &Analysis,
+    what: &str,
+) -> Result<(), ApiError> {
+    audit::record(
+        tx,
+        &audit::Entry {
+            user_id,
+            action: Action::Read,
+            entity: what,
+            entity_id: &analysis.id,
+            patient_id: analysis.patient_id.as_deref(),
+            client_addr: client,
+        },
+    )
+    .await
+}
+
+/// One of the signed-in user's analyses.
+#[utoipa::path(
+    get, path = "/api/analyses/{id}", operation_id = "get_analysis", tag = "analyses",
+    params(("id" = String, Path, description = "Analysis id")),
+    responses(
+        (status = 200, description = "The analysis", body = Analysis),
+        (status = 401, description = "Not signed in.", body = ErrorBody),
+        (status = 404, description = "Analysis not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn read(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ClientAddr(client): ClientAddr,
+    Path(id): Path<String>,
+) -> Result<Json<Analysis>, ApiError> {
+    let user_id = user.user.id.as_str();
+    let mut tx = state.db.pool.begin().await?;
+    let analysis = find(&mut tx, &id, user_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(ANALYSIS_NOT_FOUND.into()))?;
+    audit_read(&mut tx, user_id, &client, &analysis, "analysis").await?;
+    tx.commit().await?;
+    Ok(Json(analysis))
 }

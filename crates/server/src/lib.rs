@@ -11,7 +11,7 @@
 //! - [`dashboard`]: the home page's figures;
 //! - [`predict`]: the clinical, ECG, PCG and PPG predictions of spec §7, served by the models of
 //!   [`models`] and kept as [`analyses`] (uploaded files in the [`blobs`] store), and [`combine`],
-//!   a screening's combined result;
+//!   a screening's combined result; [`waveforms`] gives the viewers a window of a stored recording;
 //! - [`audit`]: the trail of who read or changed which patient's data;
 //! - [`openapi`]: the OpenAPI document the web client is generated from;
 //! - [`web`]: the built React app with client-side routes falling back to `index.html`.
@@ -47,6 +47,7 @@ pub mod patients;
 pub mod predict;
 pub mod screenings;
 pub mod state;
+pub mod waveforms;
 pub mod web;
 
 use std::{net::SocketAddr, time::Duration};
@@ -84,6 +85,7 @@ pub fn app(state: AppState) -> Router {
         .merge(dashboard::router())
         .merge(predict::router(state.config.max_upload_bytes))
         .merge(analyses::router())
+        .merge(waveforms::router())
         .merge(models::router())
         .merge(combine::router())
         .route("/openapi.json", get(openapi_document))

@@ -5,7 +5,7 @@ use utoipa::OpenApi;
 
 use crate::{
     analyses, audit, auth, clinical, combine, dashboard, error::ErrorBody, health, models,
-    patients, predict, screenings,
+    patients, predict, screenings, waveforms,
 };
 
 /// The API description.
@@ -19,7 +19,7 @@ use crate::{
         screenings::create, screenings::read, screenings::list_for_patient,
         audit::list, dashboard::summary,
         predict::clinical_prediction, predict::ecg, predict::pcg, predict::ppg, analyses::list,
-        models::list, combine::combine,
+        analyses::read, waveforms::read, models::list, combine::combine,
     ),
     components(schemas(
         ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
@@ -30,6 +30,7 @@ use crate::{
         audit::AuditEntry, audit::Action, dashboard::Dashboard,
         predict::ClinicalPredictRequest, predict::RecordingUpload,
         analyses::PredictionResult, analyses::Analysis, analyses::Modality, analyses::StoredFile,
+        waveforms::WaveformView, waveforms::WaveformChannelView,
         models::ModelSummary, models::Metric,
         combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,
     )),

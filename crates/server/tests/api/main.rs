@@ -13,4 +13,5 @@ mod logging;
 mod patients;
 mod predict;
 mod screenings;
+mod waveforms;
 mod web;

@@ -21,6 +21,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analyses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the signed-in user's analyses. */
+        get: operations["get_analysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analyses/{id}/waveform": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A window of one of the signed-in user's analysed recordings, with the detected beats. */
+        get: operations["get_analysis_waveform"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -1029,6 +1063,57 @@ export interface components {
             /** @description RFC 3339 time of the last change. */
             updatedAt: string;
         };
+        /** @description One channel of the window. */
+        WaveformChannelView: {
+            /** @description The file's label (e.g. "II", "PLETH"). */
+            name: string;
+            /** @description Samples at `sampling_rate_hz`; null where the file marks a sample invalid. */
+            samples: (number | null)[];
+            /** @description Unit of the samples ("mV" for ECG). */
+            unit: string;
+        };
+        /** @description A window of a stored recording with the whole recording's detected beats. */
+        WaveformView: {
+            /** @description Index of the channel the model analysed (the marks belong to it). */
+            analysed_channel: number;
+            /** @description Beat times in the whole recording, seconds: R peaks, pulse peaks, or S1. */
+            beats_s: number[];
+            /** @description Channels in file order (at most 16). */
+            channels: components["schemas"]["WaveformChannelView"][];
+            /**
+             * Format: double
+             * @description Length of the whole recording, seconds.
+             */
+            duration_s: number;
+            /**
+             * Format: double
+             * @description End of the returned window, seconds.
+             */
+            end_s: number;
+            /** @description `ecg`, `pcg` or `ppg`. */
+            kind: string;
+            /** @description Why no beats could be marked, when none were. */
+            marks_note?: string | null;
+            /** @description PCG S1 times, seconds. */
+            s1_s: number[];
+            /** @description PCG S2 times, seconds. */
+            s2_s: number[];
+            /**
+             * Format: double
+             * @description Rate of the returned samples, hertz (at most 500 for ECG, 250 for PPG, 2000 for PCG).
+             */
+            sampling_rate_hz: number;
+            /**
+             * Format: double
+             * @description The file's own rate, hertz.
+             */
+            source_rate_hz: number;
+            /**
+             * Format: double
+             * @description Start of the returned window, seconds.
+             */
+            start_s: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1084,6 +1169,102 @@ export interface operations {
                 };
             };
             /** @description Bad filter. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_analysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Analysis id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The analysis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            /** @description Not signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Analysis not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_analysis_waveform: {
+        parameters: {
+            query?: {
+                /** @description Start of the window, seconds (default 0; clamped to the recording). */
+                start_s?: number;
+                /** @description Length of the window, seconds (default 10, 0.5-60). */
+                duration_s?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Analysis id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window and the beats */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaveformView"];
+                };
+            };
+            /** @description Not signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Analysis not found. / This analysis has no recording to show. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Bad window, or the stored file cannot be read again. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,302 @@
+//! Reading an analysis back: `GET /api/analyses/{id}` and the viewers' window of its stored
+//! recording, `GET /api/analyses/{id}/waveform`, with the beats found in the whole recording;
+//! owner only, audited, and the refusals for other users, clinical analyses and bad windows.
+
+use std::fmt::Write as _;
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+use crate::{
+    helpers::{clinical_form, Part, TestApp},
+    predict::with_echo,
+};
+
+crate::backend_tests!(
+    an_ecg_analysis_is_read_back_with_a_window_and_its_r_peaks,
+    a_bare_pulse_file_is_read_again_at_the_rate_it_was_sent_with,
+    a_wfdb_record_is_read_again_from_its_two_blobs,
+    heart_sounds_come_back_at_2_khz_with_s1_and_s2,
+    another_users_clinical_or_malformed_requests_are_refused,
+);
+
+/// 29.8 s at 250 Hz (no beat cut by the end), two leads in microvolts: lead II spikes of 1000 µV every 0.8 s from 0.4 s.
+fn two_lead_csv() -> Vec<u8> {
+    let mut text = String::from("time,I,II\n");
+    for i in 0..7450 {
+        let t = f64::from(i) / 250.0;
+        let d = (t % 0.8) - 0.4;
+        let spike = (-(d * d) / 2e-4).exp();
+        let _ = writeln!(text, "{t:.3},{:.3},{:.3}", 500.0 * spike, 1000.0 * spike);
+    }
+    text.into_bytes()
+}
+
+async fn upload(app: &mut TestApp, path: &str, parts: &[Part<'_>]) -> String {
+    let response = app.upload(path, parts).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    response.json()["analysis_id"].as_str().unwrap().to_owned()
+}
+
+fn times(value: &Value) -> Vec<f64> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect()
+}
+
+/// Every time lies within `tolerance` of `first + k * period` for some whole k.
+fn on_grid(times: &[f64], first: f64, period: f64, tolerance: f64) -> bool {
+    times.iter().all(|t| {
+        let k = ((t - first) / period).round();
+        (t - first - k * period).abs() <= tolerance
+    })
+}
+
+pub async fn an_ecg_analysis_is_read_back_with_a_window_and_its_r_peaks(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let id = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[Part::file("leads.csv", Some("text/csv"), two_lead_csv())],
+    )
+    .await;
+
+    let response = app.get(&format!("/api/analyses/{id}")).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let analysis = response.json();
+    assert_eq!(analysis["id"], id.as_str());
+    assert_eq!(analysis["modality"], "ecg");
+    assert_eq!(analysis["fileName"], "leads.csv");
+    assert_eq!(analysis["result"]["prediction"], "Echo");
+
+    let response = app
+        .get(&format!(
+            "/api/analyses/{id}/waveform?start_s=5&duration_s=4"
+        ))
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let w = response.json();
+    assert_eq!(w["kind"], "ecg");
+    assert_eq!(w["sampling_rate_hz"], json!(250.0));
+    assert_eq!(w["source_rate_hz"], json!(250.0));
+    assert_eq!(w["duration_s"], json!(29.8));
+    assert_eq!(
+        (w["start_s"].clone(), w["end_s"].clone()),
+        (json!(5.0), json!(9.0))
+    );
+    let channels = w["channels"].as_array().unwrap();
+    assert_eq!(channels.len(), 2);
+    assert_eq!(channels[1]["name"], "II");
+    // No unit in a CSV header: the values are taken as millivolts, as written.
+    assert_eq!(channels[1]["unit"], "mV");
+    let samples = times(&channels[1]["samples"]);
+    assert_eq!(samples.len(), 1000);
+    // 5.2 s is a spike centre: sample (5.2 - 5.0) * 250 = 50.
+    assert!((samples[50] - 1000.0).abs() < 1.0, "{}", samples[50]);
+    // The echo model names no channel, so the marks are the first lead's, over the whole recording.
+    assert_eq!(w["analysed_channel"], json!(0));
+    let beats = times(&w["beats_s"]);
+    assert_eq!(beats.len(), 37, "{beats:?}");
+    assert!(on_grid(&beats, 0.4, 0.8, 0.02), "{beats:?}");
+    assert_eq!(w["s1_s"], json!([]));
+    assert_eq!(w["marks_note"], Value::Null);
+
+    let actions = app.audit_actions().await;
+    assert!(
+        actions.ends_with(&["read analysis".into(), "read analysis_waveform".into()]),
+        "{actions:?}"
+    );
+}
+
+pub async fn a_bare_pulse_file_is_read_again_at_the_rate_it_was_sent_with(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    // 12 s of a 100 Hz pulse at 75 bpm as bare values: only the form gave the rate.
+    let mut values = String::new();
+    for i in 0..1200 {
+        let t = f64::from(i) / 100.0;
+        let phase = (t % 0.8) / 0.8;
+        let v = (-((phase - 0.2) * (phase - 0.2)) / 0.005).exp();
+        let _ = writeln!(values, "{v:.5}");
+    }
+    let id = upload(
+        &mut app,
+        "/api/predict/ppg/upload",
+        &[
+            Part::file("finger.txt", Some("text/plain"), values.into_bytes()),
+            Part::text("sampling_rate", "100"),
+        ],
+    )
+    .await;
+    let w = app
+        .get(&format!("/api/analyses/{id}/waveform"))
+        .await
+        .json();
+    assert_eq!(w["kind"], "ppg");
+    assert_eq!(w["sampling_rate_hz"], json!(100.0));
+    assert_eq!(w["duration_s"], json!(12.0));
+    assert_eq!(
+        (w["start_s"].clone(), w["end_s"].clone()),
+        (json!(0.0), json!(10.0))
+    );
+    assert_eq!(w["channels"][0]["samples"].as_array().unwrap().len(), 1000);
+    let beats = times(&w["beats_s"]);
+    assert!((14..=15).contains(&beats.len()), "{beats:?}");
+    assert!(on_grid(&beats, 0.16, 0.8, 0.04), "{beats:?}");
+}
+
+pub async fn a_wfdb_record_is_read_again_from_its_two_blobs(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    // 20 s at 500 Hz, 16-bit, gain 200 adu/mV: a 1 mV spike every second.
+    let n = 10_000usize;
+    let signal: Vec<u8> = (0..n)
+        .flat_map(|i| {
+            let d = (i % 500) as f64 / 500.0 - 0.5;
+            let v = (200.0 * (-(d * d) / 2e-4).exp()).round() as i16;
+            v.to_le_bytes()
+        })
+        .collect();
+    let header = format!("r 1 500 {n}\nr.dat 16 200/mV 16 0 0 0 0 II\n");
+    let id = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[
+            Part::file("r.hea", None, header.into_bytes()),
+            Part::file("r.dat", None, signal),
+        ],
+    )
+    .await;
+    let w = app
+        .get(&format!("/api/analyses/{id}/waveform?duration_s=60"))
+        .await
+        .json();
+    // 500 Hz is kept; the whole 20 s fit in the window.
+    assert_eq!(w["sampling_rate_hz"], json!(500.0));
+    assert_eq!(w["end_s"], json!(20.0));
+    assert_eq!(w["channels"][0]["unit"], "mV");
+    let samples = times(&w["channels"][0]["samples"]);
+    assert_eq!(samples.len(), n);
+    assert!((samples[250] - 1.0).abs() < 1e-3, "{}", samples[250]);
+    let beats = times(&w["beats_s"]);
+    assert!((19..=20).contains(&beats.len()), "{beats:?}");
+    assert!(on_grid(&beats, 0.5, 1.0, 0.02), "{beats:?}");
+}
+
+/// A 16-bit mono WAV at `rate`: S1 (60 Hz, 0.1 s) and S2 (80 Hz, 0.08 s) bursts every 0.8 s,
+/// S2 0.3 s after S1.
+fn heart_sound_wav(seconds: f64, rate: u32) -> Vec<u8> {
+    let n = (seconds * f64::from(rate)) as u32;
+    let mut out = Vec::new();
+    out.extend_from_slice(b"RIFF");
+    out.extend_from_slice(&(36 + n * 2).to_le_bytes());
+    out.extend_from_slice(b"WAVEfmt ");
+    out.extend_from_slice(&16u32.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&rate.to_le_bytes());
+    out.extend_from_slice(&(rate * 2).to_le_bytes());
+    out.extend_from_slice(&2u16.to_le_bytes());
+    out.extend_from_slice(&16u16.to_le_bytes());
+    out.extend_from_slice(b"data");
+    out.extend_from_slice(&(n * 2).to_le_bytes());
+    for i in 0..n {
+        let t = f64::from(i) / f64::from(rate);
+        let phase = t % 0.8;
+        let burst = |start: f64, len: f64, hz: f64| {
+            if (start..start + len).contains(&phase) {
+                let x = (phase - start) / len;
+                (std::f64::consts::PI * x).sin() * (2.0 * std::f64::consts::PI * hz * t).sin()
+            } else {
+                0.0
+            }
+        };
+        let v = burst(0.1, 0.1, 60.0) + 0.7 * burst(0.4, 0.08, 80.0);
+        out.extend_from_slice(&((v * 12_000.0) as i16).to_le_bytes());
+    }
+    out
+}
+
+pub async fn heart_sounds_come_back_at_2_khz_with_s1_and_s2(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let id = upload(
+        &mut app,
+        "/api/predict/pcg/upload",
+        &[Part::file(
+            "heart.wav",
+            Some("audio/wav"),
+            heart_sound_wav(12.0, 8000),
+        )],
+    )
+    .await;
+    let w = app
+        .get(&format!(
+            "/api/analyses/{id}/waveform?start_s=2&duration_s=3"
+        ))
+        .await
+        .json();
+    assert_eq!(w["kind"], "pcg");
+    assert_eq!(w["source_rate_hz"], json!(8000.0));
+    assert_eq!(w["sampling_rate_hz"], json!(2000.0));
+    assert_eq!(w["channels"][0]["samples"].as_array().unwrap().len(), 6000);
+    let s1 = times(&w["s1_s"]);
+    let s2 = times(&w["s2_s"]);
+    assert!(s1.len() >= 12, "{s1:?}");
+    assert!(s2.len() >= 12, "{s2:?}");
+    // Each S1 falls within its burst (0.10-0.20 s of the cycle), each S2 within 0.40-0.48 s.
+    assert!(on_grid(&s1, 0.15, 0.8, 0.08), "{s1:?}");
+    assert!(on_grid(&s2, 0.44, 0.8, 0.08), "{s2:?}");
+    assert_eq!(w["beats_s"], w["s1_s"]);
+}
+
+pub async fn another_users_clinical_or_malformed_requests_are_refused(mut app: TestApp) {
+    with_echo(&mut app);
+    let response = app.get("/api/analyses/nope/waveform").await;
+    assert_eq!(response.status, StatusCode::UNAUTHORIZED);
+
+    app.signed_in_doctor().await;
+    let ecg = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[Part::file("leads.csv", Some("text/csv"), two_lead_csv())],
+    )
+    .await;
+    let response = app.post("/api/predict/clinical", clinical_form()).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let clinical = response.json()["analysis_id"].as_str().unwrap().to_owned();
+
+    let response = app.get(&format!("/api/analyses/{clinical}/waveform")).await;
+    assert_eq!(response.status, StatusCode::NOT_FOUND);
+    assert_eq!(response.detail(), "This analysis has no recording to show.");
+    let response = app
+        .get(&format!("/api/analyses/{ecg}/waveform?start_s=soon"))
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(response.detail(), "start_s and duration_s must be numbers.");
+    let response = app.get("/api/analyses/no-such-id").await;
+    assert_eq!(response.status, StatusCode::NOT_FOUND);
+    assert_eq!(response.detail(), "Analysis not found.");
+
+    // Another doctor sees neither the analysis nor its recording, as if they did not exist.
+    app.logout().await;
+    app.signed_in_doctor().await;
+    for path in [
+        format!("/api/analyses/{ecg}"),
+        format!("/api/analyses/{ecg}/waveform"),
+        format!("/api/analyses/{clinical}"),
+    ] {
+        let response = app.get(&path).await;
+        assert_eq!(response.status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(response.detail(), "Analysis not found.", "{path}");
+    }
+    assert!(!app
+        .audit_actions()
+        .await
+        .iter()
+        .any(|a| a.starts_with("read analysis")));
+}
