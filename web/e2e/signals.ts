@@ -88,3 +88,36 @@ export function pulsingFingertipY4m(bpm: number, beats: number): Buffer {
   }
   return Buffer.concat(parts);
 }
+
+/** The twelve standard leads, with the share of lead II's QRS each shows (aVR inverted). */
+const TWELVE_LEADS: [string, number][] = [
+  ['I', 0.6],
+  ['II', 1],
+  ['III', 0.4],
+  ['aVR', -0.8],
+  ['aVL', 0.1],
+  ['aVF', 0.7],
+  ['V1', -0.5],
+  ['V2', 0.3],
+  ['V3', 0.8],
+  ['V4', 1.3],
+  ['V5', 1.1],
+  ['V6', 0.8],
+];
+
+/** A 12-lead CSV (time column, 500 Hz, millivolts): P, QRS and T of every lead every 0.8 s. */
+export function twelveLeadCsv(seconds: number): Buffer {
+  const lines = [`time,${TWELVE_LEADS.map(([name]) => name).join(',')}`];
+  for (let i = 0; i < seconds * 500; i += 1) {
+    const t = i / 500;
+    const d = (t % 0.8) - 0.3;
+    const r = Math.abs(d) < 0.025 ? 1 - Math.abs(d) / 0.025 : 0;
+    const q = -0.15 * Math.exp(-((d + 0.03) ** 2) / 0.00005);
+    const s = -0.25 * Math.exp(-((d - 0.03) ** 2) / 0.00005);
+    const tWave = 0.3 * Math.exp(-((d - 0.25) ** 2) / 0.002);
+    const pWave = 0.12 * Math.exp(-((d + 0.15) ** 2) / 0.0008);
+    const values = TWELVE_LEADS.map(([, gain]) => (gain * (q + r + s) + Math.sign(gain) * (tWave + pWave)).toFixed(4));
+    lines.push(`${t.toFixed(3)},${values.join(',')}`);
+  }
+  return Buffer.from(`${lines.join('\n')}\n`);
+}

@@ -28,6 +28,7 @@ export type PredictionResult = components['schemas']['PredictionResult'];
 export type Analysis = components['schemas']['Analysis'];
 export type CombinedResult = components['schemas']['CombinedResult'];
 export type ModalityResult = components['schemas']['ModalityResult'];
+export type WaveformView = components['schemas']['WaveformView'];
 
 /** The server answered with an error status. `detail` is its message, when it sent one. */
 export class ApiError extends Error {

@@ -23,6 +23,8 @@ export const queryKeys = {
   analysesOfType: (type: string) => ['analyses', { type }] as const,
   patientAnalyses: (patientId: string) => ['analyses', { patientId }] as const,
   screeningAnalyses: (screeningId: string) => ['analyses', { screeningId }] as const,
+  analysis: (id: string) => ['analyses', 'detail', id] as const,
+  analysisWaveform: (id: string, start: number, span: number) => ['analyses', 'detail', id, 'waveform', { start, span }] as const,
   /** The models and their validated figures (welcome page). */
   models: ['models'] as const,
 };

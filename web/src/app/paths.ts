@@ -15,6 +15,7 @@ export const paths = {
   profile: '/profile',
   reports: '/reports',
   testResults: '/test-results',
+  analysisDetail: '/analyses/:id',
   devices: '/devices',
   settings: '/settings',
 } as const;
@@ -35,4 +36,9 @@ export function screeningPath(
 /** One patient's detail page. */
 export function patientPath(id: string): string {
   return paths.patientDetail.replace(':id', encodeURIComponent(id));
+}
+
+/** One stored analysis's page (waveform and full result). */
+export function analysisPath(id: string): string {
+  return paths.analysisDetail.replace(':id', encodeURIComponent(id));
 }

@@ -1,4 +1,5 @@
 import { Navigate, Route, Routes } from 'react-router';
+import { AnalysisPage } from '../features/analyses';
 import { LoginPage, RoleSelectPage, SignupPage } from '../features/auth';
 import { DevicesPage } from '../features/devices';
 import { HomePage } from '../features/home';
@@ -39,6 +40,7 @@ export function AppRoutes() {
           <Route path={paths.profile} element={<ProfilePage />} />
           <Route path={paths.reports} element={<ReportsPage />} />
           <Route path={paths.testResults} element={<TestResultsPage />} />
+          <Route path={paths.analysisDetail} element={<AnalysisPage />} />
           <Route path={paths.devices} element={<DevicesPage />} />
           <Route path={paths.settings} element={<SettingsPage />} />
         </Route>

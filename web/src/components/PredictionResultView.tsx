@@ -1,6 +1,7 @@
 import { CircleCheck, TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { PredictionResult } from '../api/client';
+import { AnalysisWaveform } from './waveform/AnalysisWaveform';
 import { detailLabel, detailValue, percent, RISK_BADGES, riskLevel } from '../lib/prediction';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -36,10 +37,22 @@ function DetailList({ details }: { details: Record<string, unknown> }) {
   );
 }
 
-/** The body of the results modal (spec §2 "Results modal", §9 risk bands and number formats). */
-export function PredictionResultView({ result }: { result: PredictionResult }) {
+/** The model names of results read from a recording, and the waveform kind of each. */
+const SIGNAL_MODELS = { ECG: 'ecg', PCG: 'pcg', PPG: 'ppg' } as const;
+
+function signalKind(model: string): 'ecg' | 'pcg' | 'ppg' | null {
+  return model in SIGNAL_MODELS ? SIGNAL_MODELS[model as keyof typeof SIGNAL_MODELS] : null;
+}
+
+/**
+ * The body of the results modal (spec §2 "Results modal", §9 risk bands and number formats), with
+ * the recording's waveform and detected beats when the input was a signal (unless `waveform` is
+ * false, where the page shows it elsewhere).
+ */
+export function PredictionResultView({ result, waveform = true }: { result: PredictionResult; waveform?: boolean }) {
   const { t } = useTranslation();
   const level = riskLevel(result.risk_score);
+  const kind = signalKind(result.model);
   const details: Record<string, unknown> = isRecord(result.details) ? result.details : {};
   const model: Record<string, unknown> | undefined = isRecord(details.model) ? details.model : undefined;
   return (
@@ -74,6 +87,12 @@ export function PredictionResultView({ result }: { result: PredictionResult }) {
           <p className="result__figure-value">{percent(result.risk_score)}</p>
         </div>
       </div>
+      {waveform && kind && result.analysis_id ? (
+        <section aria-labelledby="result-waveform">
+          <h3 id="result-waveform">{t('waveform.title')}</h3>
+          <AnalysisWaveform analysisId={result.analysis_id} kind={kind} />
+        </section>
+      ) : null}
       {result.recommendations.length > 0 && (
         <section aria-labelledby="result-recommendations">
           <h3 id="result-recommendations">{t('results.recommendations')}</h3>

@@ -83,3 +83,8 @@ export function useTheme(): ThemeContextValue {
   if (!value) throw new Error('useTheme must be used inside <ThemeProvider>');
   return value;
 }
+
+/** The theme in effect, or 'light' outside a provider (for drawings that must follow the theme). */
+export function useResolvedTheme(): ResolvedTheme {
+  return useContext(ThemeContext)?.resolved ?? 'light';
+}

@@ -46,10 +46,41 @@ describe('Patient detail page', () => {
 
     const screenings = await screen.findByRole('table', { name: 'Screenings, newest first' });
     expect(within(screenings).getByText('In progress')).toBeInTheDocument();
+    expect(within(screenings).getByText('Not combined yet')).toBeInTheDocument();
     expect(within(screenings).getByRole('link', { name: 'Continue' })).toHaveAttribute(
       'href',
       '/clinical-data?screening=s-1',
     );
+  });
+
+  it("shows a combined screening's overall risk and links to its result", async () => {
+    server({
+      'GET /api/patients/p-1/screenings': () =>
+        json(200, [
+          makeScreening({
+            id: 's-2',
+            status: 'completed',
+            combined: {
+              screening_id: 's-2',
+              combined_at: '2026-11-21T10:30:00Z',
+              driver: 'ecg',
+              modalities: [],
+              recommendations: [],
+              risk_level: 'high',
+              risk_score: 0.812,
+              rule: 'highest risk',
+            },
+          }),
+        ]),
+    });
+    renderApp('/patients/p-1');
+    const screenings = await screen.findByRole('table', { name: 'Screenings, newest first' });
+    expect(within(screenings).getByText('Overall risk 81.2% (from ECG)')).toHaveClass('badge--danger');
+    expect(within(screenings).getByRole('link', { name: 'View result' })).toHaveAttribute(
+      'href',
+      '/sensor-ecg?screening=s-2',
+    );
+    expect(within(screenings).queryByRole('link', { name: 'Continue' })).not.toBeInTheDocument();
   });
 
   it('edits the patient inline, validates, and saves with PATCH', async () => {
@@ -125,9 +156,7 @@ describe('Patient detail page', () => {
     expect(row).toHaveTextContent('holter.csv');
     const [request] = requestsTo(fake, 'GET', '/api/analyses');
     expect(new URL(request?.url ?? '').searchParams.get('patient_id')).toBe('p-1');
-    await userEvent.setup().click(within(row).getByRole('button', { name: 'View result' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Analysis Results' });
-    expect(dialog).toHaveTextContent('heart rate bpm: 118.00');
+    expect(within(row).getByRole('link', { name: 'View result' })).toHaveAttribute('href', '/analyses/a-1');
   });
 
   it('toggles the status', async () => {

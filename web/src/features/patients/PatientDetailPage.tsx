@@ -3,18 +3,16 @@ import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Analysis, ClinicalRecord, Patient, Screening } from '../../api/client';
-import { paths, screeningPath } from '../../app/paths';
+import { analysisPath, paths, screeningPath } from '../../app/paths';
 import { DoctorsOnly } from '../../components/DoctorsOnly';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
-import { Modal } from '../../components/Modal';
 import { PageHeader } from '../../components/PageHeader';
 import { PatientFormFields } from '../../components/PatientFormFields';
-import { PredictionResultView } from '../../components/PredictionResultView';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage, isNotFound } from '../../lib/apiErrors';
 import { formatDate, formatDateTime, formatDay } from '../../lib/format';
-import { MODEL_NAMES, percent } from '../../lib/prediction';
+import { MODEL_NAMES, percent, RISK_BADGES, riskLevel } from '../../lib/prediction';
 import {
   firstInvalidField,
   patientPatchBody,
@@ -410,6 +408,7 @@ function Screenings({ patientId }: { patientId: string }) {
                   <th scope="col">{t('patientDetail.screeningColumns.started')}</th>
                   <th scope="col">{t('patientDetail.screeningColumns.status')}</th>
                   <th scope="col">{t('patientDetail.screeningColumns.clinical')}</th>
+                  <th scope="col">{t('patientDetail.screeningColumns.result')}</th>
                   <th scope="col">{t('patientDetail.screeningColumns.actions')}</th>
                 </tr>
               </thead>
@@ -430,12 +429,33 @@ function Screenings({ patientId }: { patientId: string }) {
                         : t('patientDetail.clinicalMissing')}
                     </td>
                     <td>
-                      <Link
-                        to={screeningPath(paths.clinicalData, screening.id)}
-                        className="button button--secondary button--small"
-                      >
-                        {t('patientDetail.continue')}
-                      </Link>
+                      {screening.combined ? (
+                        <span className={`badge ${RISK_BADGES[riskLevel(screening.combined.risk_score)]}`}>
+                          {t('sensor.overallRisk', {
+                            risk: percent(screening.combined.risk_score),
+                            driver: MODEL_NAMES[screening.combined.driver],
+                          })}
+                        </span>
+                      ) : (
+                        t('patientDetail.notCombined')
+                      )}
+                    </td>
+                    <td>
+                      {screening.combined ? (
+                        <Link
+                          to={screeningPath(paths.sensorEcg, screening.id)}
+                          className="button button--secondary button--small"
+                        >
+                          {t('patientDetail.viewResult')}
+                        </Link>
+                      ) : (
+                        <Link
+                          to={screeningPath(paths.clinicalData, screening.id)}
+                          className="button button--secondary button--small"
+                        >
+                          {t('patientDetail.continue')}
+                        </Link>
+                      )}
                     </td>
                   </tr>
                 ))}
@@ -448,11 +468,10 @@ function Screenings({ patientId }: { patientId: string }) {
   );
 }
 
-/** Every stored result of the patient's, with the full result one click away. */
+/** Every stored result of the patient's, each linked to its page (waveform and full result). */
 function Analyses({ patientId }: { patientId: string }) {
   const { t } = useTranslation();
   const analyses = usePatientAnalyses(patientId);
-  const [open, setOpen] = useState<Analysis | null>(null);
   return (
     <section className="card list-card" aria-labelledby="patient-analyses">
       <h2 id="patient-analyses" className="section__title">
@@ -482,13 +501,9 @@ function Analyses({ patientId }: { patientId: string }) {
                     <td>{percent(analysis.result.risk_score)}</td>
                     <td>{analysis.fileName ?? '—'}</td>
                     <td>
-                      <button
-                        type="button"
-                        className="button button--secondary button--small"
-                        onClick={() => setOpen(analysis)}
-                      >
+                      <Link to={analysisPath(analysis.id)} className="button button--secondary button--small">
                         {t('patientDetail.viewResult')}
-                      </button>
+                      </Link>
                     </td>
                   </tr>
                 ))}
@@ -497,11 +512,6 @@ function Analyses({ patientId }: { patientId: string }) {
           </div>
         )}
       </SectionBody>
-      {open ? (
-        <Modal title={t('results.title')} onClose={() => setOpen(null)}>
-          <PredictionResultView result={open.result} />
-        </Modal>
-      ) : null}
     </section>
   );
 }

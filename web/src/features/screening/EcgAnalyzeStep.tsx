@@ -48,7 +48,8 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<Record<Step, StepState> | null>(null);
-  const [result, setResult] = useState<CombinedResult | null>(null);
+  // A screening analysed before shows its stored combined result (the patient page links here).
+  const [result, setResult] = useState<CombinedResult | null>(screening.combined ?? null);
 
   const choose = (chosen: File) => {
     const problem = fileProblem('ecg', chosen);

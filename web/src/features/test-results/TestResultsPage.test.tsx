@@ -61,11 +61,9 @@ describe('Test Results page', () => {
     expect(pcg).toHaveTextContent('Heart rateNot measured');
     expect(within(ppg).getByText('Normal')).toHaveClass('badge--success');
 
-    const user = userEvent.setup();
-    await user.click(within(ecg).getByRole('button', { name: 'View Details' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Analysis Results' });
-    expect(dialog).toHaveTextContent('Atrial fibrillation suspected');
-    expect(dialog).toHaveTextContent('High Risk');
+    // View Details opens the analysis page (waveform and full result).
+    await userEvent.setup().click(within(ecg).getByRole('link', { name: 'View Details' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/analyses/a-af');
   });
 
   it('asks the server for one type when a filter is chosen, and shows the spec empty state', async () => {

@@ -1,11 +1,11 @@
 import { Activity, ClipboardList, Stethoscope, Waves } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { analysisPath } from '../../app/paths';
 import type { Analysis } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
-import { Modal } from '../../components/Modal';
 import { PageHeader } from '../../components/PageHeader';
-import { PredictionResultView } from '../../components/PredictionResultView';
 import { Spinner } from '../../components/Spinner';
 import { formatDateTime } from '../../lib/format';
 import { MODEL_NAMES } from '../../lib/prediction';
@@ -27,7 +27,7 @@ function isSignal(modality: Analysis['modality']): modality is SignalType {
   return modality !== 'clinical';
 }
 
-function ResultCard({ analysis, onOpen }: { analysis: Analysis; onOpen: () => void }) {
+function ResultCard({ analysis }: { analysis: Analysis }) {
   const { t } = useTranslation();
   if (!isSignal(analysis.modality)) return null;
   const status = testStatus(analysis.result.label);
@@ -59,9 +59,9 @@ function ResultCard({ analysis, onOpen }: { analysis: Analysis; onOpen: () => vo
         </div>
       </dl>
       <div className="form-actions">
-        <button type="button" className="button button--secondary" onClick={onOpen}>
+        <Link className="button button--secondary" to={analysisPath(analysis.id)}>
           {t('testResults.viewDetails')}
-        </button>
+        </Link>
       </div>
     </li>
   );
@@ -70,7 +70,6 @@ function ResultCard({ analysis, onOpen }: { analysis: Analysis; onOpen: () => vo
 export function TestResultsPage() {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>('all');
-  const [open, setOpen] = useState<Analysis | null>(null);
   const analyses = useAnalyses(filter === 'all' ? undefined : filter);
 
   let body;
@@ -88,7 +87,7 @@ export function TestResultsPage() {
     body = (
       <ul className="test-grid">
         {analyses.data.map((analysis) => (
-          <ResultCard key={analysis.id} analysis={analysis} onOpen={() => setOpen(analysis)} />
+          <ResultCard key={analysis.id} analysis={analysis} />
         ))}
       </ul>
     );
@@ -111,11 +110,6 @@ export function TestResultsPage() {
         ))}
       </div>
       {body}
-      {open ? (
-        <Modal title={t('results.title')} onClose={() => setOpen(null)}>
-          <PredictionResultView result={open.result} />
-        </Modal>
-      ) : null}
     </div>
   );
 }

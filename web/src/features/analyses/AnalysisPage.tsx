@@ -1,0 +1,88 @@
+import { ArrowLeft } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ApiError } from '../../api/client';
+import { paths, patientPath } from '../../app/paths';
+import { PageHeader } from '../../components/PageHeader';
+import { PredictionResultView } from '../../components/PredictionResultView';
+import { Spinner } from '../../components/Spinner';
+import { AnalysisWaveform } from '../../components/waveform/AnalysisWaveform';
+import { formatDateTime } from '../../lib/format';
+import { MODEL_NAMES } from '../../lib/prediction';
+import { useAnalysis } from './api';
+
+/**
+ * One stored analysis (Test Results' "View Details", the patient page's rows): who and when, the
+ * recording's waveform with the detected beats, and the full result as the results modal shows it.
+ */
+export function AnalysisPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const analysis = useAnalysis(id);
+  const back = (
+    <Link className="button button--secondary" to={paths.testResults}>
+      <ArrowLeft size={16} aria-hidden="true" /> {t('analysisPage.back')}
+    </Link>
+  );
+
+  if (analysis.isPending) return <Spinner label={t('app.loading')} />;
+  if (analysis.isError) {
+    const missing = analysis.error instanceof ApiError && analysis.error.status === 404;
+    return (
+      <div className="page">
+        <div className="card" role="alert">
+          <p>{missing ? t('analysisPage.notFound') : t('analysisPage.loadError')}</p>
+          {back}
+        </div>
+      </div>
+    );
+  }
+
+  const a = analysis.data;
+  const type = MODEL_NAMES[a.modality];
+  return (
+    <div className="page">
+      <PageHeader title={t('analysisPage.title', { type })} subtitle={formatDateTime(a.createdAt)} actions={back} />
+      <div className="card">
+        <dl className="test-card__facts">
+          <div>
+            <dt>{t('analysisPage.patient')}</dt>
+            <dd>
+              {a.patientId ? (
+                <Link to={patientPath(a.patientId)}>{a.patientName ?? a.patientId}</Link>
+              ) : (
+                t('testResults.noPatient')
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('analysisPage.date')}</dt>
+            <dd>{formatDateTime(a.createdAt)}</dd>
+          </div>
+          {a.fileName ? (
+            <div>
+              <dt>{t('analysisPage.file')}</dt>
+              <dd>{a.fileName}</dd>
+            </div>
+          ) : null}
+          <div>
+            <dt>{t('analysisPage.model')}</dt>
+            <dd>
+              {a.modelId} {a.modelVersion}
+            </dd>
+          </div>
+        </dl>
+      </div>
+      {a.modality !== 'clinical' && a.files.length > 0 ? (
+        <div className="card">
+          <h2 className="section__title">{t('waveform.title')}</h2>
+          <AnalysisWaveform analysisId={a.id} kind={a.modality} />
+        </div>
+      ) : null}
+      <div className="card">
+        <h2 className="section__title">{t('analysisPage.result')}</h2>
+        <PredictionResultView result={a.result} waveform={false} />
+      </div>
+    </div>
+  );
+}
