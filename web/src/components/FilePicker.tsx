@@ -10,10 +10,13 @@ export function FilePicker({
   disabled,
   onFile,
   accept,
+  hint,
 }: {
   kind: SignalKind;
   /** Overrides the kind's accepted types. */
   accept?: string;
+  /** Overrides the kind's line saying which files are accepted. */
+  hint?: string;
   file: File | null;
   disabled: boolean;
   onFile: (file: File) => void;
@@ -55,7 +58,7 @@ export function FilePicker({
           event.target.value = '';
         }}
       />
-      <p className="muted">{t(`models.accept.${kind}`)}</p>
+      <p className="muted">{hint ?? t(`models.accept.${kind}`)}</p>
       {file ? (
         <p className="drop-zone__file">{t('models.selected', { name: file.name, size: fileSize(kind, file.size) })}</p>
       ) : null}

@@ -7,6 +7,8 @@ const ECG_EXTENSIONS = ['.pdf', '.dat', '.txt', '.csv', '.ecg', '.edf', '.bdf', 
 const AUDIO_EXTENSIONS = ['.wav', '.mp3', '.flac', '.ogg'];
 const PPG_TYPES = ['text/csv', 'application/csv', 'text/plain'];
 const PPG_EXTENSIONS = ['.csv', '.txt'];
+/** Videos the PPG page reads in the browser (the server does not decode video). */
+const VIDEO_EXTENSIONS = ['.mp4', '.webm', '.mov', '.m4v', '.ogv', '.mkv'];
 
 function extension(name: string): string {
   const dot = name.lastIndexOf('.');
@@ -19,6 +21,15 @@ export const ACCEPT: Record<SignalKind, string> = {
   pcg: ['audio/*', ...AUDIO_EXTENSIONS].join(','),
   ppg: [...PPG_EXTENSIONS, ...PPG_TYPES].join(','),
 };
+
+/** The `accept` attribute of the PPG sensor page: pulse signals, audio and video. */
+export const ACCEPT_PPG_PAGE = [ACCEPT.ppg, ACCEPT.pcg, 'video/*', ...VIDEO_EXTENSIONS].join(',');
+
+/** A video file (by media type, or by extension when the type is not audio). */
+export function isVideoFile(file: File): boolean {
+  if (file.type.startsWith('video/')) return true;
+  return !file.type.startsWith('audio/') && VIDEO_EXTENSIONS.includes(extension(file.name));
+}
 
 /** The i18n key of the spec's error for a file the modal refuses, or null when it is accepted. */
 export function fileProblem(

@@ -1,12 +1,13 @@
 import { ArrowLeft, CheckCircle2, Mic, Waves } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { FilePicker } from '../../components/FilePicker';
 import { Modal } from '../../components/Modal';
 import { PredictionResultView } from '../../components/PredictionResultView';
-import { ACCEPT, fileProblem } from '../../lib/fileRules';
+import { ACCEPT_PPG_PAGE, fileProblem, isVideoFile } from '../../lib/fileRules';
 import { predictionErrorMessage } from '../../lib/prediction';
 import { useScreeningAnalyses, useUploadRecording } from './api';
 import { MissingSession } from './MissingSession';
@@ -16,6 +17,8 @@ import { AudioPlayback } from './recording/AudioPlayback';
 import { LiveWaveform } from './recording/LiveWaveform';
 import { PCG_LIMIT_MS, useAudioRecording } from './recording/useAudioRecording';
 import { PPG_LIMIT_MS, useCameraPpg } from './recording/useCameraPpg';
+import { useVideoPpg } from './recording/useVideoPpg';
+import { MIN_VIDEO_S, VIDEO_LIMIT_S, type VideoReadError } from './recording/videoPulse';
 import { useScreeningFromUrl } from './useScreeningFromUrl';
 
 type UploadKind = 'pcg' | 'ppg';
@@ -31,16 +34,34 @@ interface UploadStepProps {
 /** Spec §5 (sensor pages): the page's own file error texts. */
 const PAGE_FILE_ERRORS = { pcg: 'sensor.pcgFileError', ppg: 'sensor.ppgFileError' } as const;
 
-/** PPG also takes an audio file of the pulse signal on this page (spec §2: "accepts audio"). */
+/**
+ * Spec §5: the PPG page accepts audio or video (a video is read into a pulse signal in the browser),
+ * and the CSV/TXT pulse signals the camera produces.
+ */
 function pageFileProblem(kind: UploadKind, file: File): boolean {
-  if (kind === 'ppg') return fileProblem('ppg', file) !== null && fileProblem('pcg', file) !== null;
+  if (kind === 'ppg') {
+    return !isVideoFile(file) && fileProblem('ppg', file) !== null && fileProblem('pcg', file) !== null;
+  }
   return fileProblem(kind, file) !== null;
+}
+
+/** The message for a video that gave no pulse signal. */
+function videoProblemMessage(problem: VideoReadError, t: TFunction): string {
+  switch (problem.problem) {
+    case 'decode':
+      return t('sensor.videoDecodeError');
+    case 'noPicture':
+      return t('sensor.videoNoPicture');
+    case 'tooShort':
+      return t('sensor.videoTooShort', { seconds: problem.seconds.toFixed(1), min: MIN_VIDEO_S });
+  }
 }
 
 /**
  * A recording step of the screening (spec §2, §4): upload a file, which the server stores with the
  * screening and analyses at once (status Ready → Completed); Remove returns to Ready; Continue needs a
- * completed step. Recording from the microphone or camera comes in a later version.
+ * completed step. The step can also record from the microphone (PCG) or the camera (PPG); on the PPG
+ * step a video file is first read into a pulse signal in the browser, since the server decodes no video.
  */
 export function UploadStep({ kind, missingText, back, next }: UploadStepProps) {
   const { t } = useTranslation();
@@ -74,38 +95,49 @@ function UploadPanel({
   const [removed, setRemoved] = useState(false);
   const [showResult, setShowResult] = useState(false);
   const [source, setSource] = useState<'upload' | 'recording' | null>(null);
-  const onRecorded = (recording: File) => {
-    setFile(recording);
-    setSource('recording');
+  const send = (chosen: File, from: 'upload' | 'recording') => {
+    setFile(chosen);
+    setSource(from);
     setRemoved(false);
-    upload.mutate(recording);
+    upload.mutate(chosen);
   };
+  const onRecorded = (recording: File) => send(recording, 'recording');
   const microphone = useAudioRecording(PCG_LIMIT_MS, onRecorded);
   const { videoRef: cameraVideo, ...camera } = useCameraPpg(PPG_LIMIT_MS, onRecorded);
+  // A video's pulse, read in the browser, is sent like any chosen file.
+  const { videoRef: fileVideo, ...video } = useVideoPpg((pulse) => send(pulse, 'upload'));
+  const readingVideo = video.status === 'recording';
   const recorder = kind === 'pcg' ? microphone : camera;
   const recording = recorder.status === 'recording';
+  // The figures and live waveform follow the video being read (or just read), else the recorder.
+  const live = video.status === 'ready' ? recorder : video;
 
   const stored = removed ? undefined : analyses.data?.find((a) => a.modality === kind)?.result;
   const result = upload.data ?? stored;
   const completed = !upload.isPending && result !== undefined;
   const status = recording
     ? t('sensor.status.recording')
-    : upload.isPending
-      ? t('sensor.status.uploading')
-      : completed
-        ? t('sensor.status.completed')
-        : t('sensor.status.ready');
+    : readingVideo
+      ? video.percent === null
+        ? t('sensor.videoReadingFrames')
+        : t('sensor.videoReading', { percent: video.percent })
+      : upload.isPending
+        ? t('sensor.status.uploading')
+        : completed
+          ? t('sensor.status.completed')
+          : t('sensor.status.ready');
 
   const choose = (chosen: File) => {
+    video.reset();
     if (pageFileProblem(kind, chosen)) {
       setFileError(t(PAGE_FILE_ERRORS[kind]));
       return;
     }
     setFileError(null);
-    setFile(chosen);
-    setSource('upload');
-    setRemoved(false);
-    upload.mutate(chosen);
+    // The server does not decode video: its pulse is read here first (the step's file stays as it
+    // was until then, and stays if the video cannot be read).
+    if (kind === 'ppg' && isVideoFile(chosen)) void video.read(chosen);
+    else send(chosen, 'upload');
   };
 
   const remove = () => {
@@ -114,15 +146,18 @@ function UploadPanel({
     setRemoved(true);
     setSource(null);
     recorder.retry();
+    video.reset();
     upload.reset();
   };
 
   const reasonId = `${kind}-next-reason`;
-  const error = upload.isError
-    ? predictionErrorMessage(upload.error, kind, t)
-    : recorder.error
-      ? t(kind === 'pcg' ? 'sensor.micError' : 'sensor.cameraError', { reason: recorder.error })
-      : fileError;
+  const error = video.problem
+    ? videoProblemMessage(video.problem, t)
+    : upload.isError
+      ? predictionErrorMessage(upload.error, kind, t)
+      : recorder.error
+        ? t(kind === 'pcg' ? 'sensor.micError' : 'sensor.cameraError', { reason: recorder.error })
+        : fileError;
   return (
     <>
       <section className="card upload-step" aria-labelledby={`${kind}-upload-title`}>
@@ -137,6 +172,22 @@ function UploadPanel({
             <dd role="status">{status}</dd>
           </div>
         </dl>
+        {readingVideo ? (
+          <div className="video-reading">
+            <progress
+              className="video-reading__bar"
+              max={100}
+              value={video.percent ?? undefined}
+              aria-label={t('sensor.videoProgress')}
+            />
+            <button type="button" className="button button--secondary button--small" onClick={video.reset}>
+              {t('common.cancel')}
+            </button>
+          </div>
+        ) : null}
+        {video.truncated ? (
+          <p className="muted small">{t('sensor.videoTruncated', { seconds: VIDEO_LIMIT_S })}</p>
+        ) : null}
         {
           <div className="recorder" aria-disabled={source === 'upload'}>
             <p className="muted">{t(kind === 'pcg' ? 'sensor.recordHint' : 'sensor.cameraHint')}</p>
@@ -144,10 +195,11 @@ function UploadPanel({
               <button
                 type="button"
                 className="button button--primary"
-                disabled={recording || upload.isPending || source === 'upload'}
+                disabled={recording || readingVideo || upload.isPending || source === 'upload'}
                 onClick={() => {
                   setRemoved(true);
                   upload.reset();
+                  video.reset();
                   void recorder.start();
                 }}
               >
@@ -159,7 +211,7 @@ function UploadPanel({
               <button
                 type="button"
                 className="button button--secondary"
-                disabled={recording || source === 'upload' || upload.isPending}
+                disabled={recording || readingVideo || source === 'upload' || upload.isPending}
                 onClick={remove}
               >
                 {t('sensor.retry')}
@@ -168,11 +220,11 @@ function UploadPanel({
             <dl className="recorder__figures">
               <div>
                 <dt>{t('sensor.durationLabel')}</dt>
-                <dd>{t('sensor.duration', { value: (recorder.elapsedMs / 1000).toFixed(2) })}</dd>
+                <dd>{t('sensor.duration', { value: (live.elapsedMs / 1000).toFixed(2) })}</dd>
               </div>
               <div>
                 <dt>{t('sensor.dataPoints')}</dt>
-                <dd>{recorder.dataPoints}</dd>
+                <dd>{live.dataPoints}</dd>
               </div>
             </dl>
             {kind === 'ppg' ? (
@@ -184,16 +236,20 @@ function UploadPanel({
                 aria-label={t('sensor.cameraPreview')}
               />
             ) : null}
-            <LiveWaveform points={recorder.waveform} label={t('sensor.liveWaveform')} />
+            <LiveWaveform points={live.waveform} label={t('sensor.liveWaveform')} />
           </div>
         }
         <FilePicker
           kind={kind}
-          accept={kind === 'ppg' ? `${ACCEPT.ppg},${ACCEPT.pcg}` : undefined}
+          accept={kind === 'ppg' ? ACCEPT_PPG_PAGE : undefined}
+          hint={kind === 'ppg' ? t('sensor.ppgAccept') : undefined}
           file={file}
-          disabled={upload.isPending || recording}
+          disabled={upload.isPending || recording || readingVideo}
           onFile={choose}
         />
+        {kind === 'ppg' ? (
+          <video ref={fileVideo} className="visually-hidden" muted playsInline aria-hidden="true" tabIndex={-1} />
+        ) : null}
         <ErrorBanner message={error} />
         {kind === 'pcg' && file && !recording ? (
           <AudioPlayback key={`${file.name}-${file.size}-${file.lastModified}`} file={file} />

@@ -1,26 +1,10 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { resampleUniform, signalCsv } from '../../../lib/resample';
+import { createPulseSampler, type PulseSampler } from './pulseFrames';
 import { TICK_MS } from './useAudioRecording';
 import { useRecorderState } from './useRecorderState';
 
 /** Spec §9: the pulse is recorded for 12 s, then recording stops by itself. */
 export const PPG_LIMIT_MS = 12_000;
-/** The uniform rate the camera signal is resampled to before upload (a phone camera gives ~30 frames/s). */
-export const CAMERA_PPG_RATE_HZ = 30;
-/** Frames are reduced to this many pixels before the mean is taken. */
-const SAMPLE_WIDTH = 32;
-const SAMPLE_HEIGHT = 24;
-
-/** Mean of the red channel of RGBA pixels. */
-export function meanRed(pixels: Uint8ClampedArray): number {
-  let sum = 0;
-  let count = 0;
-  for (let i = 0; i < pixels.length; i += 4) {
-    sum += pixels[i] ?? 0;
-    count += 1;
-  }
-  return count === 0 ? 0 : sum / count;
-}
 
 type FrameCallbackVideo = HTMLVideoElement & {
   requestVideoFrameCallback?: (callback: (now: number, metadata: { mediaTime?: number }) => void) => number;
@@ -28,10 +12,9 @@ type FrameCallbackVideo = HTMLVideoElement & {
 
 /**
  * Camera photoplethysmography with the fingertip over the lens (rear camera, torch where the browser
- * allows; Verkruysse et al., Opt Express 2008): the mean red intensity of every frame at its own
- * timestamp is the pulse signal, inverted (more blood in the fingertip lets less light through).
- * On stop, or at `limitMs`, it is resampled to a uniform rate and handed over as a CSV with a time
- * column.
+ * allows): every frame is sampled at its own timestamp by the shared pulse sampler (mean red,
+ * inverted). On stop, or at `limitMs`, it is resampled to a uniform rate and handed over as a CSV
+ * with a time column.
  */
 export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) {
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -39,8 +22,7 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
   const { setStatus, setElapsedMs, setDataPoints, pushPoint, setError, reset, recorded } = state;
   const session = useRef<{
     stream: MediaStream;
-    times: number[];
-    values: number[];
+    sampler: PulseSampler;
     timer: number;
     active: boolean;
   } | null>(null);
@@ -53,15 +35,14 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
     window.clearInterval(current.timer);
     for (const track of current.stream.getTracks()) track.stop();
     if (videoRef.current) videoRef.current.srcObject = null;
-    const uniform = resampleUniform(current.times, current.values, CAMERA_PPG_RATE_HZ);
-    if (uniform.length < 2) {
+    const file = current.sampler.csvFile('ppg-camera.csv');
+    if (!file) {
       setStatus('ready');
       setError('no frames were captured');
       return;
     }
     setStatus('completed');
-    const csv = signalCsv(uniform, CAMERA_PPG_RATE_HZ, 'PPG');
-    recorded.current(new File([csv], 'ppg-camera.csv', { type: 'text/csv' }));
+    recorded.current(file);
   }, [recorded, setError, setStatus]);
 
   const start = useCallback(async () => {
@@ -79,21 +60,13 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
       video.srcObject = stream;
       video.muted = true;
       await video.play();
-      const canvas = document.createElement('canvas');
-      canvas.width = SAMPLE_WIDTH;
-      canvas.height = SAMPLE_HEIGHT;
-      const context = canvas.getContext('2d', { willReadFrequently: true });
-      if (!context) throw new Error('no 2D canvas');
-      const current = { stream, times: [] as number[], values: [] as number[], timer: 0, active: true };
+      const current = { stream, sampler: createPulseSampler(), timer: 0, active: true };
       const startedAt = performance.now();
       const onFrame = (now: number, metadata?: { mediaTime?: number }) => {
         if (!current.active) return;
-        context.drawImage(video, 0, 0, SAMPLE_WIDTH, SAMPLE_HEIGHT);
-        const value = -meanRed(context.getImageData(0, 0, SAMPLE_WIDTH, SAMPLE_HEIGHT).data);
-        current.times.push(metadata?.mediaTime ?? (now - startedAt) / 1000);
-        current.values.push(value);
-        setDataPoints(current.values.length);
-        pushPoint(value - (current.values[0] ?? 0));
+        const point = current.sampler.add(video, metadata?.mediaTime ?? (now - startedAt) / 1000);
+        setDataPoints(current.sampler.count);
+        pushPoint(point);
         schedule();
       };
       const schedule = () => {
