@@ -1,8 +1,9 @@
-//! `AppState`: what every handler can reach (the database, the configuration and the models).
+//! `AppState`: what every handler can reach (the database, the configuration, the models and the
+//! clock sessions are checked against).
 
 use std::sync::Arc;
 
-use crate::{config::Config, db::Db, models::ModelRegistry};
+use crate::{clock::Clock, config::Config, db::Db, models::ModelRegistry};
 
 /// Shared, cheaply cloned state of the application.
 #[derive(Clone, Debug)]
@@ -13,6 +14,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// The screening models, loaded once at start.
     pub models: Arc<ModelRegistry>,
+    /// The clock sessions are created and checked against (tests move it forward).
+    pub clock: Clock,
 }
 
 impl AppState {
@@ -27,6 +30,7 @@ impl AppState {
             db,
             config: Arc::new(config),
             models: Arc::new(models),
+            clock: Clock::system(),
         }
     }
 }

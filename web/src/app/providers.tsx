@@ -1,16 +1,26 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
+import { ApiError } from '../api/client';
+import { queryKeys } from '../api/queryKeys';
 import i18n from '../i18n';
 import { ThemeProvider } from '../lib/theme';
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error) => {
+        // The session is gone (idle timeout, password changed elsewhere, signed out in another tab):
+        // forget the user, and the guard sends the browser to the sign-in page.
+        if (error instanceof ApiError && error.status === 401) client.setQueryData(queryKeys.me, null);
+      },
+    }),
     defaultOptions: {
       queries: { refetchOnWindowFocus: false },
       mutations: { retry: false },
     },
   });
+  return client;
 }
 
 export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {

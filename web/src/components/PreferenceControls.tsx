@@ -1,8 +1,8 @@
 import { Languages, SunMoon } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeLanguage, currentLanguage, isLanguage, SUPPORTED_LANGUAGES } from '../i18n';
-import { isThemeChoice, THEME_CHOICES, useTheme } from '../lib/theme';
+import { changeLanguage, currentLanguage, isLanguage, SUPPORTED_LANGUAGES, type Language } from '../i18n';
+import { isThemeChoice, THEME_CHOICES, useTheme, type ThemeChoice } from '../lib/theme';
 
 interface SelectProps {
   /** Show the label visibly (settings page) or only to assistive technology (compact bars). */
@@ -10,9 +10,20 @@ interface SelectProps {
   className?: string;
 }
 
-export function ThemeSelect({ showLabel = false, className }: SelectProps) {
+/** Where a choice goes besides this browser: signed in, the account's saved settings. */
+export interface PreferenceHandlers {
+  onThemeChange?: (theme: ThemeChoice) => void;
+  onLanguageChange?: (language: Language) => void;
+}
+
+export function ThemeSelect({
+  showLabel = false,
+  className,
+  onThemeChange,
+}: SelectProps & Pick<PreferenceHandlers, 'onThemeChange'>) {
   const { t } = useTranslation();
   const { theme, setTheme } = useTheme();
+  const choose = onThemeChange ?? setTheme;
   const id = useId();
   return (
     <div className={['field', showLabel ? null : 'field--compact', className].filter(Boolean).join(' ')}>
@@ -25,7 +36,7 @@ export function ThemeSelect({ showLabel = false, className }: SelectProps) {
         className="select"
         value={theme}
         onChange={(event) => {
-          if (isThemeChoice(event.target.value)) setTheme(event.target.value);
+          if (isThemeChoice(event.target.value)) choose(event.target.value);
         }}
       >
         {THEME_CHOICES.map((choice) => (
@@ -42,8 +53,10 @@ export function LanguageSelect({
   showLabel = false,
   className,
   names = 'native',
-}: SelectProps & { names?: 'native' | 'translated' }) {
+  onLanguageChange,
+}: SelectProps & Pick<PreferenceHandlers, 'onLanguageChange'> & { names?: 'native' | 'translated' }) {
   const { t, i18n } = useTranslation();
+  const choose = onLanguageChange ?? ((next: Language) => void changeLanguage(next));
   const id = useId();
   const language = currentLanguage();
   return (
@@ -58,7 +71,7 @@ export function LanguageSelect({
         value={language}
         lang={i18n.language}
         onChange={(event) => {
-          if (isLanguage(event.target.value)) void changeLanguage(event.target.value);
+          if (isLanguage(event.target.value)) choose(event.target.value);
         }}
       >
         {SUPPORTED_LANGUAGES.map((code) => (
@@ -72,7 +85,11 @@ export function LanguageSelect({
 }
 
 /** Theme and language, side by side: for the public pages' top bar and the sidebar. */
-export function PreferenceControls({ className }: { className?: string }) {
+export function PreferenceControls({
+  className,
+  onThemeChange,
+  onLanguageChange,
+}: { className?: string } & PreferenceHandlers) {
   const { t } = useTranslation();
   return (
     <div
@@ -80,8 +97,8 @@ export function PreferenceControls({ className }: { className?: string }) {
       role="group"
       aria-label={t('app.preferences')}
     >
-      <ThemeSelect />
-      <LanguageSelect />
+      <ThemeSelect onThemeChange={onThemeChange} />
+      <LanguageSelect onLanguageChange={onLanguageChange} />
     </div>
   );
 }

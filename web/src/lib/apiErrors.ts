@@ -38,6 +38,11 @@ const KNOWN_SERVER_TEXTS = {
   'Vessels colored by fluoroscopy must be 0, 1, 2 or 3.': 'errors.server.vesselsRange',
   'Thalassemia is required.': 'errors.server.thalassemiaRequired',
   'Thalassemia must be 0, 1 or 2.': 'errors.server.thalassemiaRange',
+  'Current password is incorrect.': 'errors.server.currentPasswordWrong',
+  'Display name is required.': 'errors.server.displayNameRequired',
+  'Display name must be at most 100 characters.': 'errors.server.displayNameTooLong',
+  'Password must be at least 6 characters': 'errors.server.passwordTooShort',
+  'Too many failed attempts. Please try again later.': 'errors.server.tooManyAttempts',
 } as const;
 
 export type ServerTextKey = (typeof KNOWN_SERVER_TEXTS)[keyof typeof KNOWN_SERVER_TEXTS];

@@ -60,9 +60,21 @@ describe('theme', () => {
 
   it('can be changed on the settings page', async () => {
     fakeSystemTheme(false);
+    const settings = {
+      theme: 'auto',
+      language: 'en',
+      notifyTestResults: true,
+      notifyDeviceAlerts: true,
+      notifyPatientUpdates: false,
+      sessionTimeout: '30m',
+      updatedAt: null,
+    };
     mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),
       'GET /api/health': () => json(200, { status: 'ok', version: '0.1.0', build: 'abc1234', database: 'sqlite' }),
+      // Signed in, the choice is saved to the account (see features/settings).
+      'GET /api/settings': () => json(200, settings),
+      'PUT /api/settings': async (request) => json(200, await request.json()),
     });
     renderApp('/settings');
     const main = await screen.findByRole('main');

@@ -52,6 +52,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     updatedAt: '2025-03-14T09:30:00Z',
     lastLoginAt: null,
     isActive: true,
+    emailVerified: false,
     ...overrides,
   };
 }

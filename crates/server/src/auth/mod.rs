@@ -3,7 +3,8 @@
 //! Replaces the prototype's hosted identity service (spec §1, §7). Passwords are hashed with
 //! Argon2id off the async executor; a session is a random token in an HttpOnly cookie whose hash
 //! is stored; failed sign-ins are rate limited per account and per client address. The error texts
-//! are the spec's (§5, §8), exactly.
+//! are the spec's (§5, §8), exactly. A signed-in account can change its display name and its
+//! password; a password change ends every other session of the account.
 
 pub mod email;
 pub mod password;
@@ -40,8 +41,16 @@ pub const EMAIL_TAKEN: &str = "An account with this email already exists.";
 pub const INVALID_CREDENTIALS: &str = "Invalid email or password. Please try again.";
 /// The message for a disabled account.
 pub const ACCOUNT_DISABLED: &str = "This account is disabled.";
-/// Longest accepted display name, in characters.
+/// Longest accepted display name at signup, in characters.
 pub const MAX_NAME_LEN: usize = 200;
+/// Longest display name the profile accepts, in characters.
+pub const MAX_DISPLAY_NAME_LEN: usize = 100;
+/// The message for an empty display name.
+pub const DISPLAY_NAME_REQUIRED: &str = "Display name is required.";
+/// The message for an overlong display name.
+pub const DISPLAY_NAME_TOO_LONG: &str = "Display name must be at most 100 characters.";
+/// The message for a wrong current password on a password change.
+pub const WRONG_CURRENT_PASSWORD: &str = "Current password is incorrect.";
 
 /// The routes of this module, mounted under `/api/auth`.
 pub fn router() -> Router<AppState> {
@@ -49,7 +58,8 @@ pub fn router() -> Router<AppState> {
         .route("/signup", post(signup))
         .route("/login", post(login))
         .route("/logout", post(logout))
-        .route("/me", get(me))
+        .route("/me", get(me).patch(update_me))
+        .route("/password", post(change_password))
 }
 
 /// What a person is in Cardio.
@@ -100,6 +110,8 @@ pub struct User {
     pub last_login_at: Option<String>,
     /// Whether the account may sign in.
     pub is_active: bool,
+    /// Whether the email address has been verified (no verification exists yet: false).
+    pub email_verified: bool,
 }
 
 impl From<&UserRow> for User {
@@ -113,6 +125,7 @@ impl From<&UserRow> for User {
             updated_at: ms_to_rfc3339(row.updated_at),
             last_login_at: row.last_login_at.map(ms_to_rfc3339),
             is_active: row.is_active,
+            email_verified: row.email_verified,
         }
     }
 }
@@ -138,6 +151,22 @@ pub struct LoginRequest {
     pub email: String,
     /// Password.
     pub password: String,
+}
+
+/// Profile changes (`PATCH /api/auth/me`).
+#[derive(Deserialize, ToSchema)]
+pub struct ProfileUpdate {
+    /// The new display name: 1 to 100 characters once trimmed.
+    pub display_name: String,
+}
+
+/// Password change form.
+#[derive(Deserialize, ToSchema)]
+pub struct PasswordChange {
+    /// The password in use now.
+    pub current_password: String,
+    /// The new password, at least 6 characters.
+    pub new_password: String,
 }
 
 /// The address of the client that sent the request (`unknown` when the server was not started
@@ -187,7 +216,7 @@ pub async fn signup(
         return Err(ApiError::Conflict(EMAIL_TAKEN.into()));
     }
     let password_hash = password::hash(req.password).await?;
-    let now = now_ms();
+    let now = state.clock.now_ms();
     let new = store::NewUser {
         email: email.as_str(),
         display_name,
@@ -219,7 +248,7 @@ pub async fn login(
     ClientAddr(client): ClientAddr,
     Json(req): Json<LoginRequest>,
 ) -> Result<Response, ApiError> {
-    let now = now_ms();
+    let now = state.clock.now_ms();
     // An address that is not even an email cannot match an account; it still counts as a failure.
     let email_key = Email::parse(&req.email).map_or_else(
         |_| req.email.trim().to_lowercase(),
@@ -283,13 +312,99 @@ pub async fn me(current: CurrentUser) -> Json<User> {
     Json(User::from(&current.user))
 }
 
+/// Changes the signed-in account's display name.
+#[utoipa::path(
+    patch, path = "/api/auth/me", operation_id = "update_me", tag = "auth",
+    request_body = ProfileUpdate,
+    responses(
+        (status = 200, description = "The updated account", body = User),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Request from another origin", body = ErrorBody),
+        (status = 422, description = "Display name is required. / Display name must be at most 100 characters.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn update_me(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Json(req): Json<ProfileUpdate>,
+) -> Result<Json<User>, ApiError> {
+    let display_name = parse_display_name(&req.display_name)?;
+    store::update_display_name(&state.db, &current.user.id, display_name, now_ms()).await?;
+    let user = store::find_by_id(&state.db, &current.user.id)
+        .await?
+        .ok_or_else(|| ApiError::Unauthorized(session::NOT_AUTHENTICATED.into()))?;
+    tracing::info!(user_id = %user.id, "display name changed");
+    Ok(Json(User::from(&user)))
+}
+
+/// A display name, trimmed, 1 to [`MAX_DISPLAY_NAME_LEN`] characters.
+fn parse_display_name(text: &str) -> Result<&str, ApiError> {
+    let name = text.trim();
+    if name.is_empty() {
+        return Err(ApiError::Validation(DISPLAY_NAME_REQUIRED.into()));
+    }
+    if name.chars().count() > MAX_DISPLAY_NAME_LEN {
+        return Err(ApiError::Validation(DISPLAY_NAME_TOO_LONG.into()));
+    }
+    Ok(name)
+}
+
+/// Changes the signed-in account's password and ends every other session of the account (this
+/// one stays signed in). A wrong current password counts as a failed sign-in for rate limiting.
+#[utoipa::path(
+    post, path = "/api/auth/password", operation_id = "change_password", tag = "auth",
+    request_body = PasswordChange,
+    responses(
+        (status = 204, description = "Password changed; other sessions ended"),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Current password is incorrect. (or a request from another origin)", body = ErrorBody),
+        (status = 422, description = "Password must be at least 6 characters", body = ErrorBody),
+        (status = 429, description = "Too many failed attempts. Please try again later.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn change_password(
+    State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    current: CurrentUser,
+    Json(req): Json<PasswordChange>,
+) -> Result<StatusCode, ApiError> {
+    password::check_new_password(&req.new_password)?;
+    let now = state.clock.now_ms();
+    let email = current.user.email.as_str();
+    rate_limit::check(&state.db, email, &client, now).await?;
+    let valid = password::verify(
+        req.current_password,
+        Some(current.user.password_hash.clone()),
+    )
+    .await?;
+    if !valid {
+        rate_limit::record_failure(&state.db, email, &client, now).await?;
+        tracing::info!(user_id = %current.user.id, "password change refused: wrong current password");
+        return Err(ApiError::Forbidden(WRONG_CURRENT_PASSWORD.into()));
+    }
+    let new_hash = password::hash(req.new_password).await?;
+    let ended = store::set_password_ending_other_sessions(
+        &state.db,
+        &current.user.id,
+        &new_hash,
+        &current.session_hash,
+        now_ms(),
+    )
+    .await?;
+    rate_limit::clear_account(&state.db, email).await?;
+    tracing::info!(user_id = %current.user.id, ended, "password changed");
+    Ok(StatusCode::NO_CONTENT)
+}
+
 async fn start_session(
     state: &AppState,
     user: &UserRow,
     status: StatusCode,
 ) -> Result<Response, ApiError> {
     let token = session::new_token();
-    let now = now_ms();
+    let now = state.clock.now_ms();
     let ttl = state.config.session_ttl;
     let expires_at = now + i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX / 2);
     store::create_session(
@@ -307,4 +422,25 @@ async fn start_session(
         Json(User::from(user)),
     )
         .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_are_trimmed_and_bounded() {
+        assert_eq!(parse_display_name("  Ana Ruiz ").unwrap(), "Ana Ruiz");
+        assert_eq!(
+            parse_display_name("   ").unwrap_err().to_string(),
+            DISPLAY_NAME_REQUIRED
+        );
+        assert!(parse_display_name(&"é".repeat(100)).is_ok());
+        assert_eq!(
+            parse_display_name(&"é".repeat(101))
+                .unwrap_err()
+                .to_string(),
+            DISPLAY_NAME_TOO_LONG
+        );
+    }
 }

@@ -1,7 +1,9 @@
 //! Sessions: a random 256-bit token in an HttpOnly cookie; only its SHA-256 is stored.
 //!
 //! [`CurrentUser`] is the extractor every signed-in route takes: it reads the cookie, looks up an
-//! unexpired session of an active account, and answers 401 otherwise.
+//! unexpired session of an active account, and answers 401 otherwise. It also enforces the
+//! account's idle timeout (its Session Timeout setting): a session unused for longer is deleted and
+//! refused; a session in use has its last-use time refreshed, at most once a minute.
 
 use axum::{
     extract::FromRequestParts,
@@ -12,12 +14,15 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 use super::store::{self, UserRow};
-use crate::{error::ApiError, state::AppState};
+use crate::{error::ApiError, settings::SessionTimeout, state::AppState};
 
 /// Name of the session cookie.
 pub const COOKIE_NAME: &str = "cardio_session";
 /// The message for a request without a valid session.
 pub const NOT_AUTHENTICATED: &str = "Not authenticated.";
+/// How stale a session's last-use time may get before a request writes it again: a session in
+/// steady use costs one write a minute, not one per request.
+pub const LAST_SEEN_RESOLUTION_MS: i64 = 60 * 1000;
 
 /// A new random session token (32 bytes from the OS generator, base64url).
 pub fn new_token() -> String {
@@ -82,11 +87,36 @@ impl FromRequestParts<AppState> for CurrentUser {
         let token = token_from_headers(&parts.headers)
             .ok_or_else(|| ApiError::Unauthorized(NOT_AUTHENTICATED.into()))?;
         let session_hash = token_hash(&token);
-        let user = store::user_for_session(&state.db, &session_hash)
+        let now = state.clock.now_ms();
+        let session = store::session(&state.db, &session_hash, now)
             .await?
             .ok_or_else(|| ApiError::Unauthorized(NOT_AUTHENTICATED.into()))?;
-        Ok(Self { user, session_hash })
+        let timeout = session
+            .session_timeout
+            .as_deref()
+            .and_then(SessionTimeout::parse)
+            .unwrap_or(SessionTimeout::DEFAULT);
+        let idle = now - session.last_seen_at;
+        if is_idle_too_long(idle, timeout) {
+            store::delete_session(&state.db, &session_hash).await?;
+            tracing::info!(user_id = %session.user.id, "session ended after idle timeout");
+            return Err(ApiError::Unauthorized(NOT_AUTHENTICATED.into()));
+        }
+        if idle >= LAST_SEEN_RESOLUTION_MS {
+            store::touch_session(&state.db, &session_hash, now).await?;
+        }
+        Ok(Self {
+            user: session.user,
+            session_hash,
+        })
     }
+}
+
+/// Whether a session unused for `idle_ms` has passed the idle `timeout`.
+fn is_idle_too_long(idle_ms: i64, timeout: SessionTimeout) -> bool {
+    timeout
+        .idle_limit()
+        .is_some_and(|limit| idle_ms > i64::try_from(limit.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// The message for a `user`-role account on a doctor endpoint.
@@ -148,6 +178,15 @@ mod tests {
             .to_str()
             .unwrap()
             .ends_with("; Secure"));
+    }
+
+    #[test]
+    fn the_idle_timeout_counts_from_the_last_use() {
+        let fifteen = 15 * 60 * 1000;
+        assert!(!is_idle_too_long(fifteen, SessionTimeout::Minutes15));
+        assert!(is_idle_too_long(fifteen + 1, SessionTimeout::Minutes15));
+        assert!(!is_idle_too_long(fifteen + 1, SessionTimeout::Minutes30));
+        assert!(!is_idle_too_long(i64::MAX / 2, SessionTimeout::Never));
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub struct UserRow {
     pub role: String,
     /// Whether the account may sign in.
     pub is_active: bool,
+    /// Whether the email address has been verified (no verification flow yet: always false).
+    pub email_verified: bool,
     /// Milliseconds since the epoch.
     pub created_at: i64,
     /// Milliseconds since the epoch.
@@ -39,7 +41,7 @@ impl std::fmt::Debug for UserRow {
 }
 
 const USER_COLUMNS: &str = "u.id, u.email, u.display_name, u.password_hash, u.role, u.is_active, \
-     u.created_at, u.updated_at, u.last_login_at";
+     u.email_verified, u.created_at, u.updated_at, u.last_login_at";
 
 fn user_from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
     Ok(UserRow {
@@ -49,6 +51,7 @@ fn user_from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
         password_hash: row.try_get("password_hash")?,
         role: row.try_get("role")?,
         is_active: row.try_get::<i64, _>("is_active")? == 1,
+        email_verified: row.try_get::<i64, _>("email_verified")? == 1,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         last_login_at: row.try_get("last_login_at")?,
@@ -143,18 +146,88 @@ pub async fn create_session(
     Ok(())
 }
 
-/// The active account behind an unexpired session.
-pub async fn user_for_session(db: &Db, token_hash: &str) -> Result<Option<UserRow>, ApiError> {
+/// A session found by its token: the account, when the session was last used and the account's
+/// chosen idle timeout (`None` when the account never saved its settings).
+pub struct SessionRow {
+    /// The active account.
+    pub user: UserRow,
+    /// Milliseconds since the epoch of the last use (refreshed at most once a minute).
+    pub last_seen_at: i64,
+    /// The stored `session_timeout` setting, if any.
+    pub session_timeout: Option<String>,
+}
+
+/// The active account behind a session that has not reached its absolute expiry at `now`.
+pub async fn session(db: &Db, token_hash: &str, now: i64) -> Result<Option<SessionRow>, ApiError> {
     let sql = format!(
-        "SELECT {USER_COLUMNS} FROM sessions s JOIN users u ON u.id = s.user_id \
+        "SELECT {USER_COLUMNS}, s.last_seen_at, st.session_timeout \
+         FROM sessions s JOIN users u ON u.id = s.user_id \
+         LEFT JOIN user_settings st ON st.user_id = u.id \
          WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.is_active = 1"
     );
     let row = sqlx::query(&sql)
         .bind(token_hash)
-        .bind(crate::db::now_ms())
+        .bind(now)
         .fetch_optional(&db.pool)
         .await?;
-    Ok(row.as_ref().map(user_from_row).transpose()?)
+    let Some(row) = row else { return Ok(None) };
+    Ok(Some(SessionRow {
+        user: user_from_row(&row)?,
+        last_seen_at: row.try_get("last_seen_at")?,
+        session_timeout: row.try_get("session_timeout")?,
+    }))
+}
+
+/// Records a use of a session.
+pub async fn touch_session(db: &Db, token_hash: &str, now: i64) -> Result<(), ApiError> {
+    sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE token_hash = $2")
+        .bind(now)
+        .bind(token_hash)
+        .execute(&db.pool)
+        .await?;
+    Ok(())
+}
+
+/// Replaces an account's password hash and deletes every session of the account except the one
+/// with `keep_hash`, in one transaction. Returns how many sessions were ended.
+pub async fn set_password_ending_other_sessions(
+    db: &Db,
+    user_id: &str,
+    password_hash: &str,
+    keep_hash: &str,
+    now: i64,
+) -> Result<u64, ApiError> {
+    let mut tx = db.begin().await?;
+    sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3")
+        .bind(password_hash)
+        .bind(now)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    let ended = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2")
+        .bind(user_id)
+        .bind(keep_hash)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    tx.commit().await?;
+    Ok(ended)
+}
+
+/// Changes an account's display name.
+pub async fn update_display_name(
+    db: &Db,
+    user_id: &str,
+    display_name: &str,
+    now: i64,
+) -> Result<(), ApiError> {
+    sqlx::query("UPDATE users SET display_name = $1, updated_at = $2 WHERE id = $3")
+        .bind(display_name)
+        .bind(now)
+        .bind(user_id)
+        .execute(&db.pool)
+        .await?;
+    Ok(())
 }
 
 /// Deletes one session.

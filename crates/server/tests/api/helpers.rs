@@ -14,7 +14,7 @@ use axum::{
     http::{header, HeaderMap, Method, Request, StatusCode},
     Router,
 };
-use cardio_server::{config::Config, db::Db, models::ModelRegistry, AppState};
+use cardio_server::{clock::Clock, config::Config, db::Db, models::ModelRegistry, AppState};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
@@ -201,6 +201,8 @@ pub struct TestApp {
     pub cookie: Option<String>,
     pub client_addr: SocketAddr,
     pub origin: Option<String>,
+    /// The server's clock: `app.clock.advance(..)` lets time pass without sleeping.
+    pub clock: Clock,
     sqlite_dir: Option<PathBuf>,
     postgres: Option<(String, String)>,
 }
@@ -243,7 +245,9 @@ impl TestApp {
         let db = Db::connect(&config.database_url)
             .await
             .expect("database opens");
-        let router = cardio_server::app(AppState::new(db.clone(), config.clone()));
+        let state = AppState::new(db.clone(), config.clone());
+        let clock = state.clock.clone();
+        let router = cardio_server::app(state);
         Some(Self {
             router,
             db,
@@ -252,6 +256,7 @@ impl TestApp {
             cookie: None,
             client_addr: "203.0.113.7:40000".parse().unwrap(),
             origin: None,
+            clock,
             sqlite_dir,
             postgres,
         })
@@ -260,11 +265,9 @@ impl TestApp {
     /// Rebuilds the router over the same database with another configuration and models (the
     /// cookie jar is kept).
     pub fn rebuild(&mut self, config: Config, models: ModelRegistry) {
-        self.router = cardio_server::app(AppState::with_models(
-            self.db.clone(),
-            config.clone(),
-            models,
-        ));
+        let mut state = AppState::with_models(self.db.clone(), config.clone(), models);
+        state.clock = self.clock.clone();
+        self.router = cardio_server::app(state);
         self.config = config;
     }
 

@@ -19,6 +19,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { Logo } from '../../components/Logo';
 import { PreferenceControls } from '../../components/PreferenceControls';
 import { useLogout } from '../../features/auth';
+import { useApplyServerSettings, useSaveSettings } from '../../features/settings';
 import { displayNameOf, useCurrentUser } from '../../lib/session';
 import { paths } from '../paths';
 
@@ -47,6 +48,9 @@ export function AppLayout() {
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const logout = useLogout({ onSignedOut: () => void navigate(paths.login, { replace: true }) });
+  // Signed in, the theme and language are the account's: applied from and saved to the server.
+  useApplyServerSettings();
+  const saveSettings = useSaveSettings();
 
   return (
     <div className={`app-shell${menuOpen ? ' app-shell--menu-open' : ''}`}>
@@ -85,7 +89,12 @@ export function AppLayout() {
             </ul>
           </nav>
           <div className="sidebar__footer">
-            <PreferenceControls className="preferences--stacked" />
+            <PreferenceControls
+              className="preferences--stacked"
+              onThemeChange={(theme) => saveSettings.mutate({ theme })}
+              onLanguageChange={(language) => saveSettings.mutate({ language })}
+            />
+            {saveSettings.isError ? <ErrorBanner message={t('settings.saveFailed')} /> : null}
             <div className="sidebar__user">
               <span className="avatar" aria-hidden="true">
                 <UserRound size={18} />

@@ -3,22 +3,16 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { checkNewPassword, type PasswordProblem } from '../../lib/passwordRules';
 import { useSignup } from './api';
 import { AuthCard } from './components/AuthCard';
 import { authErrorMessage } from './errors';
 import { readAuthState } from './navigation';
 
-/** Spec §9: minimum password length. */
-export const MIN_PASSWORD_LENGTH = 6;
-
-type ClientError = 'errors.passwordsMismatch' | 'errors.passwordTooShort';
+type ClientError = PasswordProblem;
 
 /** Spec §5: the checks run in this order and the first failure is shown. */
-export function checkSignup(password: string, confirmPassword: string): ClientError | null {
-  if (password !== confirmPassword) return 'errors.passwordsMismatch';
-  if (password.length < MIN_PASSWORD_LENGTH) return 'errors.passwordTooShort';
-  return null;
-}
+export const checkSignup = checkNewPassword;
 
 export function SignupPage() {
   const { t } = useTranslation();

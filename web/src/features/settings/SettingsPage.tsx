@@ -1,7 +1,18 @@
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { SessionTimeout, Settings } from '../../api/client';
+import { ErrorBanner } from '../../components/ErrorBanner';
 import { LanguageSelect, ThemeSelect } from '../../components/PreferenceControls';
 import { PageHeader } from '../../components/PageHeader';
+import { Spinner } from '../../components/Spinner';
 import { useHealth } from './api/health';
+import { useSaveSettings, useSettings, type SettingsChange } from './api/settings';
+
+/** Spec §9: the session timeout options, in the order shown. */
+export const SESSION_TIMEOUTS: readonly SessionTimeout[] = ['15m', '30m', '1h', 'never'];
+
+type NotificationKey = 'notifyTestResults' | 'notifyDeviceAlerts' | 'notifyPatientUpdates';
+const NOTIFICATIONS: readonly NotificationKey[] = ['notifyTestResults', 'notifyDeviceAlerts', 'notifyPatientUpdates'];
 
 function About() {
   const { t } = useTranslation();
@@ -35,26 +46,130 @@ function About() {
   );
 }
 
+function Toggle({
+  label,
+  help,
+  checked,
+  onChange,
+}: {
+  label: string;
+  help: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="toggle-row">
+      <div>
+        <label htmlFor={id} className="field__label">
+          {label}
+        </label>
+        <p className="field__help" id={`${id}-help`}>
+          {help}
+        </p>
+      </div>
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        className="switch"
+        aria-describedby={`${id}-help`}
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+    </div>
+  );
+}
+
+function SavedSettings({ settings, save }: { settings: Settings; save: (change: SettingsChange) => void }) {
+  const { t } = useTranslation();
+  const timeoutId = useId();
+  return (
+    <>
+      <section className="card settings-section" aria-labelledby="settings-notifications">
+        <h2 id="settings-notifications" className="section__title">
+          {t('settings.notifications')}
+        </h2>
+        <div className="toggle-list">
+          {NOTIFICATIONS.map((key) => (
+            <Toggle
+              key={key}
+              label={t(`settings.${key}`)}
+              help={t(`settings.${key}Help`)}
+              checked={settings[key]}
+              onChange={(checked) => save({ [key]: checked })}
+            />
+          ))}
+        </div>
+      </section>
+      <section className="card settings-section" aria-labelledby="settings-security">
+        <h2 id="settings-security" className="section__title">
+          {t('settings.privacySecurity')}
+        </h2>
+        <div className="settings-grid">
+          <div className="field">
+            <label htmlFor={timeoutId} className="field__label">
+              {t('settings.sessionTimeout')}
+            </label>
+            <select
+              id={timeoutId}
+              className="select"
+              value={settings.sessionTimeout}
+              aria-describedby={`${timeoutId}-help`}
+              onChange={(event) => {
+                const value = SESSION_TIMEOUTS.find((option) => option === event.target.value);
+                if (value) save({ sessionTimeout: value });
+              }}
+            >
+              {SESSION_TIMEOUTS.map((option) => (
+                <option key={option} value={option}>
+                  {t(`settings.timeout.${option}`)}
+                </option>
+              ))}
+            </select>
+            <p className="field__help" id={`${timeoutId}-help`}>
+              {t('settings.sessionTimeoutHelp')}
+            </p>
+          </div>
+        </div>
+      </section>
+    </>
+  );
+}
+
 export function SettingsPage() {
   const { t } = useTranslation();
+  const settings = useSettings();
+  const saving = useSaveSettings();
+  const save = (change: SettingsChange) => saving.mutate(change);
   return (
     <div className="page">
       <PageHeader title={t('settings.title')} subtitle={t('settings.subtitle')} />
+      <ErrorBanner message={saving.isError ? t('settings.saveFailed') : null} />
       <section className="card settings-section" aria-labelledby="settings-application">
         <h2 id="settings-application" className="section__title">
           {t('settings.application')}
         </h2>
         <div className="settings-grid">
           <div>
-            <ThemeSelect showLabel />
+            <ThemeSelect showLabel onThemeChange={(theme) => save({ theme })} />
             <p className="field__help">{t('settings.themeHelp')}</p>
           </div>
           <div>
-            <LanguageSelect showLabel names="translated" />
+            <LanguageSelect showLabel names="translated" onLanguageChange={(language) => save({ language })} />
           </div>
         </div>
-        <p className="muted small">{t('settings.saved')}</p>
+        <p className="muted small" role="status">
+          {saving.isPending ? t('settings.saving') : t('settings.savedToAccount')}
+        </p>
       </section>
+      {settings.isPending ? (
+        <Spinner label={t('app.loading')} />
+      ) : settings.isError ? (
+        <ErrorBanner message={t('settings.loadFailed')} />
+      ) : (
+        <SavedSettings settings={settings.data} save={save} />
+      )}
       <About />
     </div>
   );

@@ -1,1 +1,2 @@
 export { SettingsPage } from './SettingsPage';
+export { useApplyServerSettings, useSaveSettings } from './api/settings';

@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap, type User } from '../../../api/client';
+import { queryKeys } from '../../../api/queryKeys';
 
-export const meQueryKey = ['auth', 'me'] as const;
+export const meQueryKey = queryKeys.me;
 
 /** The signed-in user, or `null` when signed out (a 401 from /me is an answer, not an error). */
 export async function fetchMe(): Promise<User | null> {
