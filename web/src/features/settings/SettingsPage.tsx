@@ -90,6 +90,7 @@ function SavedSettings({ settings, save }: { settings: Settings; save: (change: 
         <h2 id="settings-notifications" className="section__title">
           {t('settings.notifications')}
         </h2>
+        <p className="muted small">{t('settings.notificationsNote')}</p>
         <div className="toggle-list">
           {NOTIFICATIONS.map((key) => (
             <Toggle
