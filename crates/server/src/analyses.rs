@@ -19,6 +19,7 @@ use crate::{
     error::{ApiError, ErrorBody},
     extract::Json,
     patients::{self, PATIENT_NOT_FOUND},
+    reviews::{self, Review},
     state::AppState,
 };
 
@@ -143,6 +144,8 @@ pub struct Analysis {
     pub created_at: String,
     /// The result as it was returned.
     pub result: PredictionResult,
+    /// The current sign-off; none while the review is pending.
+    pub review: Option<Review>,
 }
 
 /// A new analysis to store.
@@ -167,11 +170,19 @@ pub struct NewAnalysis<'a> {
     pub created_at: i64,
 }
 
-/// The columns of [`Analysis`], with the patient's name. The join repeats the owner condition, so a
-/// name can only come from the user's own patients; callers add `WHERE a.user_id = $1 ...`.
-pub(crate) const SELECT_WITH_PATIENT: &str =
-    "SELECT a.*, p.first_name || ' ' || p.last_name AS patient_name \
-     FROM analyses a LEFT JOIN patients p ON p.id = a.patient_id AND p.doctor_id = a.user_id";
+/// The columns of [`Analysis`], with the patient's name and the current review. The join repeats
+/// the owner condition, so a name can only come from the user's own patients; callers add
+/// `WHERE a.user_id = $1 ...`.
+pub(crate) static SELECT_WITH_PATIENT: std::sync::LazyLock<String> = std::sync::LazyLock::new(
+    || {
+        format!(
+        "SELECT a.*, p.first_name || ' ' || p.last_name AS patient_name, {} \
+         FROM analyses a LEFT JOIN patients p ON p.id = a.patient_id AND p.doctor_id = a.user_id {}",
+        reviews::LATEST_REVIEW_COLUMNS,
+        reviews::latest_review_join(reviews::Target::Analysis, "a"),
+    )
+    },
+);
 
 /// Inserts an analysis in the caller's transaction.
 pub async fn insert(tx: &mut Transaction<'_, Any>, new: &NewAnalysis<'_>) -> Result<(), ApiError> {
@@ -240,6 +251,7 @@ pub(crate) fn row_to_analysis(row: &AnyRow) -> Result<Analysis, ApiError> {
         model_version: row.try_get("model_version")?,
         created_at: ms_to_rfc3339(row.try_get("created_at")?),
         result,
+        review: reviews::review_from_prefixed(row)?,
     })
 }
 
@@ -290,9 +302,10 @@ pub async fn list(
         }
     }
     let sql = format!(
-        "{SELECT_WITH_PATIENT} WHERE a.user_id = $1 AND ($2 IS NULL OR a.modality = $2) \
+        "{} WHERE a.user_id = $1 AND ($2 IS NULL OR a.modality = $2) \
          AND ($3 IS NULL OR a.patient_id = $3) AND ($5 IS NULL OR a.screening_id = $5) \
-         ORDER BY a.created_at DESC, a.id DESC LIMIT $4"
+         ORDER BY a.created_at DESC, a.id DESC LIMIT $4",
+        *SELECT_WITH_PATIENT
     );
     let rows = sqlx::query(&sql)
         .bind(user_id)
@@ -317,7 +330,10 @@ pub async fn find(
     id: &str,
     user_id: &str,
 ) -> Result<Option<Analysis>, ApiError> {
-    let sql = format!("{SELECT_WITH_PATIENT} WHERE a.id = $1 AND a.user_id = $2");
+    let sql = format!(
+        "{} WHERE a.id = $1 AND a.user_id = $2",
+        *SELECT_WITH_PATIENT
+    );
     let row = sqlx::query(&sql)
         .bind(id)
         .bind(user_id)
@@ -366,7 +382,7 @@ pub async fn read(
     Path(id): Path<String>,
 ) -> Result<Json<Analysis>, ApiError> {
     let user_id = user.user.id.as_str();
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     let analysis = find(&mut tx, &id, user_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(ANALYSIS_NOT_FOUND.into()))?;

@@ -219,7 +219,7 @@ pub async fn create(
     Path(patient_id): Path<String>,
     Json(form): Json<ClinicalForm>,
 ) -> Result<(StatusCode, Json<ClinicalRecord>), ApiError> {
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     if patients::store::find(&mut tx, &patient_id, doctor.id())
         .await?
         .is_none()
@@ -275,6 +275,32 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(record)))
 }
 
+/// The clinical history of one of the doctor's patients, newest first (the caller has checked the
+/// patient is the doctor's).
+///
+/// # Errors
+/// A database error.
+pub async fn records_of(
+    conn: &mut AnyConnection,
+    patient_id: &str,
+    doctor_id: &str,
+) -> Result<Vec<ClinicalRecord>, ApiError> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM clinical_records c \
+         LEFT JOIN screenings s ON s.clinical_record_id = c.id AND s.doctor_id = c.doctor_id \
+         WHERE c.patient_id = $1 AND c.doctor_id = $2 ORDER BY c.created_at DESC, c.id DESC"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(patient_id)
+        .bind(doctor_id)
+        .fetch_all(conn)
+        .await?;
+    Ok(rows
+        .iter()
+        .map(record_from_row)
+        .collect::<Result<Vec<_>, _>>()?)
+}
+
 /// The clinical history of one of the signed-in doctor's patients, newest first.
 #[utoipa::path(
     get, path = "/api/patients/{id}/clinical", operation_id = "list_clinical_records", tag = "clinical",
@@ -291,27 +317,14 @@ pub async fn history(
     ClientAddr(client): ClientAddr,
     Path(patient_id): Path<String>,
 ) -> Result<Json<Vec<ClinicalRecord>>, ApiError> {
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     if patients::store::find(&mut tx, &patient_id, doctor.id())
         .await?
         .is_none()
     {
         return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
     }
-    let sql = format!(
-        "SELECT {COLUMNS} FROM clinical_records c \
-         LEFT JOIN screenings s ON s.clinical_record_id = c.id AND s.doctor_id = c.doctor_id \
-         WHERE c.patient_id = $1 AND c.doctor_id = $2 ORDER BY c.created_at DESC, c.id DESC"
-    );
-    let rows = sqlx::query(&sql)
-        .bind(&patient_id)
-        .bind(doctor.id())
-        .fetch_all(&mut *tx)
-        .await?;
-    let records = rows
-        .iter()
-        .map(record_from_row)
-        .collect::<Result<Vec<_>, _>>()?;
+    let records = records_of(&mut tx, &patient_id, doctor.id()).await?;
     audit::record(
         &mut tx,
         &audit::Entry {

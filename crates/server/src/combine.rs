@@ -211,13 +211,13 @@ pub async fn combine(
     ClientAddr(client): ClientAddr,
     Path(id): Path<String>,
 ) -> Result<Json<CombinedResult>, ApiError> {
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     let screening = screenings::find_row(&mut tx, &id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
     let sql = format!(
         "{} WHERE a.user_id = $1 AND a.screening_id = $2 ORDER BY a.created_at DESC, a.id DESC",
-        analyses::SELECT_WITH_PATIENT
+        *analyses::SELECT_WITH_PATIENT
     );
     let rows = sqlx::query(&sql)
         .bind(doctor.id())

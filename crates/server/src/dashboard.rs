@@ -36,6 +36,8 @@ pub struct Dashboard {
     /// Analyses since `since` whose recording could not be judged (`unsure`, `noisy`): they need a
     /// clinician's look or a new recording.
     pub needs_review_today: i64,
+    /// Recordings' analyses and completed screenings (of any day) the doctor has not signed off yet.
+    pub pending_reviews: i64,
 }
 
 /// Query of `GET /api/dashboard`.
@@ -86,10 +88,20 @@ pub async fn summary(
     .bind(since)
     .fetch_one(&state.db.pool)
     .await?;
+    let pending_reviews: i64 = sqlx::query_scalar(
+        "SELECT (SELECT COUNT(*) FROM analyses a WHERE a.user_id = $1 AND a.modality <> 'clinical' \
+           AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.target_type = 'analysis' AND r.target_id = a.id)) \
+         + (SELECT COUNT(*) FROM screenings s WHERE s.doctor_id = $1 AND s.status = 'completed' \
+           AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.target_type = 'screening' AND r.target_id = s.id))",
+    )
+    .bind(doctor.id())
+    .fetch_one(&state.db.pool)
+    .await?;
     Ok(Json(Dashboard {
         total_patients,
         screenings_today,
         tests_today,
         needs_review_today,
+        pending_reviews,
     }))
 }

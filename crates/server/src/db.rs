@@ -75,6 +75,21 @@ static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 impl Db {
+    /// Begins a transaction that may write. On SQLite it takes the write lock at once (`BEGIN
+    /// IMMEDIATE`): a deferred transaction that reads and then writes fails at once with
+    /// `SQLITE_BUSY_SNAPSHOT` when another connection wrote in between (two audited reads of the
+    /// same page at the same time did), while an immediate one waits for the busy timeout. On
+    /// PostgreSQL a plain `BEGIN`.
+    ///
+    /// # Errors
+    /// A database error.
+    pub async fn begin(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+    }
+
     /// Opens the database at `url` (creating a SQLite file and its folder if needed) and runs the
     /// migrations.
     ///

@@ -4,7 +4,9 @@
 //! the `cardio serve` command runs it through [`Application`]. One module per resource, each owning
 //! its routes, request and response types and SQL:
 //!
-//! - [`auth`]: accounts, sessions, sign-in rate limiting;
+//! - [`auth`]: accounts, sessions, sign-in rate limiting, display name and password changes;
+//! - [`profile`]: the profile page's activity figures; [`settings`]: each user's preferences,
+//!   whose session timeout the session check enforces (against the [`clock`]);
 //! - [`health`]: `GET /api/health`;
 //! - [`patients`], [`clinical`], [`screenings`]: a doctor's patients, their clinical parameters and
 //!   screening sessions, every query scoped to the doctor;
@@ -12,6 +14,9 @@
 //! - [`predict`]: the clinical, ECG, PCG and PPG predictions of spec §7, served by the models of
 //!   [`models`] and kept as [`analyses`] (uploaded files in the [`blobs`] store), and [`combine`],
 //!   a screening's combined result; [`waveforms`] gives the viewers a window of a stored recording;
+//! - [`fhir`]: a patient's data as a FHIR R4 Bundle;
+//! - [`reports`]: the Reports page's figures and the CSV export of the doctor's analyses;
+//! - [`reviews`]: the owning doctor's sign-off of an analysis or a screening, with its history;
 //! - [`audit`]: the trail of who read or changed which patient's data;
 //! - [`openapi`]: the OpenAPI document the web client is generated from;
 //! - [`web`]: the built React app with client-side routes falling back to `index.html`.
@@ -33,6 +38,7 @@ pub mod audit;
 pub mod auth;
 pub mod blobs;
 pub mod clinical;
+pub mod clock;
 pub mod combine;
 pub mod config;
 pub mod csrf;
@@ -40,12 +46,17 @@ pub mod dashboard;
 pub mod db;
 pub mod error;
 pub mod extract;
+pub mod fhir;
 pub mod health;
 pub mod models;
 pub mod openapi;
 pub mod patients;
 pub mod predict;
+pub mod profile;
+pub mod reports;
+pub mod reviews;
 pub mod screenings;
+pub mod settings;
 pub mod state;
 pub mod waveforms;
 pub mod web;
@@ -86,8 +97,13 @@ pub fn app(state: AppState) -> Router {
         .merge(predict::router(state.config.max_upload_bytes))
         .merge(analyses::router())
         .merge(waveforms::router())
+        .merge(reviews::router())
+        .merge(reports::router())
+        .merge(fhir::router())
         .merge(models::router())
         .merge(combine::router())
+        .merge(profile::router())
+        .merge(settings::router())
         .route("/openapi.json", get(openapi_document))
         .fallback(|| async { error::ApiError::NotFound("Not found.".into()) })
         .layer(middleware::from_fn_with_state(

@@ -4,8 +4,8 @@
 use utoipa::OpenApi;
 
 use crate::{
-    analyses, audit, auth, clinical, combine, dashboard, error::ErrorBody, health, models,
-    patients, predict, screenings, waveforms,
+    analyses, audit, auth, clinical, combine, dashboard, error::ErrorBody, fhir, health, models,
+    patients, predict, profile, reports, reviews, screenings, settings, waveforms,
 };
 
 /// The API description.
@@ -13,16 +13,22 @@ use crate::{
 #[openapi(
     info(title = "Cardio API", description = "Cardiovascular screening workstation API."),
     paths(
-        health::health, auth::signup, auth::login, auth::logout, auth::me,
+        health::health, auth::signup, auth::login, auth::logout, auth::me, auth::update_me,
+        auth::change_password, profile::activity, settings::read, settings::save,
         patients::create, patients::list, patients::read, patients::update,
         clinical::create, clinical::history,
         screenings::create, screenings::read, screenings::list_for_patient,
         audit::list, dashboard::summary,
         predict::clinical_prediction, predict::ecg, predict::pcg, predict::ppg, analyses::list,
         analyses::read, waveforms::read, models::list, combine::combine,
+        reviews::review_analysis, reviews::analysis_history, reviews::review_screening,
+        reviews::screening_history, reports::summary, reports::export_csv,
+        fhir::export,
     ),
     components(schemas(
         ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
+        auth::ProfileUpdate, auth::PasswordChange, profile::ProfileActivity,
+        settings::Settings, settings::Theme, settings::Language, settings::SessionTimeout,
         patients::Patient, patients::PatientForm, patients::PatientPatch,
         patients::fields::Gender, patients::fields::Status,
         clinical::ClinicalForm, clinical::ClinicalParameters, clinical::ClinicalRecord,
@@ -31,6 +37,8 @@ use crate::{
         predict::ClinicalPredictRequest, predict::RecordingUpload,
         analyses::PredictionResult, analyses::Analysis, analyses::Modality, analyses::StoredFile,
         waveforms::WaveformView, waveforms::WaveformChannelView,
+        reviews::Review, reviews::ReviewForm, reviews::Agreement,
+        reports::ReportSummary, reports::ByModality, reports::MonthVolume,
         models::ModelSummary, models::Metric,
         combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,
     )),
@@ -42,6 +50,9 @@ use crate::{
         (name = "audit", description = "Audit trail"),
         (name = "predict", description = "Model predictions"),
         (name = "analyses", description = "Stored predictions"),
+        (name = "settings", description = "Each user's preferences"),
+        (name = "reviews", description = "Doctors' sign-off of results"),
+        (name = "reports", description = "Figures and exports of stored results"),
     )
 )]
 pub struct ApiDoc;

@@ -67,6 +67,8 @@ pub struct Screening {
     pub clinical: Option<ClinicalRecord>,
     /// The combined result, once computed (`POST /api/screenings/{id}/combine`).
     pub combined: Option<crate::combine::CombinedResult>,
+    /// The current sign-off of the combined result; none while the review is pending.
+    pub review: Option<crate::reviews::Review>,
     /// RFC 3339.
     pub created_at: String,
     /// RFC 3339.
@@ -166,6 +168,7 @@ async fn assemble(
         })?),
         None => None,
     };
+    let review = crate::reviews::latest(conn, crate::reviews::Target::Screening, &row.id).await?;
     Ok(Screening {
         id: row.id,
         patient: PatientSummary {
@@ -178,6 +181,7 @@ async fn assemble(
         status: row.status,
         clinical,
         combined,
+        review,
         created_at: ms_to_rfc3339(row.created_at),
         updated_at: ms_to_rfc3339(row.updated_at),
     })
@@ -198,7 +202,7 @@ pub async fn create(
     ClientAddr(client): ClientAddr,
     Json(request): Json<NewScreening>,
 ) -> Result<(StatusCode, Json<Screening>), ApiError> {
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     if patients::store::find(&mut tx, &request.patient_id, doctor.id())
         .await?
         .is_none()
@@ -254,7 +258,7 @@ pub async fn read(
     ClientAddr(client): ClientAddr,
     Path(id): Path<String>,
 ) -> Result<Json<Screening>, ApiError> {
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     let row = find_row(&mut tx, &id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
@@ -274,6 +278,33 @@ pub async fn read(
     .await?;
     tx.commit().await?;
     Ok(Json(screening))
+}
+
+/// The screenings of one of the doctor's patients, newest first (the caller has checked the patient
+/// is the doctor's).
+///
+/// # Errors
+/// A database error.
+pub async fn of_patient(
+    conn: &mut AnyConnection,
+    patient_id: &str,
+    doctor_id: &str,
+) -> Result<Vec<Screening>, ApiError> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM screenings WHERE patient_id = $1 AND doctor_id = $2 \
+         ORDER BY created_at DESC, id DESC"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(patient_id)
+        .bind(doctor_id)
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut screenings = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let row = row_to_screening_row(row)?;
+        screenings.push(assemble(conn, row, doctor_id).await?);
+    }
+    Ok(screenings)
 }
 
 /// The screenings of one of the signed-in doctor's patients, newest first.
@@ -298,19 +329,5 @@ pub async fn list_for_patient(
     {
         return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
     }
-    let sql = format!(
-        "SELECT {COLUMNS} FROM screenings WHERE patient_id = $1 AND doctor_id = $2 \
-         ORDER BY created_at DESC, id DESC"
-    );
-    let rows = sqlx::query(&sql)
-        .bind(&patient_id)
-        .bind(doctor.id())
-        .fetch_all(&mut *conn)
-        .await?;
-    let mut screenings = Vec::with_capacity(rows.len());
-    for row in &rows {
-        let row = row_to_screening_row(row)?;
-        screenings.push(assemble(&mut conn, row, doctor.id()).await?);
-    }
-    Ok(Json(screenings))
+    Ok(Json(of_patient(&mut conn, &patient_id, doctor.id()).await?))
 }

@@ -126,7 +126,7 @@ impl From<Waveform> for WaveformView {
 
 /// The channel the model analysed, from what it wrote in `details` (`channel_index`, else the
 /// channel's name).
-fn analysed_channel(analysis: &Analysis, names: &[String]) -> Option<usize> {
+pub(crate) fn analysed_channel(analysis: &Analysis, names: &[String]) -> Option<usize> {
     let details = &analysis.result.details;
     if let Some(index) = details
         .get("channel_index")
@@ -136,6 +136,25 @@ fn analysed_channel(analysis: &Analysis, names: &[String]) -> Option<usize> {
     }
     let name = details.get("channel")?.as_str()?;
     names.iter().position(|n| n.trim() == name.trim())
+}
+
+/// A window of an analysis's stored recording with its marks (blocking: file I/O and signal work).
+///
+/// # Errors
+/// 500 when a blob is missing; 415/422 when the file cannot be read again or shown.
+pub(crate) fn read_window(
+    blobs: &BlobStore,
+    analysis: &Analysis,
+    kind: Kind,
+    start_s: f64,
+    duration_s: f64,
+) -> Result<Waveform, ApiError> {
+    let upload = stored_upload(blobs, analysis)?;
+    let recording = upload::to_recording(&upload)?;
+    let names: Vec<String> = recording.channels.iter().map(|c| c.name.clone()).collect();
+    let channel = analysed_channel(analysis, &names);
+    waveform::window(&recording, kind, channel, start_s, duration_s)
+        .map_err(|e| ApiError::Validation(format!("The recording cannot be shown: {e}.")))
 }
 
 /// Reads the stored files back into the upload they came from (blocking I/O).
@@ -188,7 +207,7 @@ pub async fn read(
     let Query(query) = query
         .map_err(|_| ApiError::Validation("start_s and duration_s must be numbers.".into()))?;
     let user_id = user.user.id.as_str();
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     let analysis = analyses::find(&mut tx, &id, user_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(ANALYSIS_NOT_FOUND.into()))?;
@@ -207,13 +226,7 @@ pub async fn read(
     let start_s = query.start_s.unwrap_or(0.0);
     let duration_s = query.duration_s.unwrap_or(DEFAULT_WINDOW_S);
     let view = tokio::task::spawn_blocking(move || {
-        let upload = stored_upload(&blobs, &analysis)?;
-        let recording = upload::to_recording(&upload)?;
-        let names: Vec<String> = recording.channels.iter().map(|c| c.name.clone()).collect();
-        let channel = analysed_channel(&analysis, &names);
-        waveform::window(&recording, kind, channel, start_s, duration_s)
-            .map(WaveformView::from)
-            .map_err(|e| ApiError::Validation(format!("The recording cannot be shown: {e}.")))
+        read_window(&blobs, &analysis, kind, start_s, duration_s).map(WaveformView::from)
     })
     .await??;
     Ok(Json(view))

@@ -29,6 +29,12 @@ export type Analysis = components['schemas']['Analysis'];
 export type CombinedResult = components['schemas']['CombinedResult'];
 export type ModalityResult = components['schemas']['ModalityResult'];
 export type WaveformView = components['schemas']['WaveformView'];
+export type Settings = components['schemas']['Settings'];
+export type SessionTimeout = components['schemas']['SessionTimeout'];
+export type ProfileActivity = components['schemas']['ProfileActivity'];
+export type Review = components['schemas']['Review'];
+export type Agreement = components['schemas']['Agreement'];
+export type ReportSummary = components['schemas']['ReportSummary'];
 
 /** The server answered with an error status. `detail` is its message, when it sent one. */
 export class ApiError extends Error {

@@ -3,6 +3,12 @@
  * feature invalidates another feature's data through these keys).
  */
 export const queryKeys = {
+  /** The signed-in account (`null` when signed out). */
+  me: ['auth', 'me'] as const,
+  /** The signed-in user's settings. */
+  settings: ['settings'] as const,
+  /** The profile page's activity figures. */
+  profileActivity: ['profile', 'activity'] as const,
   /** Every list of patients (all searches). */
   patients: ['patients'] as const,
   patientList: (q: string) => ['patients', 'list', { q }] as const,
@@ -24,7 +30,12 @@ export const queryKeys = {
   patientAnalyses: (patientId: string) => ['analyses', { patientId }] as const,
   screeningAnalyses: (screeningId: string) => ['analyses', { screeningId }] as const,
   analysis: (id: string) => ['analyses', 'detail', id] as const,
-  analysisWaveform: (id: string, start: number, span: number) => ['analyses', 'detail', id, 'waveform', { start, span }] as const,
+  /** A result's sign-off history. */
+  reviews: (kind: 'analysis' | 'screening', id: string) => ['reviews', kind, id] as const,
+  analysisWaveform: (id: string, start: number, span: number) =>
+    ['analyses', 'detail', id, 'waveform', { start, span }] as const,
+  /** The Reports page's figures for a period start (null: all time). */
+  reportSummary: (from: number | null) => ['analyses', 'report', { from }] as const,
   /** The models and their validated figures (welcome page). */
   models: ['models'] as const,
 };

@@ -320,7 +320,7 @@ pub async fn create(
 ) -> Result<(StatusCode, Json<Patient>), ApiError> {
     let fields = form.validate()?;
     let id = uuid::Uuid::new_v4().to_string();
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     store::insert(&mut tx, &id, doctor.id(), &fields, now_ms()).await?;
     audit::record(
         &mut tx,
@@ -388,7 +388,7 @@ pub async fn read(
     ClientAddr(client): ClientAddr,
     Path(id): Path<String>,
 ) -> Result<Json<Patient>, ApiError> {
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     let patient = store::find(&mut tx, &id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
@@ -426,7 +426,7 @@ pub async fn update(
     Path(id): Path<String>,
     Json(patch): Json<PatientPatch>,
 ) -> Result<Json<Patient>, ApiError> {
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     let current = store::find_fields(&mut tx, &id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;

@@ -153,7 +153,7 @@ async fn store_result(
         .and_then(|v| v.as_str())
         .unwrap_or("unknown")
         .to_owned();
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin().await?;
     analyses::insert(
         &mut tx,
         &NewAnalysis {

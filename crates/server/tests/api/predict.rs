@@ -792,7 +792,7 @@ pub async fn the_heart_sound_model_answers_with_its_reasons(mut app: TestApp) {
 }
 
 /// A 250 Hz CSV ECG-like trace: a narrow spike every `rr` seconds on a flat line.
-fn spiky_ecg_csv(seconds: f64, rr: f64) -> Vec<u8> {
+pub fn spiky_ecg_csv(seconds: f64, rr: f64) -> Vec<u8> {
     let mut text = String::from("time,II\n");
     let n = (seconds * 250.0) as usize;
     for i in 0..n {

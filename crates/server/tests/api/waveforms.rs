@@ -18,6 +18,7 @@ crate::backend_tests!(
     a_wfdb_record_is_read_again_from_its_two_blobs,
     heart_sounds_come_back_at_2_khz_with_s1_and_s2,
     another_users_clinical_or_malformed_requests_are_refused,
+    simultaneous_audited_reads_of_one_analysis_all_succeed,
 );
 
 /// 29.8 s at 250 Hz (no beat cut by the end), two leads in microvolts: lead II spikes of 1000 µV every 0.8 s from 0.4 s.
@@ -299,4 +300,54 @@ pub async fn another_users_clinical_or_malformed_requests_are_refused(mut app: T
         .await
         .iter()
         .any(|a| a.starts_with("read analysis")));
+}
+
+/// The analysis page asks for the analysis and its waveform at once, and each read writes an audit
+/// row: on SQLite a read-then-write transaction used to fail with SQLITE_BUSY_SNAPSHOT (500) when
+/// the other one wrote first.
+pub async fn simultaneous_audited_reads_of_one_analysis_all_succeed(mut app: TestApp) {
+    use axum::{
+        body::Body,
+        http::{header, Request},
+    };
+    use tower::ServiceExt as _;
+
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let id = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[Part::file("leads.csv", Some("text/csv"), two_lead_csv())],
+    )
+    .await;
+    let cookie = app.cookie.clone().unwrap();
+    let mut requests = tokio::task::JoinSet::new();
+    for i in 0..16 {
+        let router = app.router.clone();
+        let path = if i % 2 == 0 {
+            format!("/api/analyses/{id}")
+        } else {
+            format!("/api/analyses/{id}/waveform")
+        };
+        let cookie = cookie.clone();
+        requests.spawn(async move {
+            let request = Request::builder()
+                .uri(path)
+                .header(header::HOST, "127.0.0.1:8080")
+                .header(header::COOKIE, cookie)
+                .body(Body::empty())
+                .unwrap();
+            router.oneshot(request).await.unwrap().status()
+        });
+    }
+    while let Some(status) = requests.join_next().await {
+        assert_eq!(status.unwrap(), StatusCode::OK);
+    }
+    let reads = app
+        .audit_actions()
+        .await
+        .iter()
+        .filter(|a| a.starts_with("read analysis"))
+        .count();
+    assert_eq!(reads, 16);
 }

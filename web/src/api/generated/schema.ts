@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analyses/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in doctor's analyses of a period as CSV, newest first. */
+        get: operations["export_analyses_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analyses/{id}": {
         parameters: {
             query?: never;
@@ -32,6 +49,24 @@ export interface paths {
         get: operations["get_analysis"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analyses/{id}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every review of one of the user's analyses, newest first (the first is the current one). */
+        get: operations["list_analysis_reviews"];
+        put?: never;
+        /** Signs off one of the signed-in doctor's analyses (a new review supersedes the previous one). */
+        post: operations["review_analysis"];
         delete?: never;
         options?: never;
         head?: never;
@@ -117,6 +152,27 @@ export interface paths {
         get: operations["get_me"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the signed-in account's display name. */
+        patch: operations["update_me"];
+        trace?: never;
+    };
+    "/api/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Changes the signed-in account's password and ends every other session of the account (this
+         *     one stays signed in). A wrong current password counts as a failed sign-in for rate limiting.
+         */
+        post: operations["change_password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -248,6 +304,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/patients/{id}/fhir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the signed-in doctor's patients as a FHIR R4 `Bundle` (type `collection`). */
+        get: operations["export_patient_fhir"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/patients/{id}/screenings": {
         parameters: {
             query?: never;
@@ -333,6 +406,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's activity figures. */
+        get: operations["get_profile_activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in doctor's figures for a period. */
+        get: operations["get_report_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/screenings": {
         parameters: {
             query?: never;
@@ -384,6 +491,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/screenings/{id}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every review of one of the doctor's screenings, newest first. */
+        get: operations["list_screening_reviews"];
+        put?: never;
+        /** Signs off one of the signed-in doctor's screenings (its combined result). */
+        post: operations["review_screening"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's settings (the defaults until they first save). */
+        get: operations["get_settings"];
+        /** Saves every setting of the signed-in user at once. */
+        put: operations["save_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -393,6 +536,11 @@ export interface components {
          * @enum {string}
          */
         Action: "create" | "read" | "update" | "export";
+        /**
+         * @description The reviewer's verdict on the model's finding.
+         * @enum {string}
+         */
+        Agreement: "agree" | "disagree";
         /** @description One stored analysis. */
         Analysis: {
             /** @description RFC 3339. */
@@ -422,6 +570,7 @@ export interface components {
             patientName?: string | null;
             /** @description The result as it was returned. */
             result: components["schemas"]["PredictionResult"];
+            review?: null | components["schemas"]["Review"];
             /** @description The screening it belongs to, when given. */
             screeningId?: string | null;
         };
@@ -446,6 +595,29 @@ export interface components {
             patientId?: string | null;
             /** @description The patient's name, when it concerns one of the user's patients. */
             patientName?: string | null;
+        };
+        /** @description Counts per modality. */
+        ByModality: {
+            /**
+             * Format: int64
+             * @description Clinical-parameter results.
+             */
+            clinical: number;
+            /**
+             * Format: int64
+             * @description ECG results.
+             */
+            ecg: number;
+            /**
+             * Format: int64
+             * @description Heart-sound results.
+             */
+            pcg: number;
+            /**
+             * Format: int64
+             * @description Pulse results.
+             */
+            ppg: number;
         };
         /** @description The clinical form as submitted. Numbers may be sent as JSON numbers; every field is required. */
         ClinicalForm: {
@@ -622,6 +794,11 @@ export interface components {
             needsReviewToday: number;
             /**
              * Format: int64
+             * @description Recordings' analyses and completed screenings (of any day) the doctor has not signed off yet.
+             */
+            pendingReviews: number;
+            /**
+             * Format: int64
              * @description Screenings started since `since` (the start of the doctor's day).
              */
             screeningsToday: number;
@@ -657,6 +834,11 @@ export interface components {
             /** @description Server version. */
             version: string;
         };
+        /**
+         * @description Interface language.
+         * @enum {string}
+         */
+        Language: "en" | "es" | "fr";
         /** @description Sign-in form. */
         LoginRequest: {
             /** @description Email address. */
@@ -730,10 +912,24 @@ export interface components {
             /** @description Version of the parameters. */
             version: string;
         };
+        /** @description One calendar month of the volume chart. */
+        MonthVolume: {
+            /** @description Analyses of that month per modality. */
+            analyses: components["schemas"]["ByModality"];
+            /** @description `YYYY-MM` (UTC). */
+            month: string;
+        };
         /** @description Request to start a screening. */
         NewScreening: {
             /** @description One of the signed-in doctor's patients. */
             patient_id: string;
+        };
+        /** @description Password change form. */
+        PasswordChange: {
+            /** @description The password in use now. */
+            current_password: string;
+            /** @description The new password, at least 6 characters. */
+            new_password: string;
         };
         /** @description A patient as the API shows it (spec §3). */
         Patient: {
@@ -978,6 +1174,29 @@ export interface components {
              */
             risk_score: number;
         };
+        /** @description What the user has done in Cardio. */
+        ProfileActivity: {
+            /**
+             * Format: int64
+             * @description Predictions the user ran (clinical, ECG, PCG, PPG).
+             */
+            analyses: number;
+            /**
+             * Format: int64
+             * @description Patients the user registered.
+             */
+            patients: number;
+            /**
+             * Format: int64
+             * @description Screening sessions the user started.
+             */
+            screenings: number;
+        };
+        /** @description Profile changes (`PATCH /api/auth/me`). */
+        ProfileUpdate: {
+            /** @description The new display name: 1 to 100 characters once trimmed. */
+            display_name: string;
+        };
         /** @description The form of a recording upload, for the OpenAPI document. */
         RecordingUpload: {
             /**
@@ -996,6 +1215,79 @@ export interface components {
             /** @description One of the user's screenings. */
             screening_id?: string | null;
         };
+        /** @description The Reports page's figures for a period. */
+        ReportSummary: {
+            /**
+             * Format: int64
+             * @description Analyses with an abnormal finding.
+             */
+            abnormal: number;
+            /** @description Of which per modality. */
+            by_modality: components["schemas"]["ByModality"];
+            /** @description Start of the period (RFC 3339). */
+            from: string;
+            /**
+             * Format: int64
+             * @description Analyses whose recording could not be judged.
+             */
+            inconclusive: number;
+            /** @description The six calendar months ending with the period's end, oldest first. */
+            monthly: components["schemas"]["MonthVolume"][];
+            /**
+             * Format: int64
+             * @description Patients the doctor has (all time).
+             */
+            patients: number;
+            /**
+             * Format: int64
+             * @description Analyses not signed off yet.
+             */
+            pending_review: number;
+            /**
+             * Format: int64
+             * @description Analyses the doctor has signed off.
+             */
+            reviewed: number;
+            /**
+             * Format: int64
+             * @description Screenings started in the period.
+             */
+            screenings: number;
+            /**
+             * Format: int64
+             * @description Of which completed (combined result computed).
+             */
+            screenings_completed: number;
+            /** @description End of the period (RFC 3339). */
+            to: string;
+            /**
+             * Format: int64
+             * @description Analyses in the period.
+             */
+            total_analyses: number;
+        };
+        /** @description A sign-off. */
+        Review: {
+            /** @description Agreed or disagreed with the model's finding. */
+            agreement: components["schemas"]["Agreement"];
+            /** @description The reviewer's comment (may be empty when agreeing). */
+            comment: string;
+            /** @description RFC 3339. */
+            createdAt: string;
+            /** @description Review id. */
+            id: string;
+            /** @description The reviewing doctor. */
+            reviewerId: string;
+            /** @description That doctor's display name. */
+            reviewerName: string;
+        };
+        /** @description A new review. */
+        ReviewForm: {
+            /** @description `agree` or `disagree`. */
+            agreement: components["schemas"]["Agreement"];
+            /** @description Up to 2000 characters; required when disagreeing. */
+            comment?: string;
+        };
         /**
          * @description What a person is in Cardio.
          * @enum {string}
@@ -1011,10 +1303,33 @@ export interface components {
             id: string;
             /** @description The patient. */
             patient: components["schemas"]["PatientSummary"];
+            review?: null | components["schemas"]["Review"];
             /** @description `draft` until the workflow completes. */
             status: string;
             /** @description RFC 3339. */
             updatedAt: string;
+        };
+        /**
+         * @description How long a session may stay unused (spec §9 options: 15 min, 30 min, 1 hour, Never).
+         * @enum {string}
+         */
+        SessionTimeout: "15m" | "30m" | "1h" | "never";
+        /** @description A user's preferences. */
+        Settings: {
+            /** @description Interface language. */
+            language: components["schemas"]["Language"];
+            /** @description Notify about device alerts (default on). */
+            notifyDeviceAlerts: boolean;
+            /** @description Notify about patient updates (default off). */
+            notifyPatientUpdates: boolean;
+            /** @description Notify when test results are ready (default on). */
+            notifyTestResults: boolean;
+            /** @description Idle timeout of the user's sessions. */
+            sessionTimeout: components["schemas"]["SessionTimeout"];
+            /** @description Colour theme. */
+            theme: components["schemas"]["Theme"];
+            /** @description RFC 3339 time of the last save; `null` until the user first saves (the defaults apply). */
+            updatedAt?: string | null;
         };
         /** @description Sign-up form. */
         SignupRequest: {
@@ -1044,6 +1359,11 @@ export interface components {
              */
             size: number;
         };
+        /**
+         * @description Colour theme; `auto` follows the system.
+         * @enum {string}
+         */
+        Theme: "light" | "dark" | "auto";
         /** @description An account as the API shows it (spec §3 user profile fields). Never carries the password hash. */
         User: {
             /** @description RFC 3339 time of creation. */
@@ -1052,6 +1372,8 @@ export interface components {
             displayName: string;
             /** @description The email, lower-case. */
             email: string;
+            /** @description Whether the email address has been verified (no verification exists yet: false). */
+            emailVerified: boolean;
             /** @description Whether the account may sign in. */
             isActive: boolean;
             /** @description RFC 3339 time of the last sign-in. */
@@ -1179,6 +1501,58 @@ export interface operations {
             };
         };
     };
+    export_analyses_csv: {
+        parameters: {
+            query?: {
+                /** @description Start (inclusive); default: the beginning. */
+                from?: number;
+                /** @description End (exclusive); default: now. */
+                to?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description file,label,prediction,confidence,risk_score,patient_id,time,review_state,modality,analysis_id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The period's start is after its end. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_analysis: {
         parameters: {
             query?: never;
@@ -1211,6 +1585,110 @@ export interface operations {
             };
             /** @description Analysis not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_analysis_reviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Analysis id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"][];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Analysis not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    review_analysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Analysis id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewForm"];
+            };
+        };
+        responses: {
+            /** @description The review, now the analysis's current one */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Analysis not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Comment too long, or a disagreement without one */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1405,6 +1883,115 @@ export interface operations {
             };
             /** @description Not authenticated. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Display name is required. / Display name must be at most 100 characters. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description Password changed; other sessions ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Current password is incorrect. (or a request from another origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Password must be at least 6 characters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many failed attempts. Please try again later. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1815,6 +2402,56 @@ export interface operations {
             };
         };
     };
+    export_patient_fhir: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Patient id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A FHIR R4 Bundle (collection) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/fhir+json": Record<string, never>;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Patient not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_patient_screenings: {
         parameters: {
             query?: never;
@@ -2141,6 +2778,87 @@ export interface operations {
             };
         };
     };
+    get_profile_activity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts from stored data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileActivity"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_report_summary: {
+        parameters: {
+            query?: {
+                /** @description Start (inclusive); default: the beginning. */
+                from?: number;
+                /** @description End (exclusive); default: now. */
+                to?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Figures from stored data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSummary"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The period's start is after its end. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     create_screening: {
         parameters: {
             query?: never;
@@ -2246,6 +2964,190 @@ export interface operations {
                 };
             };
             /** @description Nothing to combine: run at least one model for this screening first. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_screening_reviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Screening id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"][];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Screening not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    review_screening: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Screening id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewForm"];
+            };
+        };
+        responses: {
+            /** @description The review, now the screening's current one */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Screening not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Comment too long, or a disagreement without one */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Settings"];
+            };
+        };
+        responses: {
+            /** @description The saved settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is missing or has a value not offered */
             422: {
                 headers: {
                     [name: string]: unknown;

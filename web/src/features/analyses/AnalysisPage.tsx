@@ -5,6 +5,7 @@ import { ApiError } from '../../api/client';
 import { paths, patientPath } from '../../app/paths';
 import { PageHeader } from '../../components/PageHeader';
 import { PredictionResultView } from '../../components/PredictionResultView';
+import { ReviewPanel } from '../../components/review/ReviewPanel';
 import { Spinner } from '../../components/Spinner';
 import { AnalysisWaveform } from '../../components/waveform/AnalysisWaveform';
 import { formatDateTime } from '../../lib/format';
@@ -82,6 +83,9 @@ export function AnalysisPage() {
       <div className="card">
         <h2 className="section__title">{t('analysisPage.result')}</h2>
         <PredictionResultView result={a.result} waveform={false} />
+      </div>
+      <div className="card">
+        <ReviewPanel target={{ kind: 'analysis', id: a.id }} />
       </div>
     </div>
   );

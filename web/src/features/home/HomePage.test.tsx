@@ -22,7 +22,7 @@ describe('Home page', () => {
     const fake = mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),
       'GET /api/dashboard': () =>
-        json(200, { totalPatients: 12, screeningsToday: 3, testsToday: 5, needsReviewToday: 1 }),
+        json(200, { totalPatients: 12, screeningsToday: 3, testsToday: 5, needsReviewToday: 1, pendingReviews: 4 }),
       'GET /api/audit': () => json(200, []),
     });
     renderApp('/home');
@@ -30,7 +30,7 @@ describe('Home page', () => {
     expect(total.previousElementSibling).toHaveTextContent('12');
     expect(screen.getByText('Screenings Today').previousElementSibling).toHaveTextContent('3');
     expect(screen.getByText('Tests Today').previousElementSibling).toHaveTextContent('5');
-    expect(screen.getByText('Needing Review Today').previousElementSibling).toHaveTextContent('1');
+    expect(screen.getByText('Pending Reviews').previousElementSibling).toHaveTextContent('4');
     const [request] = requestsTo(fake, 'GET', '/api/dashboard');
     const now = new Date();
     const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
@@ -42,7 +42,7 @@ describe('Home page', () => {
     const fake = mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),
       'GET /api/dashboard': () =>
-        json(200, { totalPatients: 1, screeningsToday: 1, testsToday: 0, needsReviewToday: 0 }),
+        json(200, { totalPatients: 1, screeningsToday: 1, testsToday: 0, needsReviewToday: 0, pendingReviews: 0 }),
       'GET /api/audit': () =>
         json(200, [
           entry({ id: 3, action: 'create', entity: 'clinical' }),

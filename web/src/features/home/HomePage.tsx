@@ -96,7 +96,7 @@ function Figures({ isDoctor }: { isDoctor: boolean }) {
       { key: 'totalPatients', value: dashboard.data.totalPatients, icon: <Users size={24} /> },
       { key: 'screeningsToday', value: dashboard.data.screeningsToday, icon: <Activity size={24} /> },
       { key: 'testsToday', value: dashboard.data.testsToday, icon: <Waves size={24} /> },
-      { key: 'needsReviewToday', value: dashboard.data.needsReviewToday, icon: <Inbox size={24} /> },
+      { key: 'pendingReviews', value: dashboard.data.pendingReviews, icon: <Inbox size={24} /> },
     ] as const;
     body = (
       <ul className="stat-grid">

@@ -47,6 +47,7 @@ describe('Patient detail page', () => {
     const screenings = await screen.findByRole('table', { name: 'Screenings, newest first' });
     expect(within(screenings).getByText('In progress')).toBeInTheDocument();
     expect(within(screenings).getByText('Not combined yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Export FHIR' })).toHaveAttribute('href', '/api/patients/p-1/fhir');
     expect(within(screenings).getByRole('link', { name: 'Continue' })).toHaveAttribute(
       'href',
       '/clinical-data?screening=s-1',

@@ -1,4 +1,4 @@
-import { Activity, ArrowLeft, CircleAlert, Pencil } from 'lucide-react';
+import { Activity, ArrowLeft, CircleAlert, Download, Pencil } from 'lucide-react';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -126,6 +126,14 @@ function PatientRecord({ patient }: { patient: Patient }) {
                 <Pencil aria-hidden="true" size={16} />
                 {t('common.edit')}
               </button>
+              <a
+                className="button button--secondary"
+                href={`/api/patients/${encodeURIComponent(patient.id)}/fhir`}
+                download={`patient-${patient.id}.fhir.json`}
+              >
+                <Download aria-hidden="true" size={16} />
+                {t('patientDetail.exportFhir')}
+              </a>
               <button
                 type="button"
                 className="button button--primary"

@@ -1,6 +1,7 @@
 import { ArrowLeft, CheckCircle2, CircleDashed, CircleSlash, LoaderCircle, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ReviewPanel } from '../../components/review/ReviewPanel';
 import { Link } from 'react-router';
 import { ApiError, type CombinedResult, type Screening } from '../../api/client';
 import { predictClinical, predictUpload } from '../../api/predict';
@@ -208,6 +209,7 @@ function CombinedView({ result }: { result: CombinedResult }) {
         </ol>
       </section>
       <p className="result__disclaimer">{t('results.disclaimer')}</p>
+      <ReviewPanel target={{ kind: 'screening', id: result.screening_id }} />
       <div className="form-actions">
         <Link to={paths.home} className="button button--primary">
           {t('common.backToHome')}

@@ -36,7 +36,20 @@ function analysis(overrides: Partial<Analysis> & { label: string; prediction: st
 const ANALYSES: Analysis[] = [
   analysis({ label: 'af', prediction: 'Atrial fibrillation suspected', hr: 112.4 }),
   analysis({ label: 'unsure', prediction: 'Unsure: quality too poor', modality: 'pcg', patientName: null, patientId: null }),
-  analysis({ label: 'normal', prediction: 'Regular pulse rhythm', modality: 'ppg', hr: 71.6 }),
+  analysis({
+    label: 'normal',
+    prediction: 'Regular pulse rhythm',
+    modality: 'ppg',
+    hr: 71.6,
+    review: {
+      id: 'r-1',
+      reviewerId: 'u-1',
+      reviewerName: 'Ada Lovelace',
+      agreement: 'agree',
+      comment: '',
+      createdAt: '2026-11-21T09:00:00.000Z',
+    },
+  }),
   analysis({ label: 'disease', prediction: 'Coronary artery disease likely', modality: 'clinical' }),
 ];
 
@@ -60,6 +73,9 @@ describe('Test Results page', () => {
     expect(pcg).toHaveTextContent('No patient linked');
     expect(pcg).toHaveTextContent('Heart rateNot measured');
     expect(within(ppg).getByText('Normal')).toHaveClass('badge--success');
+    // The doctor's sign-off: pending until reviewed.
+    expect(ecg).toHaveTextContent('Doctor reviewNot yet reviewed');
+    expect(ppg).toHaveTextContent("Doctor reviewReviewed: agreed with the model's finding");
 
     // View Details opens the analysis page (waveform and full result).
     await userEvent.setup().click(within(ecg).getByRole('link', { name: 'View Details' }));

@@ -57,6 +57,14 @@ function ResultCard({ analysis }: { analysis: Analysis }) {
           <dt>{t('testResults.findings')}</dt>
           <dd>{analysis.result.prediction}</dd>
         </div>
+        <div className="test-card__findings">
+          <dt>{t('review.title')}</dt>
+          <dd>
+            {analysis.review
+              ? `${t('review.reviewed')}: ${t(`review.verdict.${analysis.review.agreement}`)}`
+              : t('review.pending')}
+          </dd>
+        </div>
       </dl>
       <div className="form-actions">
         <Link className="button button--secondary" to={analysisPath(analysis.id)}>

@@ -1,0 +1,295 @@
+//! `GET /api/patients/{id}/fhir`: the patient, clinical parameters, heart rates, signals and
+//! reports as a FHIR R4 Bundle, checked by shape here and by a real FHIR R4 validator (the PyPI
+//! package `fhir.resources` 6.5, FHIR 4.0.1) in a throwaway virtual environment outside the repo.
+
+use std::{
+    collections::HashSet,
+    fmt::Write as _,
+    io::Write as _,
+    path::PathBuf,
+    process::{Command, Stdio},
+    sync::Mutex,
+};
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+use crate::{
+    helpers::{clinical_form, patient_form, Part, TestApp},
+    predict::spiky_ecg_csv,
+};
+
+crate::backend_tests!(
+    a_patient_exports_as_a_valid_fhir_r4_bundle,
+    the_fhir_export_is_the_doctors_own_and_audited,
+);
+
+/// The validator: parses the bundle and every resource with the FHIR R4 models, exits non-zero
+/// with the reason on any error.
+const VALIDATE: &str = r#"
+import json, sys
+from fhir.resources import get_fhir_model_class
+from fhir.resources.bundle import Bundle
+data = json.load(sys.stdin)
+bundle = Bundle.parse_obj(data)
+for entry in data.get("entry", []):
+    resource = entry["resource"]
+    get_fhir_model_class(resource["resourceType"]).parse_obj(resource)
+print("valid", len(bundle.entry or []))
+"#;
+
+static VENV: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// The Python of a virtual environment with `fhir.resources` 6.5 (R4), made on first use.
+fn validator_python() -> PathBuf {
+    let mut guard = VENV
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(python) = guard.as_ref() {
+        return python.clone();
+    }
+    let dir = std::env::temp_dir().join("cardio-fhir-r4-validator");
+    let python = dir.join("bin/python");
+    let ready = Command::new(&python)
+        .args(["-c", "import fhir.resources"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ready {
+        let made = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&dir)
+            .status()
+            .expect("python3 runs");
+        assert!(made.success(), "python3 -m venv failed");
+        let installed = Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "fhir.resources==6.5.0",
+                "pydantic<2",
+            ])
+            .status()
+            .expect("pip runs");
+        assert!(installed.success(), "pip install fhir.resources failed");
+    }
+    *guard = Some(python.clone());
+    python
+}
+
+/// Runs the validator; Ok(output) when valid, Err(reason) otherwise.
+fn validate(bundle: &Value) -> Result<String, String> {
+    let mut child = Command::new(validator_python())
+        .args(["-c", VALIDATE])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the validator starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(bundle.to_string().as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).into_owned())
+    }
+}
+
+fn resources<'a>(bundle: &'a Value, kind: &str) -> Vec<&'a Value> {
+    bundle["entry"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["resource"])
+        .filter(|r| r["resourceType"] == kind)
+        .collect()
+}
+
+async fn seed(app: &mut TestApp) -> (String, String) {
+    let patient = app.create_patient(patient_form()).await;
+    let response = app
+        .post(
+            &format!("/api/patients/{patient}/clinical"),
+            clinical_form(),
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[
+                Part::file("ecg.csv", Some("text/csv"), spiky_ecg_csv(30.0, 0.8)),
+                Part::text("patient_id", &patient),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let ecg = response.json()["analysis_id"].as_str().unwrap().to_owned();
+    let mut values = String::new();
+    for i in 0..1200 {
+        let t = f64::from(i) / 100.0;
+        let phase = (t % 0.8) / 0.8;
+        let _ = writeln!(
+            values,
+            "{:.5}",
+            (-((phase - 0.2) * (phase - 0.2)) / 0.005).exp()
+        );
+    }
+    let response = app
+        .upload(
+            "/api/predict/ppg/upload",
+            &[
+                Part::file("finger.txt", Some("text/plain"), values.into_bytes()),
+                Part::text("sampling_rate", "100"),
+                Part::text("patient_id", &patient),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let response = app
+        .post(
+            &format!("/api/analyses/{ecg}/reviews"),
+            json!({"agreement": "disagree", "comment": "Artefact, not AF."}),
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::CREATED);
+    (patient, ecg)
+}
+
+pub async fn a_patient_exports_as_a_valid_fhir_r4_bundle(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let (patient, _) = seed(&mut app).await;
+    let response = app.get(&format!("/api/patients/{patient}/fhir")).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let bundle = response.json();
+    assert_eq!(bundle["resourceType"], "Bundle");
+    assert_eq!(bundle["type"], "collection");
+
+    // Every reference points at an entry of the bundle.
+    let urls: HashSet<&str> = bundle["entry"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["fullUrl"].as_str().unwrap())
+        .collect();
+    let text = bundle.to_string();
+    for reference in text.split("\"reference\":\"").skip(1) {
+        let target = &reference[..reference.find('"').unwrap()];
+        assert!(urls.contains(target), "dangling reference {target}");
+    }
+
+    let patients = resources(&bundle, "Patient");
+    assert_eq!(patients.len(), 1);
+    assert_eq!(patients[0]["name"][0]["family"], "López");
+    assert_eq!(patients[0]["birthDate"], "1961-04-12");
+    assert_eq!(patients[0]["gender"], "female");
+
+    let observations = resources(&bundle, "Observation");
+    let coded = |code: &str| {
+        observations
+            .iter()
+            .filter(|o| o["code"]["coding"][0]["code"] == code)
+            .copied()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(coded("30525-0")[0]["valueQuantity"]["value"], json!(50.0));
+    assert_eq!(coded("2093-3")[0]["valueQuantity"]["unit"], "mg/dL");
+    assert_eq!(coded("1558-6").len(), 1);
+    let rates = coded("8867-4");
+    assert_eq!(rates.len(), 2);
+    assert!(rates
+        .iter()
+        .all(|r| (r["valueQuantity"]["value"].as_f64().unwrap() - 75.0).abs() < 1.5));
+    assert!(rates.iter().all(|r| r["valueQuantity"]["code"] == "/min"));
+
+    let signals: Vec<&Value> = observations
+        .iter()
+        .filter(|o| o.get("valueSampledData").is_some())
+        .copied()
+        .collect();
+    assert_eq!(signals.len(), 2);
+    let ecg = signals
+        .iter()
+        .find(|o| o["code"]["text"] == "ECG waveform, lead II")
+        .unwrap();
+    let data = &ecg["valueSampledData"];
+    assert_eq!(data["period"], json!(4.0));
+    assert_eq!(data["factor"], json!(0.001));
+    assert_eq!(data["dimensions"], json!(1));
+    assert_eq!(data["origin"]["unit"], "mV");
+    let samples: Vec<&str> = data["data"].as_str().unwrap().split(' ').collect();
+    assert_eq!(samples.len(), 7500);
+    // A 1.5 mV spike is 1500 µV.
+    assert!(samples.contains(&"1500"));
+    let ppg = signals
+        .iter()
+        .find(|o| {
+            o["code"]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("Photoplethysmogram")
+        })
+        .unwrap();
+    assert_eq!(ppg["valueSampledData"]["period"], json!(10.0));
+
+    let reports = resources(&bundle, "DiagnosticReport");
+    assert_eq!(reports.len(), 2);
+    let ecg_report = reports
+        .iter()
+        .find(|r| r["code"]["coding"][0]["code"] == "11524-6")
+        .unwrap();
+    assert_eq!(ecg_report["status"], "final");
+    assert!(ecg_report["conclusion"]
+        .as_str()
+        .unwrap()
+        .ends_with("disagreed with the model's finding. Artefact, not AF."));
+    assert_eq!(ecg_report["result"].as_array().unwrap().len(), 2);
+    assert!(reports.iter().any(|r| r["status"] == "preliminary"));
+    let devices = resources(&bundle, "Device");
+    let names: HashSet<&str> = devices
+        .iter()
+        .map(|d| d["deviceName"][0]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, HashSet::from(["ecg-rhythm-gbdt", "ppg-rhythm-gbdt"]));
+
+    let verdict = validate(&bundle).unwrap_or_else(|reason| panic!("invalid FHIR: {reason}"));
+    assert_eq!(verdict, format!("valid {}", urls.len()));
+
+    // The validator can fail: a quantity that is not a number is refused.
+    let mut broken = bundle.clone();
+    let entry = broken["entry"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|e| e["resource"]["code"]["coding"][0]["code"] == "8867-4")
+        .unwrap();
+    entry["resource"]["valueQuantity"]["value"] = json!("seventy-five");
+    assert!(validate(&broken).is_err());
+}
+
+pub async fn the_fhir_export_is_the_doctors_own_and_audited(mut app: TestApp) {
+    assert_eq!(
+        app.get("/api/patients/x/fhir").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    app.signed_in_doctor().await;
+    let patient = app.create_patient(patient_form()).await;
+    let response = app.get(&format!("/api/patients/{patient}/fhir")).await;
+    assert_eq!(response.status, StatusCode::OK);
+    assert_eq!(resources(&response.json(), "Patient").len(), 1);
+    assert!(app
+        .audit_actions()
+        .await
+        .contains(&"export patient_fhir".to_owned()));
+    app.logout().await;
+    app.signed_in_doctor().await;
+    let response = app.get(&format!("/api/patients/{patient}/fhir")).await;
+    assert_eq!(response.status, StatusCode::NOT_FOUND);
+    assert_eq!(response.detail(), "Patient not found.");
+}

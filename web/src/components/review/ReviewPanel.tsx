@@ -1,0 +1,173 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CircleCheck, Clock } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap, type Agreement, type Review } from '../../api/client';
+import { queryKeys } from '../../api/queryKeys';
+import { apiErrorMessage } from '../../lib/apiErrors';
+import { formatDateTime } from '../../lib/format';
+import { useCurrentUser } from '../../lib/session';
+import { ErrorBanner } from '../ErrorBanner';
+import { Spinner } from '../Spinner';
+
+/** What is reviewed: one analysis, or a screening's combined result. */
+export type ReviewTarget = { kind: 'analysis' | 'screening'; id: string };
+
+/** Longest comment the server takes (characters). */
+export const MAX_COMMENT_CHARS = 2000;
+
+function fetchHistory(target: ReviewTarget): Promise<Review[]> {
+  const params = { params: { path: { id: target.id } } };
+  return unwrap(
+    target.kind === 'analysis'
+      ? api.GET('/api/analyses/{id}/reviews', params)
+      : api.GET('/api/screenings/{id}/reviews', params),
+  );
+}
+
+function postReview(target: ReviewTarget, body: { agreement: Agreement; comment: string }): Promise<Review> {
+  const params = { params: { path: { id: target.id } }, body };
+  return unwrap(
+    target.kind === 'analysis'
+      ? api.POST('/api/analyses/{id}/reviews', params)
+      : api.POST('/api/screenings/{id}/reviews', params),
+  );
+}
+
+function ReviewLine({ review }: { review: Review }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p>
+        {t('review.by', { name: review.reviewerName || t('review.unnamed'), date: formatDateTime(review.createdAt) })}{' '}
+        <strong>{t(`review.verdict.${review.agreement}`)}</strong>
+      </p>
+      {review.comment ? <p className="review__comment">{review.comment}</p> : null}
+    </>
+  );
+}
+
+/**
+ * The doctor's sign-off of a result (issue: review state pending → reviewed): the current review,
+ * a form to add one (agree or disagree with the model's finding, a comment; a new review
+ * supersedes the previous one), and the history of earlier reviews, which are never edited.
+ */
+export function ReviewPanel({ target }: { target: ReviewTarget }) {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const queryClient = useQueryClient();
+  const formId = useId();
+  const queryKey = queryKeys.reviews(target.kind, target.id);
+  const history = useQuery({ queryKey, queryFn: () => fetchHistory(target), retry: false });
+  const [agreement, setAgreement] = useState<Agreement>('agree');
+  const [comment, setComment] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (body: { agreement: Agreement; comment: string }) => postReview(target, body),
+    onSuccess: () => {
+      setComment('');
+      setAgreement('agree');
+      for (const key of [queryKey, queryKeys.analyses, queryKeys.screenings, queryKeys.dashboard, queryKeys.audit]) {
+        void queryClient.invalidateQueries({ queryKey: key });
+      }
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = comment.trim();
+    if (agreement === 'disagree' && trimmed === '') {
+      setProblem(t('review.errors.reasonNeeded'));
+      return;
+    }
+    if (trimmed.length > MAX_COMMENT_CHARS) {
+      setProblem(t('review.errors.tooLong'));
+      return;
+    }
+    setProblem(null);
+    save.mutate({ agreement, comment: trimmed });
+  };
+
+  let current;
+  if (history.isPending) current = <Spinner label={t('app.loading')} />;
+  else if (history.isError) current = <p className="muted">{t('review.loadError')}</p>;
+  else if (history.data.length === 0)
+    current = (
+      <p className="review__state">
+        <span className="badge badge--warning">
+          <Clock size={14} aria-hidden="true" /> {t('review.pending')}
+        </span>
+      </p>
+    );
+  else
+    current = (
+      <div className="review__current">
+        <p className="review__state">
+          <span className="badge badge--success">
+            <CircleCheck size={14} aria-hidden="true" /> {t('review.reviewed')}
+          </span>
+        </p>
+        <ReviewLine review={history.data[0] as Review} />
+      </div>
+    );
+
+  const earlier = history.data?.slice(1) ?? [];
+  const error = problem ?? (save.isError ? apiErrorMessage(save.error, t('review.errors.saveFailed'), t) : null);
+  return (
+    <section className="review" aria-labelledby={`${formId}-title`}>
+      <h2 id={`${formId}-title`} className="section__title">
+        {t('review.title')}
+      </h2>
+      {current}
+      {user.role === 'doctor' ? (
+        <form className="review__form" onSubmit={submit} noValidate>
+          {error ? <ErrorBanner message={error} /> : null}
+          <fieldset className="review__choices">
+            <legend className="field__label">{t('review.question')}</legend>
+            {(['agree', 'disagree'] as const).map((value) => (
+              <label key={value} className="review__choice">
+                <input
+                  type="radio"
+                  name={`${formId}-agreement`}
+                  value={value}
+                  checked={agreement === value}
+                  onChange={() => setAgreement(value)}
+                />
+                {t(`review.choice.${value}`)}
+              </label>
+            ))}
+          </fieldset>
+          <label htmlFor={`${formId}-comment`} className="field__label">
+            {agreement === 'disagree' ? t('review.commentRequired') : t('review.comment')}
+          </label>
+          <textarea
+            id={`${formId}-comment`}
+            className="input textarea"
+            rows={3}
+            value={comment}
+            maxLength={MAX_COMMENT_CHARS}
+            onChange={(event) => setComment(event.target.value)}
+          />
+          <div className="form-actions">
+            <button type="submit" className="button button--primary" disabled={save.isPending}>
+              {save.isPending ? t('review.saving') : history.data?.length ? t('review.supersede') : t('review.submit')}
+            </button>
+          </div>
+        </form>
+      ) : null}
+      {earlier.length > 0 ? (
+        <details className="review__history">
+          <summary>{t('review.history', { count: earlier.length })}</summary>
+          <ol>
+            {earlier.map((review) => (
+              <li key={review.id}>
+                <span className="badge badge--muted">{t('review.superseded')}</span>
+                <ReviewLine review={review} />
+              </li>
+            ))}
+          </ol>
+        </details>
+      ) : null}
+    </section>
+  );
+}
