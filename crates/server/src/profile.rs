@@ -1,6 +1,5 @@
 //! `GET /api/profile/activity`: the profile page's activity figures, counted from the signed-in
-//! user's stored data (the prototype showed fixed samples). Reviews are not counted: there are no
-//! reviews yet.
+//! user's stored data (the prototype showed fixed samples).
 
 use axum::{extract::State, routing::get, Router};
 use serde::{Deserialize, Serialize};
@@ -28,6 +27,8 @@ pub struct ProfileActivity {
     pub screenings: i64,
     /// Predictions the user ran (clinical, ECG, PCG, PPG).
     pub analyses: i64,
+    /// Sign-offs the user gave (each review counts, superseded ones too).
+    pub reviews: i64,
 }
 
 /// The signed-in user's activity figures.
@@ -57,5 +58,6 @@ pub async fn activity(
         patients: count("SELECT COUNT(*) FROM patients WHERE doctor_id = $1").await?,
         screenings: count("SELECT COUNT(*) FROM screenings WHERE doctor_id = $1").await?,
         analyses: count("SELECT COUNT(*) FROM analyses WHERE user_id = $1").await?,
+        reviews: count("SELECT COUNT(*) FROM reviews WHERE reviewer_id = $1").await?,
     }))
 }

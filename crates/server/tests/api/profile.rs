@@ -88,6 +88,16 @@ pub async fn activity_counts_only_the_users_own_data(mut app: TestApp) {
         .await;
     let predicted = app.post("/api/predict/clinical", clinical_form()).await;
     assert_eq!(predicted.status, StatusCode::OK, "{}", predicted.text);
+    let analysis = predicted.json()["analysis_id"].as_str().unwrap().to_owned();
+    for _ in 0..2 {
+        let reviewed = app
+            .post(
+                &format!("/api/analyses/{analysis}/reviews"),
+                json!({"agreement": "agree"}),
+            )
+            .await;
+        assert_eq!(reviewed.status, StatusCode::CREATED);
+    }
     let mine = app.get("/api/profile/activity").await;
     app.logout().await;
 
@@ -97,11 +107,11 @@ pub async fn activity_counts_only_the_users_own_data(mut app: TestApp) {
     assert_eq!(mine.status, StatusCode::OK, "{}", mine.text);
     assert_eq!(
         mine.json(),
-        json!({"patients": 1, "screenings": 1, "analyses": 1})
+        json!({"patients": 1, "screenings": 1, "analyses": 1, "reviews": 2})
     );
     assert_eq!(
         other.json(),
-        json!({"patients": 0, "screenings": 0, "analyses": 0})
+        json!({"patients": 0, "screenings": 0, "analyses": 0, "reviews": 0})
     );
 }
 

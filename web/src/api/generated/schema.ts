@@ -1188,6 +1188,11 @@ export interface components {
             patients: number;
             /**
              * Format: int64
+             * @description Sign-offs the user gave (each review counts, superseded ones too).
+             */
+            reviews: number;
+            /**
+             * Format: int64
              * @description Screening sessions the user started.
              */
             screenings: number;

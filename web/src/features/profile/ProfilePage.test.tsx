@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { json, makeUser, mockServer, renderApp, requestsTo } from '../../test/utils';
 import { checkDisplayName } from './ProfilePage';
 
-const activity = () => json(200, { patients: 4, screenings: 3, analyses: 9 });
+const activity = () => json(200, { patients: 4, screenings: 3, analyses: 9, reviews: 6 });
 
 describe('checkDisplayName', () => {
   it('needs 1 to 100 characters once trimmed', () => {
@@ -44,6 +44,7 @@ describe('Profile page', () => {
     expect((await figures.findByText('Patients')).previousElementSibling).toHaveTextContent('4');
     expect(figures.getByText('Screenings').previousElementSibling).toHaveTextContent('3');
     expect(figures.getByText('Analyses').previousElementSibling).toHaveTextContent('9');
+    expect(figures.getByText('Reviews signed').previousElementSibling).toHaveTextContent('6');
   });
 });
 

@@ -161,6 +161,7 @@ function ActivityStats() {
     { key: 'patients', value: activity.data.patients, icon: <Users size={24} /> },
     { key: 'screenings', value: activity.data.screenings, icon: <Activity size={24} /> },
     { key: 'analyses', value: activity.data.analyses, icon: <Waves size={24} /> },
+    { key: 'reviews', value: activity.data.reviews, icon: <BadgeCheck size={24} /> },
   ] as const;
   return (
     <ul className="stat-grid">
