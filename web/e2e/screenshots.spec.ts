@@ -148,7 +148,7 @@ for (const variant of VARIANTS) {
     await shot(page, variant.name, 'sensor-pcg');
 
     await page.goto('/profile');
-    await expect(page.getByRole('heading', { level: 2 })).toContainText('Florence Nightingale');
+    await expect(page.locator('#profile-name')).toHaveText('Florence Nightingale');
     await shot(page, variant.name, 'profile');
 
     await page.goto('/settings');
