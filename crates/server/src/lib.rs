@@ -15,6 +15,7 @@
 //!   [`models`] and kept as [`analyses`] (uploaded files in the [`blobs`] store), and [`combine`],
 //!   a screening's combined result; [`waveforms`] gives the viewers a window of a stored recording;
 //! - [`fhir`]: a patient's data as a FHIR R4 Bundle;
+//! - [`report_pdf`]: the PDF report of an analysis or a screening;
 //! - [`reports`]: the Reports page's figures and the CSV export of the doctor's analyses;
 //! - [`reviews`]: the owning doctor's sign-off of an analysis or a screening, with its history;
 //! - [`audit`]: the trail of who read or changed which patient's data;
@@ -53,6 +54,7 @@ pub mod openapi;
 pub mod patients;
 pub mod predict;
 pub mod profile;
+pub mod report_pdf;
 pub mod reports;
 pub mod reviews;
 pub mod screenings;
@@ -100,6 +102,7 @@ pub fn app(state: AppState) -> Router {
         .merge(reviews::router())
         .merge(reports::router())
         .merge(fhir::router())
+        .merge(report_pdf::router())
         .merge(models::router())
         .merge(combine::router())
         .merge(profile::router())

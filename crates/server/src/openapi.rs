@@ -5,7 +5,7 @@ use utoipa::OpenApi;
 
 use crate::{
     analyses, audit, auth, clinical, combine, dashboard, error::ErrorBody, fhir, health, models,
-    patients, predict, profile, reports, reviews, screenings, settings, waveforms,
+    patients, predict, profile, report_pdf, reports, reviews, screenings, settings, waveforms,
 };
 
 /// The API description.
@@ -23,7 +23,7 @@ use crate::{
         analyses::read, waveforms::read, models::list, combine::combine,
         reviews::review_analysis, reviews::analysis_history, reviews::review_screening,
         reviews::screening_history, reports::summary, reports::export_csv,
-        fhir::export,
+        fhir::export, report_pdf::analysis_report, report_pdf::screening_report,
     ),
     components(schemas(
         ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
@@ -37,7 +37,7 @@ use crate::{
         predict::ClinicalPredictRequest, predict::RecordingUpload,
         analyses::PredictionResult, analyses::Analysis, analyses::Modality, analyses::StoredFile,
         waveforms::WaveformView, waveforms::WaveformChannelView,
-        reviews::Review, reviews::ReviewForm, reviews::Agreement,
+        reviews::Review, reviews::ReviewForm, report_pdf::PdfFile, reviews::Agreement,
         reports::ReportSummary, reports::ByModality, reports::MonthVolume,
         models::ModelSummary, models::Metric,
         combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,

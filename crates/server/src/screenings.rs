@@ -130,6 +130,21 @@ pub async fn find_row(
     Ok(row.as_ref().map(row_to_screening_row).transpose()?)
 }
 
+/// One of the doctor's screenings with its patient, clinical entry, combined result and review.
+///
+/// # Errors
+/// A database error.
+pub async fn read_one(
+    conn: &mut AnyConnection,
+    id: &str,
+    doctor_id: &str,
+) -> Result<Option<Screening>, ApiError> {
+    match find_row(conn, id, doctor_id).await? {
+        Some(row) => Ok(Some(assemble(conn, row, doctor_id).await?)),
+        None => Ok(None),
+    }
+}
+
 /// Points a screening at a clinical entry.
 pub async fn attach_clinical(
     conn: &mut AnyConnection,

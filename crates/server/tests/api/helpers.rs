@@ -170,6 +170,8 @@ pub struct TestResponse {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub text: String,
+    /// The raw body (for binary responses such as PDFs).
+    pub bytes: Vec<u8>,
 }
 
 impl TestResponse {
@@ -366,6 +368,7 @@ impl TestApp {
             status,
             headers,
             text: String::from_utf8_lossy(&bytes).into_owned(),
+            bytes: bytes.to_vec(),
         };
         self.store_cookie(&result);
         result

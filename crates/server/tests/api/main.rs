@@ -14,6 +14,7 @@ mod logging;
 mod patients;
 mod predict;
 mod profile;
+mod report_pdf;
 mod reports;
 mod reviews;
 mod screenings;

@@ -55,6 +55,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analyses/{id}/report.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PDF report of one of the signed-in user's analyses. */
+        get: operations["analysis_report_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analyses/{id}/reviews": {
         parameters: {
             query?: never;
@@ -485,6 +502,26 @@ export interface paths {
         put?: never;
         /** Combines the screening's results, stores the combination and marks the screening completed. */
         post: operations["combine_screening"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screenings/{id}/report.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The PDF report of one of the signed-in doctor's screenings: every modality's newest result and
+         *     the combined one.
+         */
+        get: operations["screening_report_pdf"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1147,6 +1184,11 @@ export interface components {
             /** @description Last name. */
             lastName: string;
         };
+        /**
+         * Format: binary
+         * @description A PDF document (the OpenAPI schema of the downloads: a binary string).
+         */
+        PdfFile: string;
         /** @description A model's answer as the prediction endpoints return it (spec §7), plus the stored analysis id. */
         PredictionResult: {
             /** @description Id of the stored analysis. */
@@ -1580,6 +1622,47 @@ export interface operations {
                 };
             };
             /** @description Not signed in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Analysis not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    analysis_report_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Analysis id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["PdfFile"];
+                };
+            };
+            /** @description Not authenticated. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2970,6 +3053,56 @@ export interface operations {
             };
             /** @description Nothing to combine: run at least one model for this screening first. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    screening_report_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Screening id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["PdfFile"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Screening not found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

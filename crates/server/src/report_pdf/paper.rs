@@ -1,0 +1,250 @@
+//! The signal strips: the ECG on standard paper (25 mm/s, 10 mm/mV, 1 mm and 5 mm grid, a 1 mV
+//! calibration pulse; 10 s as two rows of 5 s) and the PCG and PPG traces with the detected beats
+//! marked (S1 and S2, pulse peaks).
+
+use cardio_models::waveform::Waveform;
+
+use super::layout::{muted, rgb, Face, Writer, MARGIN, PAGE_W};
+
+/// Paper speed, mm per second.
+pub const MM_PER_S: f32 = 25.0;
+/// Gain, mm per millivolt.
+pub const MM_PER_MV: f32 = 10.0;
+/// Seconds per ECG row.
+const ROW_S: f32 = 5.0;
+/// Height of one ECG row, mm (3 mV).
+const ROW_H: f32 = 30.0;
+/// Room for the calibration pulse before the trace, mm.
+const CAL_W: f32 = 10.0;
+
+/// The samples of the analysed channel between `from` and `to` seconds (window-relative), as
+/// `(t, value)` with `t` from the window's start; invalid samples as `None`.
+fn samples(w: &Waveform, from: f64, to: f64) -> Vec<(f64, Option<f32>)> {
+    let Some(channel) = w.channels.get(w.analysed_channel) else {
+        return Vec::new();
+    };
+    channel
+        .samples
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i as f64 / w.sampling_rate_hz, *v))
+        .filter(|(t, _)| *t >= from && *t <= to)
+        .collect()
+}
+
+/// The median of the finite values (the baseline a strip is centred on).
+fn median(values: impl Iterator<Item = f32>) -> f32 {
+    let mut v: Vec<f32> = values.filter(|v| v.is_finite()).collect();
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f32::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Draws runs of points as polylines, breaking at invalid samples.
+fn trace(out: &Writer, points: impl Iterator<Item = Option<(f32, f32)>>, width_pt: f32) {
+    let color = rgb(20, 20, 30);
+    let mut run: Vec<(f32, f32)> = Vec::new();
+    for p in points {
+        if let Some(p) = p {
+            run.push(p);
+        } else {
+            out.stroke(&run, width_pt, &color);
+            run.clear();
+        }
+    }
+    out.stroke(&run, width_pt, &color);
+}
+
+/// The ECG on standard paper: 10 s of the analysed lead in two rows of 5 s.
+pub fn ecg(out: &mut Writer, w: &Waveform, caption: &str, calibration: &str) {
+    let rows = 2;
+    let height = rows as f32 * (ROW_H + 4.0) + 8.0;
+    out.ensure(height);
+    let lead = w
+        .channels
+        .get(w.analysed_channel)
+        .map(|c| c.name.clone())
+        .unwrap_or_default();
+    out.advance(5.0);
+    out.text_at(
+        &format!("{caption} {lead} · 25 mm/s · 10 mm/mV"),
+        MARGIN,
+        out.y() + 1.0,
+        8.0,
+        Face::Regular,
+        muted(),
+    );
+    let grid_w = CAL_W + ROW_S * MM_PER_S;
+    let left = MARGIN;
+    for row in 0..rows {
+        let top = out.y() - 1.0;
+        let bottom = top - ROW_H;
+        grid(out, left, bottom, grid_w, ROW_H);
+        let from = f64::from(row as f32 * ROW_S);
+        let to = from + f64::from(ROW_S);
+        let points = samples(w, from, to);
+        let baseline_mv = median(points.iter().filter_map(|(_, v)| *v));
+        let mid = bottom + ROW_H / 2.0;
+        // Calibration pulse: 1 mV (10 mm) high, 0.2 s (5 mm) wide.
+        let x0 = left + 1.5;
+        out.stroke(
+            &[
+                (x0, mid),
+                (x0 + 2.0, mid),
+                (x0 + 2.0, mid + MM_PER_MV),
+                (x0 + 7.0, mid + MM_PER_MV),
+                (x0 + 7.0, mid),
+                (x0 + 8.5, mid),
+            ],
+            0.7,
+            &rgb(20, 20, 30),
+        );
+        if row == 0 {
+            out.text_at(
+                calibration,
+                x0 + 0.6,
+                mid + MM_PER_MV + 1.2,
+                6.0,
+                Face::Regular,
+                muted(),
+            );
+        }
+        let x_start = left + CAL_W;
+        trace(
+            out,
+            points.iter().map(|(t, v)| {
+                v.filter(|v| v.is_finite()).map(|v| {
+                    let x = x_start + (t - from) as f32 * MM_PER_S;
+                    let y = mid + (v - baseline_mv) * MM_PER_MV;
+                    (x, y.clamp(bottom, bottom + ROW_H))
+                })
+            }),
+            0.6,
+        );
+        out.text_at(
+            &format!("{from:.0} s"),
+            x_start + 0.5,
+            bottom + 1.0,
+            6.0,
+            Face::Regular,
+            muted(),
+        );
+        out.advance(ROW_H + 4.0);
+    }
+    out.advance(2.0);
+}
+
+/// Standard ECG paper: 1 mm minor and 5 mm major lines.
+fn grid(out: &Writer, left: f32, bottom: f32, width: f32, height: f32) {
+    let (x, y, w, h) = (left, bottom, width, height);
+    out.fill_rect(x, y, w, h, rgb(255, 247, 247));
+    let minor = rgb(248, 200, 205);
+    let major = rgb(230, 130, 140);
+    for pass in [false, true] {
+        let (color, line) = if pass { (&major, 0.5) } else { (&minor, 0.15) };
+        for mm in 0..=(w.round() as u32) {
+            if (mm % 5 == 0) == pass {
+                let at = x + mm as f32;
+                out.stroke(&[(at, y), (at, y + h)], line, color);
+            }
+        }
+        for mm in 0..=(h.round() as u32) {
+            if (mm % 5 == 0) == pass {
+                let at = y + mm as f32;
+                out.stroke(&[(x, at), (x + w, at)], line, color);
+            }
+        }
+    }
+}
+
+/// One kind of mark: times in seconds from the recording's start, a label and an RGB colour.
+pub type MarkSet<'a> = (&'a [f64], &'a str, (u8, u8, u8));
+
+/// Marks drawn on a PCG or PPG strip.
+pub struct Marks<'a> {
+    /// The kinds of mark.
+    pub sets: Vec<MarkSet<'a>>,
+}
+
+/// A PCG or PPG strip of `seconds` with the marks, scaled to its own range.
+pub fn signal(out: &mut Writer, w: &Waveform, seconds: f64, caption: &str, marks: &Marks<'_>) {
+    let h = 28.0;
+    out.ensure(h + 12.0);
+    out.advance(5.0);
+    out.text_at(caption, MARGIN, out.y() + 1.0, 8.0, Face::Regular, muted());
+    let width = PAGE_W - 2.0 * MARGIN;
+    let top = out.y() - 4.0;
+    let bottom = top - h;
+    let mm_per_s = width / seconds as f32;
+    out.fill_rect(MARGIN, bottom, width, h, rgb(247, 249, 252));
+    let light = rgb(215, 222, 232);
+    for s in 0..=seconds as usize {
+        let x = MARGIN + s as f32 * mm_per_s;
+        out.stroke(&[(x, bottom), (x, top)], 0.2, &light);
+        if s < seconds as usize {
+            out.text_at(
+                &format!("{s} s"),
+                x + 0.5,
+                bottom + 1.0,
+                6.0,
+                Face::Regular,
+                muted(),
+            );
+        }
+    }
+    let points = samples(w, 0.0, seconds);
+    let centre = median(points.iter().filter_map(|(_, v)| *v));
+    let peak = points
+        .iter()
+        .filter_map(|(_, v)| *v)
+        .filter(|v| v.is_finite())
+        .fold(0.0_f32, |m, v| m.max((v - centre).abs()));
+    let scale = if peak > 0.0 {
+        (h / 2.0 - 1.5) / peak
+    } else {
+        0.0
+    };
+    let mid = bottom + h / 2.0;
+    // Min and max per 0.25 mm column: an envelope that keeps every peak, whatever the rate.
+    let columns = (width / 0.25) as usize;
+    let mut lo = vec![f32::INFINITY; columns + 1];
+    let mut hi = vec![f32::NEG_INFINITY; columns + 1];
+    for (t, v) in &points {
+        if let Some(v) = v.filter(|v| v.is_finite()) {
+            let c = ((*t as f32 * mm_per_s) / 0.25) as usize;
+            if c <= columns {
+                lo[c] = lo[c].min(v);
+                hi[c] = hi[c].max(v);
+            }
+        }
+    }
+    trace(
+        out,
+        (0..=columns).flat_map(|c| {
+            let x = MARGIN + c as f32 * 0.25;
+            if lo[c].is_finite() {
+                vec![
+                    Some((x, mid + (lo[c] - centre) * scale)),
+                    Some((x + 0.125, mid + (hi[c] - centre) * scale)),
+                ]
+            } else {
+                vec![None]
+            }
+        }),
+        0.4,
+    );
+    for (times, label, (r, g, b)) in &marks.sets {
+        let color = rgb(*r, *g, *b);
+        for t in times.iter().map(|t| t - w.start_s) {
+            if !(0.0..=seconds).contains(&t) {
+                continue;
+            }
+            let x = MARGIN + t as f32 * mm_per_s;
+            out.stroke(&[(x, top - 3.0), (x, top - 0.5)], 0.8, &color);
+            out.text_at(label, x - 1.2, top + 0.5, 5.5, Face::Bold, color.clone());
+        }
+    }
+    out.advance(h + 8.0);
+}

@@ -1,0 +1,335 @@
+//! The PDF report of an analysis and of a screening: a PDF attachment, audited, owner only, in the
+//! user's language, and its text (extracted from the PDF) naming the patient, the finding, the risk
+//! band, the review and the page numbers.
+
+use std::fmt::Write as _;
+
+use axum::http::{header, Method, StatusCode};
+use serde_json::{json, Value};
+
+use crate::{
+    helpers::{patient_form, Part, TestApp, TestResponse},
+    predict::{csv_recording, with_echo},
+};
+
+crate::backend_tests!(
+    an_analysis_report_names_the_patient_finding_band_and_review,
+    a_spanish_doctors_report_is_in_spanish,
+    a_screening_report_has_the_combined_result_its_rule_and_the_strips,
+    only_the_owner_downloads_a_report,
+    a_recording_that_cannot_be_read_again_still_gets_its_text,
+);
+
+/// The PDF's text with runs of whitespace made single spaces.
+fn pdf_text(response: &TestResponse) -> String {
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    assert_eq!(
+        response.headers[header::CONTENT_TYPE].to_str().unwrap(),
+        "application/pdf"
+    );
+    assert!(response.bytes.starts_with(b"%PDF-"));
+    if let Some(dir) = std::env::var_os("CARDIO_REPORT_PDF_DIR") {
+        let name = format!("{}.pdf", uuid::Uuid::new_v4().simple());
+        std::fs::write(std::path::Path::new(&dir).join(name), &response.bytes).unwrap();
+    }
+    let text = pdf_extract::extract_text_from_mem(&response.bytes).expect("the PDF's text");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// 12 s at 250 Hz of an ECG-like trace in millivolts: a 1.2 mV R wave every 0.8 s and a T wave.
+fn ecg_like_csv() -> Vec<u8> {
+    let mut text = String::from("time,II\n");
+    for i in 0..3000 {
+        let t = f64::from(i) / 250.0;
+        let d = (t % 0.8) - 0.3;
+        let r = 1.2 * (-(d * d) / 1.5e-4).exp() - 0.15 * (-((d - 0.03).powi(2)) / 2e-4).exp();
+        let tw = 0.3 * (-((d - 0.28).powi(2)) / 3e-3).exp();
+        let _ = writeln!(text, "{t:.3},{:.4}", r + tw);
+    }
+    text.into_bytes()
+}
+
+async fn upload(app: &mut TestApp, path: &str, parts: &[Part<'_>]) -> Value {
+    let response = app.upload(path, parts).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    response.json()
+}
+
+async fn ecg_for_new_patient(app: &mut TestApp) -> String {
+    let patient = app.create_patient(patient_form()).await;
+    let analysis = upload(
+        app,
+        "/api/predict/ecg/upload",
+        &[
+            Part::file("ecg.csv", Some("text/csv"), ecg_like_csv()),
+            Part::text("patient_id", &patient),
+        ],
+    )
+    .await;
+    analysis["analysis_id"].as_str().unwrap().to_owned()
+}
+
+pub async fn an_analysis_report_names_the_patient_finding_band_and_review(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let id = ecg_for_new_patient(&mut app).await;
+    let path = format!("/api/analyses/{id}/report.pdf");
+
+    let response = app.get(&path).await;
+
+    let disposition = response.headers[header::CONTENT_DISPOSITION]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        disposition.starts_with("attachment; filename=") && disposition.contains(".pdf"),
+        "{disposition}"
+    );
+    let text = pdf_text(&response);
+    for expected in [
+        "Cardio",
+        "Cardiovascular screening report",
+        "Doctor: Ana Ruiz",
+        "María López",
+        "1961-04-12",
+        "Finding Echo",
+        "Confidence 75%",
+        "25% — Low",
+        "echo (version 0.0.1)",
+        "ECG, lead II",
+        "1 mV",
+        "Nothing to do.",
+        "Not yet reviewed",
+        cardio_models::prediction::DISCLAIMER,
+        "Page 1 of",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    assert!(!text.contains("strip is unavailable"), "{text}");
+    assert!(app
+        .audit_actions()
+        .await
+        .contains(&"export analysis_report_pdf".to_owned()));
+
+    let review = app
+        .post(
+            &format!("/api/analyses/{id}/reviews"),
+            json!({"agreement": "disagree", "comment": "Sinus rhythm on my reading."}),
+        )
+        .await;
+    assert_eq!(review.status, StatusCode::CREATED, "{}", review.text);
+    let text = pdf_text(&app.get(&path).await);
+    assert!(!text.contains("Not yet reviewed"), "{text}");
+    for expected in [
+        "Reviewed by Ana Ruiz",
+        "Disagreed with the model's finding",
+        "Sinus rhythm on my reading.",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    let exports = app
+        .audit_actions()
+        .await
+        .into_iter()
+        .filter(|a| a == "export analysis_report_pdf")
+        .count();
+    assert_eq!(exports, 2);
+}
+
+pub async fn a_spanish_doctors_report_is_in_spanish(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let settings = app
+        .request(
+            Method::PUT,
+            "/api/settings",
+            Some(json!({
+                "theme": "auto", "language": "es", "notifyTestResults": true,
+                "notifyDeviceAlerts": true, "notifyPatientUpdates": false, "sessionTimeout": "30m",
+            })),
+        )
+        .await;
+    assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
+    let id = ecg_for_new_patient(&mut app).await;
+
+    let text = pdf_text(&app.get(&format!("/api/analyses/{id}/report.pdf")).await);
+
+    for expected in [
+        "Informe de cribado cardiovascular",
+        "Médico: Ana Ruiz",
+        "María López",
+        "Fecha de nacimiento",
+        "Mujer",
+        "Hallazgo Echo",
+        "25% — Bajo",
+        "Aún no revisado",
+        "Este análisis es solo informativo y no sustituye el consejo médico profesional.",
+        "Página 1 de",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    assert!(!text.contains("Not yet reviewed"), "{text}");
+}
+
+pub async fn a_screening_report_has_the_combined_result_its_rule_and_the_strips(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let patient = app.create_patient(patient_form()).await;
+    let screening = app
+        .post("/api/screenings", json!({"patient_id": patient}))
+        .await
+        .json();
+    let id = screening["id"].as_str().unwrap().to_owned();
+    let mut clinical = json!({
+        "age": 63, "chest_pain_type": 3, "cholesterol": 286, "fasting_blood_sugar": 100,
+        "exercise_induced_angina": 1, "vessels_colored_by_flourosopy": 2, "thalassemia": 2,
+    });
+    clinical["screening_id"] = json!(id);
+    let response = app
+        .post(
+            &format!("/api/patients/{patient}/clinical"),
+            clinical.clone(),
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+    let response = app.post("/api/predict/clinical", clinical).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let clinical = response.json();
+    upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[
+            Part::file("ecg.csv", None, ecg_like_csv()),
+            Part::text("screening_id", &id),
+        ],
+    )
+    .await;
+    upload(
+        &mut app,
+        "/api/predict/ppg/upload",
+        &[
+            Part::file("ppg.csv", None, csv_recording(12.0)),
+            Part::text("screening_id", &id),
+        ],
+    )
+    .await;
+    let combined = app
+        .post(&format!("/api/screenings/{id}/combine"), json!({}))
+        .await;
+    assert_eq!(combined.status, StatusCode::OK, "{}", combined.text);
+    let path = format!("/api/screenings/{id}/report.pdf");
+
+    let response = app.get(&path).await;
+
+    assert!(response.headers[header::CONTENT_DISPOSITION]
+        .to_str()
+        .unwrap()
+        .starts_with("attachment; filename="));
+    let text = pdf_text(&response);
+    let risk = clinical["risk_score"].as_f64().unwrap();
+    let band = if risk > 0.7 {
+        "High"
+    } else if risk > 0.4 {
+        "Moderate"
+    } else {
+        "Low"
+    };
+    for expected in [
+        "María López",
+        "Clinical parameters",
+        "Asymptomatic",
+        "286 mg/dL",
+        "Combined result",
+        &format!("Overall risk {:.0}% — {band}", risk * 100.0),
+        "Overall risk = the highest risk score",
+        "Not performed",
+        clinical["prediction"].as_str().unwrap(),
+        "ECG, lead II",
+        "Pulse wave with the detected peaks marked",
+        "Not yet reviewed",
+        "Page 1 of",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    assert!(app
+        .audit_actions()
+        .await
+        .contains(&"export screening_report_pdf".to_owned()));
+
+    let review = app
+        .post(
+            &format!("/api/screenings/{id}/reviews"),
+            json!({"agreement": "agree"}),
+        )
+        .await;
+    assert_eq!(review.status, StatusCode::CREATED, "{}", review.text);
+    let text = pdf_text(&app.get(&path).await);
+    assert!(text.contains("Agreed with the model's finding"), "{text}");
+    assert!(!text.contains("Not yet reviewed"), "{text}");
+}
+
+pub async fn only_the_owner_downloads_a_report(mut app: TestApp) {
+    with_echo(&mut app);
+    let response = app.get("/api/analyses/x/report.pdf").await;
+    assert_eq!(response.status, StatusCode::UNAUTHORIZED);
+    app.signed_in_doctor().await;
+    let analysis = ecg_for_new_patient(&mut app).await;
+    let patient = app.create_patient(patient_form()).await;
+    let screening = app
+        .post("/api/screenings", json!({"patient_id": patient}))
+        .await
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.logout().await;
+
+    app.signed_in_doctor().await;
+    let response = app
+        .get(&format!("/api/analyses/{analysis}/report.pdf"))
+        .await;
+    assert_eq!(response.status, StatusCode::NOT_FOUND);
+    assert_eq!(response.detail(), "Analysis not found.");
+    let response = app
+        .get(&format!("/api/screenings/{screening}/report.pdf"))
+        .await;
+    assert_eq!(response.status, StatusCode::NOT_FOUND);
+    assert_eq!(response.detail(), "Screening not found.");
+    assert!(!app
+        .audit_actions()
+        .await
+        .iter()
+        .any(|a| a.contains("report_pdf")));
+    app.logout().await;
+
+    let email = format!("user-{}@example.com", uuid::Uuid::new_v4().simple());
+    let response = app.signup("Pat Doe", &email, "secret-pass", "user").await;
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+    let response = app
+        .get(&format!("/api/screenings/{screening}/report.pdf"))
+        .await;
+    assert_eq!(response.status, StatusCode::FORBIDDEN);
+    let response = app
+        .get(&format!("/api/analyses/{analysis}/report.pdf"))
+        .await;
+    assert_eq!(response.status, StatusCode::NOT_FOUND);
+}
+
+pub async fn a_recording_that_cannot_be_read_again_still_gets_its_text(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let id = ecg_for_new_patient(&mut app).await;
+    std::fs::remove_dir_all(app.config.data_dir.join("blobs")).unwrap();
+
+    let text = pdf_text(&app.get(&format!("/api/analyses/{id}/report.pdf")).await);
+
+    for expected in [
+        "María López",
+        "Finding Echo",
+        "The recording could not be read again; its strip is unavailable.",
+        "Page 1 of",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    assert!(!text.contains("ECG, lead"), "{text}");
+}
