@@ -125,9 +125,18 @@ fn wav(seconds: f64, rate: u32) -> Vec<u8> {
 /// A 16-bit mono WAV of `seconds` at `rate`, a sine of `amplitude` counts.
 fn wav_with(seconds: f64, rate: u32, amplitude: f64) -> Vec<u8> {
     let n = (seconds * f64::from(rate)) as u32;
-    let mut out = Vec::new();
+    let samples: Vec<i16> = (0..n)
+        .map(|i| ((f64::from(i) * 0.05).sin() * amplitude) as i16)
+        .collect();
+    wav_from_samples(&samples, rate)
+}
+
+/// A 16-bit mono PCM WAV file of `samples` at `rate`.
+pub fn wav_from_samples(samples: &[i16], rate: u32) -> Vec<u8> {
+    let bytes = u32::try_from(samples.len() * 2).unwrap();
+    let mut out = Vec::with_capacity(44 + samples.len() * 2);
     out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + n * 2).to_le_bytes());
+    out.extend_from_slice(&(36 + bytes).to_le_bytes());
     out.extend_from_slice(b"WAVEfmt ");
     out.extend_from_slice(&16u32.to_le_bytes());
     out.extend_from_slice(&1u16.to_le_bytes());
@@ -137,9 +146,8 @@ fn wav_with(seconds: f64, rate: u32, amplitude: f64) -> Vec<u8> {
     out.extend_from_slice(&2u16.to_le_bytes());
     out.extend_from_slice(&16u16.to_le_bytes());
     out.extend_from_slice(b"data");
-    out.extend_from_slice(&(n * 2).to_le_bytes());
-    for i in 0..n {
-        let v = ((f64::from(i) * 0.05).sin() * amplitude) as i16;
+    out.extend_from_slice(&bytes.to_le_bytes());
+    for v in samples {
         out.extend_from_slice(&v.to_le_bytes());
     }
     out

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::{
     helpers::{clinical_form, Part, TestApp},
-    predict::with_echo,
+    predict::{wav_from_samples, with_echo},
 };
 
 crate::backend_tests!(
@@ -192,34 +192,23 @@ pub async fn a_wfdb_record_is_read_again_from_its_two_blobs(mut app: TestApp) {
 /// S2 0.3 s after S1.
 fn heart_sound_wav(seconds: f64, rate: u32) -> Vec<u8> {
     let n = (seconds * f64::from(rate)) as u32;
-    let mut out = Vec::new();
-    out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + n * 2).to_le_bytes());
-    out.extend_from_slice(b"WAVEfmt ");
-    out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&rate.to_le_bytes());
-    out.extend_from_slice(&(rate * 2).to_le_bytes());
-    out.extend_from_slice(&2u16.to_le_bytes());
-    out.extend_from_slice(&16u16.to_le_bytes());
-    out.extend_from_slice(b"data");
-    out.extend_from_slice(&(n * 2).to_le_bytes());
-    for i in 0..n {
-        let t = f64::from(i) / f64::from(rate);
-        let phase = t % 0.8;
-        let burst = |start: f64, len: f64, hz: f64| {
-            if (start..start + len).contains(&phase) {
-                let x = (phase - start) / len;
-                (std::f64::consts::PI * x).sin() * (2.0 * std::f64::consts::PI * hz * t).sin()
-            } else {
-                0.0
-            }
-        };
-        let v = burst(0.1, 0.1, 60.0) + 0.7 * burst(0.4, 0.08, 80.0);
-        out.extend_from_slice(&((v * 12_000.0) as i16).to_le_bytes());
-    }
-    out
+    let samples: Vec<i16> = (0..n)
+        .map(|i| {
+            let t = f64::from(i) / f64::from(rate);
+            let phase = t % 0.8;
+            let burst = |start: f64, len: f64, hz: f64| {
+                if (start..start + len).contains(&phase) {
+                    let x = (phase - start) / len;
+                    (std::f64::consts::PI * x).sin() * (2.0 * std::f64::consts::PI * hz * t).sin()
+                } else {
+                    0.0
+                }
+            };
+            let v = burst(0.1, 0.1, 60.0) + 0.7 * burst(0.4, 0.08, 80.0);
+            (v * 12_000.0) as i16
+        })
+        .collect();
+    wav_from_samples(&samples, rate)
 }
 
 pub async fn heart_sounds_come_back_at_2_khz_with_s1_and_s2(mut app: TestApp) {

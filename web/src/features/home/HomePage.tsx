@@ -6,6 +6,7 @@ import type { AuditEntry } from '../../api/client';
 import { paths } from '../../app/paths';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
+import { StatGrid } from '../../components/StatGrid';
 import { Spinner } from '../../components/Spinner';
 import { formatDateTime, formatRelative, localMidnight } from '../../lib/format';
 import { displayNameOf, useCurrentUser } from '../../lib/session';
@@ -98,21 +99,7 @@ function Figures({ isDoctor }: { isDoctor: boolean }) {
       { key: 'testsToday', value: dashboard.data.testsToday, icon: <Waves size={24} /> },
       { key: 'pendingReviews', value: dashboard.data.pendingReviews, icon: <Inbox size={24} /> },
     ] as const;
-    body = (
-      <ul className="stat-grid">
-        {stats.map(({ key, value, icon }) => (
-          <li key={key} className="card stat-card">
-            <span className="stat-card__icon" aria-hidden="true">
-              {icon}
-            </span>
-            <div>
-              <p className="stat-card__value">{value}</p>
-              <p className="stat-card__label">{t(`home.stats.${key}`)}</p>
-            </div>
-          </li>
-        ))}
-      </ul>
-    );
+    body = <StatGrid stats={stats.map((stat) => ({ ...stat, label: t(`home.stats.${stat.key}`) }))} />;
   }
 
   return (

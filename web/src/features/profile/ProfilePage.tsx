@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
+import { StatGrid } from '../../components/StatGrid';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
 import { checkNewPassword, type PasswordProblem } from '../../lib/passwordRules';
@@ -163,21 +164,7 @@ function ActivityStats() {
     { key: 'analyses', value: activity.data.analyses, icon: <Waves size={24} /> },
     { key: 'reviews', value: activity.data.reviews, icon: <BadgeCheck size={24} /> },
   ] as const;
-  return (
-    <ul className="stat-grid">
-      {stats.map(({ key, value, icon }) => (
-        <li key={key} className="card stat-card">
-          <span className="stat-card__icon" aria-hidden="true">
-            {icon}
-          </span>
-          <div>
-            <p className="stat-card__value">{value}</p>
-            <p className="stat-card__label">{t(`profile.stats.${key}`)}</p>
-          </div>
-        </li>
-      ))}
-    </ul>
-  );
+  return <StatGrid stats={stats.map((stat) => ({ ...stat, label: t(`profile.stats.${stat.key}`) }))} />;
 }
 
 export function ProfilePage() {

@@ -16,6 +16,7 @@ import {
 import type { ReportSummary } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
+import { StatGrid } from '../../components/StatGrid';
 import { Spinner } from '../../components/Spinner';
 import { exportCsvUrl, PERIODS, periodStart, useReportSummary, type Period } from './api';
 
@@ -65,19 +66,10 @@ function Figures({ summary }: { summary: ReportSummary }) {
     { key: 'pendingReview', value: String(summary.pending_review), icon: <FileText size={24} /> },
   ] as const;
   return (
-    <ul className="stat-grid" aria-label={t('reports.figures.label')}>
-      {stats.map(({ key, value, icon }) => (
-        <li key={key} className="card stat-card">
-          <span className="stat-card__icon" aria-hidden="true">
-            {icon}
-          </span>
-          <div>
-            <p className="stat-card__value">{value}</p>
-            <p className="stat-card__label">{t(`reports.figures.${key}`)}</p>
-          </div>
-        </li>
-      ))}
-    </ul>
+    <StatGrid
+      stats={stats.map((stat) => ({ ...stat, label: t(`reports.figures.${stat.key}`) }))}
+      label={t('reports.figures.label')}
+    />
   );
 }
 
