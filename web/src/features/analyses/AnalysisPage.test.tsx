@@ -70,6 +70,9 @@ describe('Analysis page', () => {
     expect(screen.getByRole('link', { name: 'María López' })).toHaveAttribute('href', '/patients/p-1');
     expect(screen.getByText('rest.xml')).toBeInTheDocument();
     expect(screen.getByText('ecg-rhythm-gbdt 1.2.0')).toBeInTheDocument();
+    const report = screen.getByRole('link', { name: 'Download PDF report' });
+    expect(report).toHaveAttribute('href', '/api/analyses/a-1/report.pdf');
+    expect(report).toHaveAttribute('download', 'cardio-analysis-a-1.pdf');
 
     // Twelve standard leads: the 3 x 4 layout and a rhythm strip, 10 s from the start.
     const paper = await screen.findByRole('img', { name: 'ECG waveform, 0:00.0 – 0:10.0 of 0:30.0' });

@@ -1,4 +1,4 @@
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
@@ -41,9 +41,21 @@ export function AnalysisPage() {
 
   const a = analysis.data;
   const type = MODEL_NAMES[a.modality];
+  const actions = (
+    <>
+      <a
+        className="button button--secondary"
+        href={`/api/analyses/${encodeURIComponent(a.id)}/report.pdf`}
+        download={`cardio-analysis-${a.id}.pdf`}
+      >
+        <Download size={16} aria-hidden="true" /> {t('common.downloadReport')}
+      </a>
+      {back}
+    </>
+  );
   return (
     <div className="page">
-      <PageHeader title={t('analysisPage.title', { type })} subtitle={formatDateTime(a.createdAt)} actions={back} />
+      <PageHeader title={t('analysisPage.title', { type })} subtitle={formatDateTime(a.createdAt)} actions={actions} />
       <div className="card">
         <dl className="test-card__facts">
           <div>

@@ -1,4 +1,12 @@
-import { ArrowLeft, CheckCircle2, CircleDashed, CircleSlash, LoaderCircle, TriangleAlert } from 'lucide-react';
+import {
+  ArrowLeft,
+  CheckCircle2,
+  CircleDashed,
+  CircleSlash,
+  Download,
+  LoaderCircle,
+  TriangleAlert,
+} from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReviewPanel } from '../../components/review/ReviewPanel';
@@ -211,6 +219,13 @@ function CombinedView({ result }: { result: CombinedResult }) {
       <p className="result__disclaimer">{t('results.disclaimer')}</p>
       <ReviewPanel target={{ kind: 'screening', id: result.screening_id }} />
       <div className="form-actions">
+        <a
+          className="button button--secondary"
+          href={`/api/screenings/${encodeURIComponent(result.screening_id)}/report.pdf`}
+          download={`cardio-screening-${result.screening_id}.pdf`}
+        >
+          <Download size={16} aria-hidden="true" /> {t('common.downloadReport')}
+        </a>
         <Link to={paths.home} className="button button--primary">
           {t('common.backToHome')}
         </Link>

@@ -177,6 +177,10 @@ describe('Signal steps with a screening', () => {
     ]);
     expect(result).toHaveTextContent('How it was combined: Overall risk = the highest risk score');
     expect(within(result).getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/home');
+    expect(within(result).getByRole('link', { name: 'Download PDF report' })).toHaveAttribute(
+      'href',
+      '/api/screenings/s-1/report.pdf',
+    );
     const [clinical] = requestsTo(fake, 'POST', '/api/predict/clinical');
     expect(await clinical?.json()).toEqual({ ...makeClinicalRecord().parameters, screening_id: 's-1' });
     expect(requestsTo(fake, 'POST', '/api/screenings/s-1/combine')).toHaveLength(1);
