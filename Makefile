@@ -79,6 +79,7 @@ check-client: deps-web
 ## Benchmarks and reference vectors --------------------------------------------------------------
 bench:
 	cargo bench -p cardio-signal
+	cargo bench -p cardio-models --bench waveform
 
 # API latency of a 30-s ECG upload at 50 concurrent requests (needs CARDIO_DATASETS).
 bench-api:

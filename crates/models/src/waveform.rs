@@ -7,11 +7,11 @@
 //! most) so the viewer can place them without a second call.
 
 use cardio_formats::Recording;
-use cardio_signal::{pcg, SamplingRate};
+use cardio_signal::{ecg, pcg, ppg, SamplingRate};
 use serde::Serialize;
 
 use crate::{
-    analysis::{self, AnalysisError, AnalyzeOptions, ChannelChoice, Kind},
+    analysis::{AnalysisError, Kind},
     pcg_model::features::{prepare_channel, ANALYSIS_HZ},
 };
 
@@ -120,15 +120,28 @@ fn marks(rec: &Recording, kind: Kind, channel: usize) -> Result<Marks, String> {
                 s2: seg.s2_s,
             })
         }
-        Kind::Ecg | Kind::Ppg => {
-            let options = AnalyzeOptions {
-                kind: Some(kind),
-                channel: Some(ChannelChoice::Index(channel)),
-                ..AnalyzeOptions::default()
-            };
-            let found = analysis::analyze(rec, &options).map_err(|e| e.to_string())?;
+        // Only the beats: the viewers need no delineation, quality or HRV, which on a 30-minute
+        // Holter cost more than the detection itself.
+        Kind::Ecg => {
+            let rate = SamplingRate::new(fs).map_err(|e| e.to_string())?;
+            let cleaned = ecg::clean(&rec.channels[channel].samples, rate, ecg::Powerline::Hz50)
+                .map_err(|e| e.to_string())?;
+            let peaks = ecg::QrsDetector::new(rate)
+                .and_then(|d| d.detect(&cleaned))
+                .map_err(|e| e.to_string())?;
+            #[allow(clippy::cast_precision_loss)]
             Ok(Marks {
-                beats: found.beats_s,
+                beats: peaks.iter().map(|&i| i as f64 / fs).collect(),
+                s1: Vec::new(),
+                s2: Vec::new(),
+            })
+        }
+        Kind::Ppg => {
+            let rate = SamplingRate::new(fs).map_err(|e| e.to_string())?;
+            let found =
+                ppg::analyze(&rec.channels[channel].samples, rate).map_err(|e| e.to_string())?;
+            Ok(Marks {
+                beats: found.peak_times_s,
                 s1: Vec::new(),
                 s2: Vec::new(),
             })
