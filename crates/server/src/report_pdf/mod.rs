@@ -325,7 +325,13 @@ fn write_analysis(
     signal: Option<&Result<Waveform, String>>,
     with_review: bool,
 ) {
-    out.subheading(modality_name(s, a.modality), 25.0);
+    // The facts and the strip stay together on one page.
+    let strip = match (signal, a.modality) {
+        (Some(Ok(_)), Modality::Ecg) => paper::ECG_HEIGHT,
+        (Some(Ok(_)), _) => paper::SIGNAL_HEIGHT,
+        _ => 0.0,
+    };
+    out.subheading(modality_name(s, a.modality), 35.0 + strip);
     let r = &a.result;
     out.field(s.finding, &r.prediction, LABEL_W);
     out.field(
@@ -688,4 +694,45 @@ pub async fn screening_report(
     };
     let bytes = generate(&state, data).await?;
     pdf_response(bytes, &format!("cardio-screening-{id}.pdf"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_french_report_is_in_french_with_its_accents_and_page_numbers() {
+        let data = ReportData {
+            language: Language::Fr,
+            doctor: "Hélène Dubois".into(),
+            patient: None,
+            clinical: None,
+            screening: None,
+            analyses: Vec::new(),
+        };
+        let blobs = BlobStore::new(std::path::Path::new("/nonexistent"));
+
+        let bytes = render(&data, &blobs).unwrap();
+
+        let text = pdf_extract::extract_text_from_mem(&bytes).unwrap();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for expected in [
+            "Rapport de dépistage cardiovasculaire",
+            "Médecin: Hélène Dubois",
+            "Aucun patient n'est lié à cette analyse.",
+            "Aucun paramètre clinique enregistré.",
+            "Page 1 sur 1",
+        ] {
+            assert!(text.contains(expected), "{expected:?} not in {text}");
+        }
+    }
+
+    #[test]
+    fn risk_bands_follow_the_spec() {
+        let s = strings::of(Language::En);
+        assert_eq!(band(s, 0.71), "High");
+        assert_eq!(band(s, 0.7), "Moderate");
+        assert_eq!(band(s, 0.41), "Moderate");
+        assert_eq!(band(s, 0.4), "Low");
+    }
 }

@@ -17,6 +17,13 @@ const ROW_H: f32 = 30.0;
 /// Room for the calibration pulse before the trace, mm.
 const CAL_W: f32 = 10.0;
 
+/// Height of the ECG block (caption, two rows, gaps), mm.
+pub const ECG_HEIGHT: f32 = 2.0 * (ROW_H + 4.0) + 15.0;
+/// Height of a PCG or PPG block (caption, strip, gaps), mm.
+pub const SIGNAL_HEIGHT: f32 = STRIP_H + 17.0;
+/// Height of a PCG or PPG strip, mm.
+const STRIP_H: f32 = 28.0;
+
 /// The samples of the analysed channel between `from` and `to` seconds (window-relative), as
 /// `(t, value)` with `t` from the window's start; invalid samples as `None`.
 fn samples(w: &Waveform, from: f64, to: f64) -> Vec<(f64, Option<f32>)> {
@@ -60,8 +67,7 @@ fn trace(out: &Writer, points: impl Iterator<Item = Option<(f32, f32)>>, width_p
 /// The ECG on standard paper: 10 s of the analysed lead in two rows of 5 s.
 pub fn ecg(out: &mut Writer, w: &Waveform, caption: &str, calibration: &str) {
     let rows = 2;
-    let height = rows as f32 * (ROW_H + 4.0) + 8.0;
-    out.ensure(height);
+    out.ensure(ECG_HEIGHT);
     let lead = w
         .channels
         .get(w.analysed_channel)
@@ -170,8 +176,8 @@ pub struct Marks<'a> {
 
 /// A PCG or PPG strip of `seconds` with the marks, scaled to its own range.
 pub fn signal(out: &mut Writer, w: &Waveform, seconds: f64, caption: &str, marks: &Marks<'_>) {
-    let h = 28.0;
-    out.ensure(h + 12.0);
+    let h = STRIP_H;
+    out.ensure(SIGNAL_HEIGHT);
     out.advance(5.0);
     out.text_at(caption, MARGIN, out.y() + 1.0, 8.0, Face::Regular, muted());
     let width = PAGE_W - 2.0 * MARGIN;

@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use crate::{
     helpers::{patient_form, Part, TestApp, TestResponse},
     predict::{csv_recording, with_echo},
+    waveforms::heart_sound_wav,
 };
 
 crate::backend_tests!(
@@ -213,6 +214,15 @@ pub async fn a_screening_report_has_the_combined_result_its_rule_and_the_strips(
         ],
     )
     .await;
+    upload(
+        &mut app,
+        "/api/predict/pcg/upload",
+        &[
+            Part::file("heart.wav", Some("audio/wav"), heart_sound_wav(8.0, 4000)),
+            Part::text("screening_id", &id),
+        ],
+    )
+    .await;
     let combined = app
         .post(&format!("/api/screenings/{id}/combine"), json!({}))
         .await;
@@ -242,10 +252,10 @@ pub async fn a_screening_report_has_the_combined_result_its_rule_and_the_strips(
         "Combined result",
         &format!("Overall risk {:.0}% — {band}", risk * 100.0),
         "Overall risk = the highest risk score",
-        "Not performed",
         clinical["prediction"].as_str().unwrap(),
         "ECG, lead II",
         "Pulse wave with the detected peaks marked",
+        "Heart sounds with S1 and S2 marked",
         "Not yet reviewed",
         "Page 1 of",
     ] {

@@ -190,7 +190,7 @@ pub async fn a_wfdb_record_is_read_again_from_its_two_blobs(mut app: TestApp) {
 
 /// A 16-bit mono WAV at `rate`: S1 (60 Hz, 0.1 s) and S2 (80 Hz, 0.08 s) bursts every 0.8 s,
 /// S2 0.3 s after S1.
-fn heart_sound_wav(seconds: f64, rate: u32) -> Vec<u8> {
+pub fn heart_sound_wav(seconds: f64, rate: u32) -> Vec<u8> {
     let n = (seconds * f64::from(rate)) as u32;
     let samples: Vec<i16> = (0..n)
         .map(|i| {
