@@ -149,40 +149,32 @@ fn age_years(date_of_birth: &str) -> Option<i64> {
     Some(years)
 }
 
-/// The measured values of a result's `details` worth printing: heart rate, HRV, quality.
+/// The measured values of a result's `details` worth printing, in a fixed order: heart rate, HRV
+/// (SDNN, RMSSD, pNN50) and the signal quality (score and the model's words for it).
 fn measured_values(s: &Strings, details: &Value) -> Vec<(String, String)> {
-    let Some(map) = details.as_object() else {
-        return Vec::new();
-    };
+    let number = |key: &str| details.get(key).and_then(Value::as_f64);
     let mut out = Vec::new();
-    for (key, value) in map {
-        let wanted = key.starts_with("heart_rate")
-            || ["sdnn", "rmssd", "pnn50", "hrv", "quality"]
-                .iter()
-                .any(|k| key.contains(k));
-        if !wanted {
-            continue;
+    if let Some(v) = number("heart_rate_bpm") {
+        out.push((s.heart_rate.to_owned(), format!("{v:.0} bpm")));
+    }
+    for (key, label) in [("sdnn_ms", "HRV SDNN"), ("rmssd_ms", "HRV RMSSD")] {
+        if let Some(v) = number(key) {
+            out.push((label.to_owned(), format!("{v:.1} ms")));
         }
-        let text = match value {
-            Value::Number(n) => match n.as_f64() {
-                Some(v) if key.starts_with("heart_rate") => format!("{v:.0} bpm"),
-                Some(v) if key.ends_with("_ms") => format!("{v:.1} ms"),
-                Some(v) if v.fract() == 0.0 => format!("{v:.0}"),
-                Some(v) => format!("{v:.2}"),
-                None => continue,
-            },
-            Value::Bool(b) => (if *b { s.yes } else { s.no }).to_owned(),
-            Value::String(t) => t.clone(),
-            _ => continue,
-        };
-        let label = match key.as_str() {
-            "heart_rate_bpm" => s.heart_rate.to_owned(),
-            "sdnn_ms" => "HRV SDNN".to_owned(),
-            "rmssd_ms" => "HRV RMSSD".to_owned(),
-            "quality" | "quality_score" | "signal_quality" => s.quality.to_owned(),
-            other => other.replace('_', " "),
-        };
-        out.push((label, text));
+    }
+    if let Some(v) = number("pnn50_percent") {
+        out.push(("HRV pNN50".to_owned(), format!("{v:.1}%")));
+    }
+    let score = number("quality_score").or_else(|| number("signal_quality"));
+    let words = details.get("quality").and_then(Value::as_str);
+    let quality = match (score, words) {
+        (Some(v), Some(w)) => Some(format!("{v:.2} ({w})")),
+        (Some(v), None) => Some(format!("{v:.2}")),
+        (None, Some(w)) => Some(w.to_owned()),
+        (None, None) => None,
+    };
+    if let Some(q) = quality {
+        out.push((s.quality.to_owned(), q));
     }
     out
 }
@@ -344,14 +336,8 @@ fn write_analysis(
         &format!("{:.0}% — {}", r.risk_score * 100.0, band(s, r.risk_score)),
         LABEL_W,
     );
-    let measured = measured_values(s, &r.details);
-    if !measured.is_empty() {
-        let text = measured
-            .iter()
-            .map(|(k, v)| format!("{k}: {v}"))
-            .collect::<Vec<_>>()
-            .join(" · ");
-        out.field(s.measured, &text, LABEL_W);
+    for (label, value) in measured_values(s, &r.details) {
+        out.field(&label, &value, LABEL_W);
     }
     if let Some(file) = &a.file_name {
         out.field(s.file, file, LABEL_W);
@@ -725,6 +711,26 @@ mod tests {
         ] {
             assert!(text.contains(expected), "{expected:?} not in {text}");
         }
+    }
+
+    #[test]
+    fn measured_values_come_in_order_with_units() {
+        let details = serde_json::json!({
+            "quality": "usable", "quality_score": 0.93, "rmssd_ms": 31.25, "sdnn_ms": 42.0,
+            "heart_rate_bpm": 74.6, "pnn50_percent": 12.5, "channel": "II",
+        });
+        let values = measured_values(strings::of(Language::En), &details);
+        let text: Vec<String> = values.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        assert_eq!(
+            text,
+            [
+                "Heart rate: 75 bpm",
+                "HRV SDNN: 42.0 ms",
+                "HRV RMSSD: 31.2 ms",
+                "HRV pNN50: 12.5%",
+                "Signal quality: 0.93 (usable)",
+            ]
+        );
     }
 
     #[test]
