@@ -70,8 +70,6 @@ pub struct Strings {
     pub risk: &'static str,
     /// Low, moderate, high.
     pub bands: [&'static str; 3],
-    /// "Measured values".
-    pub measured: &'static str,
     /// "Heart rate".
     pub heart_rate: &'static str,
     /// "Signal quality".
@@ -180,7 +178,6 @@ pub const EN: Strings = Strings {
     confidence: "Confidence",
     risk: "Risk",
     bands: ["Low", "Moderate", "High"],
-    measured: "Measured values",
     heart_rate: "Heart rate",
     quality: "Signal quality",
     file: "File",
@@ -261,7 +258,6 @@ pub const ES: Strings = Strings {
     confidence: "Confianza",
     risk: "Riesgo",
     bands: ["Bajo", "Moderado", "Alto"],
-    measured: "Valores medidos",
     heart_rate: "Frecuencia cardíaca",
     quality: "Calidad de la señal",
     file: "Archivo",
@@ -342,7 +338,6 @@ pub const FR: Strings = Strings {
     confidence: "Confiance",
     risk: "Risque",
     bands: ["Faible", "Modéré", "Élevé"],
-    measured: "Valeurs mesurées",
     heart_rate: "Fréquence cardiaque",
     quality: "Qualité du signal",
     file: "Fichier",
@@ -412,7 +407,6 @@ mod tests {
             s.finding,
             s.confidence,
             s.risk,
-            s.measured,
             s.heart_rate,
             s.quality,
             s.file,
