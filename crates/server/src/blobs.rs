@@ -26,6 +26,11 @@ impl BlobStore {
         }
     }
 
+    /// The folder the blobs live under.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The lower-case hex SHA-256 of `bytes`.
     pub fn hash(bytes: &[u8]) -> String {
         let digest = Sha256::digest(bytes);

@@ -30,6 +30,22 @@ pub struct Health {
     pub build: String,
     /// `sqlite` or `postgres`.
     pub database: String,
+    /// `CARDIO_ENV` when set, else `production` for a release build and `development` otherwise.
+    pub environment: String,
+}
+
+/// The environment the server says it runs in.
+pub fn environment() -> String {
+    std::env::var("CARDIO_ENV")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| {
+            if cfg!(debug_assertions) {
+                "development".into()
+            } else {
+                "production".into()
+            }
+        })
 }
 
 /// Reports that the server and its database are up.
@@ -47,5 +63,6 @@ pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
         version: VERSION.into(),
         build: BUILD.into(),
         database: state.db.backend.name().into(),
+        environment: environment(),
     }))
 }

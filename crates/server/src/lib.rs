@@ -7,7 +7,7 @@
 //! - [`auth`]: accounts, sessions, sign-in rate limiting, display name and password changes;
 //! - [`profile`]: the profile page's activity figures; [`settings`]: each user's preferences,
 //!   whose session timeout the session check enforces (against the [`clock`]);
-//! - [`health`]: `GET /api/health`;
+//! - [`health`]: `GET /api/health`; [`system`]: storage figures and the release notes;
 //! - [`patients`], [`clinical`], [`screenings`]: a doctor's patients, their clinical parameters and
 //!   screening sessions, every query scoped to the doctor;
 //! - [`dashboard`]: the home page's figures;
@@ -60,6 +60,7 @@ pub mod reviews;
 pub mod screenings;
 pub mod settings;
 pub mod state;
+pub mod system;
 pub mod waveforms;
 pub mod web;
 
@@ -102,6 +103,7 @@ pub fn app(state: AppState) -> Router {
         .merge(reviews::router())
         .merge(reports::router())
         .merge(fhir::router())
+        .merge(system::router())
         .merge(report_pdf::router())
         .merge(models::router())
         .merge(combine::router())

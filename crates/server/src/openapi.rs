@@ -5,7 +5,8 @@ use utoipa::OpenApi;
 
 use crate::{
     analyses, audit, auth, clinical, combine, dashboard, error::ErrorBody, fhir, health, models,
-    patients, predict, profile, report_pdf, reports, reviews, screenings, settings, waveforms,
+    patients, predict, profile, report_pdf, reports, reviews, screenings, settings, system,
+    waveforms,
 };
 
 /// The API description.
@@ -23,7 +24,7 @@ use crate::{
         analyses::read, waveforms::read, models::list, combine::combine,
         reviews::review_analysis, reviews::analysis_history, reviews::review_screening,
         reviews::screening_history, reports::summary, reports::export_csv,
-        fhir::export, report_pdf::analysis_report, report_pdf::screening_report,
+        fhir::export, system::storage, system::release_notes, report_pdf::analysis_report, report_pdf::screening_report,
     ),
     components(schemas(
         ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
@@ -39,6 +40,7 @@ use crate::{
         waveforms::WaveformView, waveforms::WaveformChannelView,
         reviews::Review, reviews::ReviewForm, report_pdf::PdfFile, reviews::Agreement,
         reports::ReportSummary, reports::ByModality, reports::MonthVolume,
+        system::StorageUsage,
         models::ModelSummary, models::Metric,
         combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,
     )),

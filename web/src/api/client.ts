@@ -35,6 +35,7 @@ export type ProfileActivity = components['schemas']['ProfileActivity'];
 export type Review = components['schemas']['Review'];
 export type Agreement = components['schemas']['Agreement'];
 export type ReportSummary = components['schemas']['ReportSummary'];
+export type StorageUsage = components['schemas']['StorageUsage'];
 
 /** The server answered with an error status. `detail` is its message, when it sent one. */
 export class ApiError extends Error {

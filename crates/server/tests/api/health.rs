@@ -18,4 +18,6 @@ pub async fn health_reports_ok_and_the_database(mut app: TestApp) {
         Backend::Postgres => "postgres",
     };
     assert_eq!(body["database"], expected);
+    // Tests run a debug build with no CARDIO_ENV.
+    assert_eq!(body["environment"], "development");
 }

@@ -19,5 +19,6 @@ mod reports;
 mod reviews;
 mod screenings;
 mod settings;
+mod system;
 mod waveforms;
 mod web;

@@ -440,6 +440,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/release-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The release notes of this server (Markdown). */
+        get: operations["get_release_notes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/summary": {
         parameters: {
             query?: never;
@@ -557,6 +574,23 @@ export interface paths {
         get: operations["get_settings"];
         /** Saves every setting of the signed-in user at once. */
         put: operations["save_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/system/storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The database's and the blob store's sizes, and the data folder. */
+        get: operations["get_storage_usage"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -866,6 +900,8 @@ export interface components {
             build: string;
             /** @description `sqlite` or `postgres`. */
             database: string;
+            /** @description `CARDIO_ENV` when set, else `production` for a release build and `development` otherwise. */
+            environment: string;
             /** @description Always `ok` when the server can answer and the database responds. */
             status: string;
             /** @description Server version. */
@@ -1394,6 +1430,28 @@ export interface components {
          * @enum {string}
          */
         Status: "active" | "inactive";
+        /** @description Storage figures. */
+        StorageUsage: {
+            /**
+             * Format: int64
+             * @description Bytes of the stored recordings and uploads.
+             */
+            blob_bytes: number;
+            /**
+             * Format: int64
+             * @description How many files the blob store holds.
+             */
+            blob_files: number;
+            /** @description The data folder (changed with `--data-dir` / `CARDIO_DATA_DIR`, not from the browser). */
+            data_dir: string;
+            /** @description `sqlite` or `postgres`. */
+            database: string;
+            /**
+             * Format: int64
+             * @description Bytes the database takes (SQLite: its pages; PostgreSQL: `pg_database_size`).
+             */
+            database_bytes: number;
+        };
         /** @description One uploaded file of an analysis, stored in the blob store under its hash. */
         StoredFile: {
             /** @description The client's file name. */
@@ -2895,6 +2953,26 @@ export interface operations {
             };
         };
     };
+    get_release_notes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CHANGELOG.md */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+        };
+    };
     get_report_summary: {
         parameters: {
             query?: {
@@ -3287,6 +3365,44 @@ export interface operations {
             };
             /** @description A field is missing or has a value not offered */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_storage_usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sizes from the database and the data folder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageUsage"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

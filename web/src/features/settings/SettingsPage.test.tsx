@@ -124,3 +124,49 @@ describe('Settings page', () => {
     expect(within(screen.getByRole('main')).getByLabelText('Theme')).toHaveDisplayValue('Dark');
   });
 });
+
+describe('Settings page: Data & Storage and About', () => {
+  it("shows the server's real storage figures, version, environment, models and release notes", async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/settings': () => json(200, makeSettings()),
+      'GET /api/system/storage': () =>
+        json(200, {
+          database_bytes: 1_572_864,
+          blob_bytes: 3_355_443,
+          blob_files: 12,
+          data_dir: '/var/lib/cardio',
+          database: 'sqlite',
+        }),
+      'GET /api/health': () =>
+        json(200, { status: 'ok', version: '0.1.0', build: 'b42', database: 'postgres', environment: 'production' }),
+      'GET /api/models': () =>
+        json(200, [
+          { modality: 'ecg', id: 'ecg-rhythm-gbdt', version: '1.0.0', dataset: 'cinc2017', metrics: [] },
+          { modality: 'ppg', id: 'ppg-rhythm-gbdt', version: '1.0.0', dataset: 'cinc2017', metrics: [] },
+        ]),
+    });
+    renderApp('/settings');
+    const storage = (await screen.findByRole('heading', { name: 'Data & Storage' })).closest('section') as HTMLElement;
+    expect(await within(storage).findByText('Database 1.5 MB, recordings 3.2 MB (12 files)')).toBeInTheDocument();
+    expect(within(storage).getByText('/var/lib/cardio')).toBeInTheDocument();
+    const about = screen.getByRole('heading', { name: 'About' }).closest('section') as HTMLElement;
+    expect(await within(about).findByText('production')).toBeInTheDocument();
+    expect(within(about).getByText('PostgreSQL')).toBeInTheDocument();
+    expect(await within(about).findByText('ecg-rhythm-gbdt 1.0.0, ppg-rhythm-gbdt 1.0.0')).toBeInTheDocument();
+    expect(within(about).getByRole('link', { name: 'What is new in this version' })).toHaveAttribute(
+      'href',
+      '/api/release-notes',
+    );
+  });
+
+  it('shows no storage figures to a patient account', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user' })),
+      'GET /api/settings': () => json(200, makeSettings()),
+    });
+    renderApp('/settings');
+    expect(await screen.findByRole('heading', { name: 'About' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Data & Storage' })).not.toBeInTheDocument();
+  });
+});

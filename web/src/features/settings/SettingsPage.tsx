@@ -5,7 +5,9 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { LanguageSelect, ThemeSelect } from '../../components/PreferenceControls';
 import { PageHeader } from '../../components/PageHeader';
 import { Spinner } from '../../components/Spinner';
+import { useCurrentUser } from '../../lib/session';
 import { useHealth } from './api/health';
+import { formatBytes, useLoadedModels, useStorageUsage } from './api/system';
 import { useSaveSettings, useSettings, type SettingsChange } from './api/settings';
 
 /** Spec §9: the session timeout options, in the order shown. */
@@ -17,6 +19,7 @@ const NOTIFICATIONS: readonly NotificationKey[] = ['notifyTestResults', 'notifyD
 function About() {
   const { t } = useTranslation();
   const health = useHealth();
+  const models = useLoadedModels();
   return (
     <section className="card settings-section" aria-labelledby="settings-about">
       <h2 id="settings-about" className="section__title">
@@ -39,6 +42,68 @@ function About() {
           <div>
             <dt>{t('settings.database')}</dt>
             <dd>{health.data.database === 'postgres' ? 'PostgreSQL' : 'SQLite'}</dd>
+          </div>
+          <div>
+            <dt>{t('settings.environment')}</dt>
+            <dd>{health.data.environment}</dd>
+          </div>
+          <div>
+            <dt>{t('settings.models')}</dt>
+            <dd>
+              {models.isSuccess
+                ? models.data.map((m) => `${m.id} ${m.version}`).join(', ')
+                : models.isError
+                  ? t('settings.serverUnavailable')
+                  : t('app.loading')}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('settings.releaseNotes')}</dt>
+            <dd>
+              <a href="/api/release-notes" target="_blank" rel="noreferrer">
+                {t('settings.releaseNotesLink')}
+              </a>
+            </dd>
+          </div>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** Data & Storage: real sizes of the database and the recordings, and the data folder. */
+function DataStorage() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const usage = useStorageUsage(user.role === 'doctor');
+  if (user.role !== 'doctor') return null;
+  return (
+    <section className="card settings-section" aria-labelledby="settings-storage">
+      <h2 id="settings-storage" className="section__title">
+        {t('settings.dataStorage')}
+      </h2>
+      {usage.isPending ? (
+        <p className="muted">{t('app.loading')}</p>
+      ) : usage.isError ? (
+        <p className="muted">{t('settings.storageUnavailable')}</p>
+      ) : (
+        <dl className="details">
+          <div>
+            <dt>{t('settings.storageUsage')}</dt>
+            <dd>
+              {t('settings.storageUsageValue', {
+                database: formatBytes(usage.data.database_bytes),
+                recordings: formatBytes(usage.data.blob_bytes),
+                files: usage.data.blob_files,
+              })}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('settings.storageLocation')}</dt>
+            <dd>
+              <code>{usage.data.data_dir}</code>
+              <p className="field__help">{t('settings.storageLocationHelp')}</p>
+            </dd>
           </div>
         </dl>
       )}
@@ -171,6 +236,7 @@ export function SettingsPage() {
       ) : (
         <SavedSettings settings={settings.data} save={save} />
       )}
+      <DataStorage />
       <About />
     </div>
   );
