@@ -10,7 +10,8 @@
 //!   `final` once the doctor signed it off, `preliminary` before);
 //! - a `Device` per model (id and version) that produced a result.
 //!
-//! No PDF exists yet to put in `presentedForm`. Every export is audited.
+//! Each report's `presentedForm` points at its PDF (`/api/analyses/{id}/report.pdf`,
+//! `/api/screenings/{id}/report.pdf`; same server, same sign-in). Every export is audited.
 
 use std::collections::BTreeMap;
 
@@ -332,6 +333,11 @@ fn analysis_resources(
             a.model_version
         ),
     });
+    report["presentedForm"] = json!([{
+        "contentType": "application/pdf",
+        "url": format!("/api/analyses/{}/report.pdf", a.id),
+        "title": "Cardio analysis report",
+    }]);
     if !results.is_empty() {
         report["result"] = json!(results
             .iter()
@@ -367,6 +373,11 @@ fn screening_report(bundle: &mut BundleBuilder, s: &Screening, subject: &str) {
         "effectiveDateTime": s.created_at,
         "issued": combined.combined_at,
         "conclusion": conclusion,
+        "presentedForm": [{
+            "contentType": "application/pdf",
+            "url": format!("/api/screenings/{}/report.pdf", s.id),
+            "title": "Cardio screening report",
+        }],
     }));
 }
 

@@ -250,6 +250,17 @@ pub async fn a_patient_exports_as_a_valid_fhir_r4_bundle(mut app: TestApp) {
         .unwrap()
         .ends_with("disagreed with the model's finding. Artefact, not AF."));
     assert_eq!(ecg_report["result"].as_array().unwrap().len(), 2);
+    // The PDF of the same analysis, from the same server.
+    let pdf = ecg_report["presentedForm"][0]["url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        ecg_report["presentedForm"][0]["contentType"],
+        "application/pdf"
+    );
+    let response = app.get(&pdf).await;
+    assert_eq!(response.status, StatusCode::OK, "{pdf}");
     assert!(reports.iter().any(|r| r["status"] == "preliminary"));
     let devices = resources(&bundle, "Device");
     let names: HashSet<&str> = devices
