@@ -30,9 +30,10 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 
 deps-web: web/node_modules/.installed
 
-# Debian's chromium, only for the browser tests (Playwright never downloads a browser here).
+# Debian's chromium, only for the browser tests (Playwright never downloads a browser here), and
+# poppler-utils, whose pdftotext/pdftoppm read the downloaded PDF reports in those tests.
 chromium:
-	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+	@command -v chromium >/dev/null && command -v pdftotext >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core poppler-utils >/dev/null; }
 
 ## Build and run -----------------------------------------------------------------------------------
 build-web: deps-web

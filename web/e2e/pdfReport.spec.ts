@@ -1,0 +1,49 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { createAccount, createPatientWithScreening, uniqueEmail } from './helpers';
+import { ecgCsv } from './signals';
+
+const OUT = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
+
+test('a doctor reviews a result and downloads its PDF report, which says so', async ({ browser, baseURL }) => {
+  mkdirSync(OUT, { recursive: true });
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  await createAccount(context.request, { name: 'Paul Wood', email: uniqueEmail('pdf') });
+  const { patientId } = await createPatientWithScreening(context.request, { firstName: 'Elena', lastName: 'Marsh' });
+  const upload = await context.request.post('/api/predict/ecg/upload', {
+    multipart: { file: { name: 'ecg.csv', mimeType: 'text/csv', buffer: ecgCsv(30) }, patient_id: patientId },
+  });
+  expect(upload.status(), await upload.text()).toBe(200);
+  const { analysis_id: id } = (await upload.json()) as { analysis_id: string };
+
+  await page.goto(`/analyses/${id}`);
+  const panel = page.locator('section.review');
+  await panel.getByRole('radio', { name: 'Disagree' }).check();
+  await panel.getByLabel('Comment: why do you disagree?').fill('Baseline wander; sinus rhythm on review.');
+  await panel.getByRole('button', { name: 'Sign off' }).click();
+  await expect(panel.locator('.review__current')).toContainText("disagreed with the model's finding");
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download PDF report' }).first().click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`cardio-analysis-${id}.pdf`);
+  const dir = mkdtempSync(join(tmpdir(), 'cardio-pdf-'));
+  const pdf = join(dir, 'report.pdf');
+  await file.saveAs(pdf);
+  const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+  expect(text).toContain('Elena Marsh');
+  expect(text).toContain('Paul Wood');
+  expect(text).toContain('ECG (electrocardiogram)');
+  expect(text).toMatch(/Disagreed with the model's finding/i);
+  expect(text).toContain('Baseline wander; sinus rhythm on review.');
+  expect(text).toContain('25 mm/s');
+  expect(text).toMatch(/Page 1 of \d/);
+  // The first page as a picture, to look at.
+  execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', pdf, join(OUT, 'pdf-report')]);
+  await context.close();
+});
