@@ -34,7 +34,7 @@ test('profile and settings: a new name in the sidebar, theme and language saved 
   await expect(main.getByRole('heading', { name: 'Mary Seacole', level: 2 })).toBeVisible();
   await expect(main.getByText('Healthcare Professional')).toBeVisible();
   await expect(main.getByText('Verified Account')).toHaveCount(0);
-  await expect(main.locator('.stat-card__value')).toHaveText(['0', '0', '0']);
+  await expect(main.locator('.stat-card__value')).toHaveText(['0', '0', '0', '0']);
   await main.getByRole('button', { name: 'Edit Profile' }).click();
   await main.getByLabel('Display name').fill('Dr. Mary Seacole');
   await shot(page, 'light-profile-account');
