@@ -45,5 +45,15 @@ test('a doctor reviews a result and downloads its PDF report, which says so', as
   expect(text).toMatch(/Page 1 of \d/);
   // The first page as a picture, to look at.
   execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', pdf, join(OUT, 'pdf-report')]);
+
+  // The Reports page lists it in the report history, with a link to download it again.
+  await page.goto('/reports');
+  const history = page.getByRole('table', { name: 'Every PDF report generated, newest first' });
+  await expect(history.getByRole('row')).toHaveCount(2);
+  await expect(history.getByRole('row').nth(1)).toContainText('AnalysisElena Marsh');
+  await expect(history.getByRole('link', { name: 'Download' })).toHaveAttribute(
+    'href',
+    `/api/analyses/${id}/report.pdf`,
+  );
   await context.close();
 });

@@ -23,7 +23,7 @@ use crate::{
         predict::clinical_prediction, predict::ecg, predict::pcg, predict::ppg, analyses::list,
         analyses::read, waveforms::read, models::list, combine::combine,
         reviews::review_analysis, reviews::analysis_history, reviews::review_screening,
-        reviews::screening_history, reports::summary, reports::export_csv,
+        reviews::screening_history, reports::summary, reports::export_csv, reports::history,
         fhir::export, system::storage, system::release_notes, report_pdf::analysis_report, report_pdf::screening_report,
     ),
     components(schemas(
@@ -40,7 +40,7 @@ use crate::{
         waveforms::WaveformView, waveforms::WaveformChannelView,
         reviews::Review, reviews::ReviewForm, report_pdf::PdfFile, reviews::Agreement,
         reports::ReportSummary, reports::ByModality, reports::MonthVolume,
-        system::StorageUsage,
+        system::StorageUsage, reports::GeneratedReport,
         models::ModelSummary, models::Metric,
         combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,
     )),

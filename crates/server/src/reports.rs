@@ -5,7 +5,9 @@
 //!   abnormal and inconclusive findings, review state, and monthly volumes of the six calendar
 //!   months (UTC) that end with `to`;
 //! - `GET /api/analyses/export.csv?from=&to=`: one row per analysis, the columns of
-//!   `cardio predict` plus the patient, the time and the review state.
+//!   `cardio predict` plus the patient, the time and the review state;
+//! - `GET /api/reports/history`: every PDF report the doctor generated (from the audit trail, where
+//!   each download is recorded), newest first, with the address to download it again.
 //!
 //! Every query is scoped to the signed-in doctor; the export is audited.
 
@@ -53,6 +55,25 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/reports/summary", get(summary))
         .route("/analyses/export.csv", get(export_csv))
+        .route("/reports/history", get(history))
+}
+
+/// Most entries the report history returns.
+pub const HISTORY_LIMIT: i64 = 200;
+
+/// One PDF report the doctor generated.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GeneratedReport {
+    /// `analysis` or `screening`.
+    pub kind: String,
+    /// The analysis or screening id.
+    pub id: String,
+    /// The patient's "first last" name, when the report is about one of the doctor's patients.
+    pub patient_name: Option<String>,
+    /// When it was generated (RFC 3339).
+    pub generated_at: String,
+    /// Where to download it again (generated anew, with the current review).
+    pub url: String,
 }
 
 /// How a model's label reads on the Reports page and Test Results.
@@ -380,6 +401,51 @@ pub async fn export_csv(
         HeaderValue::from_static("attachment; filename=\"cardio-analyses.csv\""),
     );
     Ok(response)
+}
+
+/// The PDF reports the signed-in doctor generated, newest first (at most 200).
+#[utoipa::path(
+    get, path = "/api/reports/history", operation_id = "list_generated_reports", tag = "reports",
+    responses(
+        (status = 200, description = "Newest first", body = [GeneratedReport]),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn history(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+) -> Result<Json<Vec<GeneratedReport>>, ApiError> {
+    let rows = sqlx::query(
+        "SELECT l.entity, l.entity_id, l.at, p.first_name || ' ' || p.last_name AS patient_name \
+         FROM audit_log l LEFT JOIN patients p ON p.id = l.patient_id AND p.doctor_id = l.user_id \
+         WHERE l.user_id = $1 AND l.action = 'export' \
+         AND l.entity IN ('analysis_report_pdf', 'screening_report_pdf') \
+         ORDER BY l.at DESC, l.id DESC LIMIT $2",
+    )
+    .bind(doctor.id())
+    .bind(HISTORY_LIMIT)
+    .fetch_all(&state.db.pool)
+    .await?;
+    let mut reports = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let entity: String = row.try_get("entity")?;
+        let id: String = row.try_get("entity_id")?;
+        let (kind, url) = if entity == "screening_report_pdf" {
+            ("screening", format!("/api/screenings/{id}/report.pdf"))
+        } else {
+            ("analysis", format!("/api/analyses/{id}/report.pdf"))
+        };
+        reports.push(GeneratedReport {
+            kind: kind.into(),
+            id,
+            patient_name: row.try_get("patient_name")?,
+            generated_at: ms_to_rfc3339(row.try_get("at")?),
+            url,
+        });
+    }
+    Ok(Json(reports))
 }
 
 #[cfg(test)]

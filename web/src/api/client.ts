@@ -36,6 +36,7 @@ export type Review = components['schemas']['Review'];
 export type Agreement = components['schemas']['Agreement'];
 export type ReportSummary = components['schemas']['ReportSummary'];
 export type StorageUsage = components['schemas']['StorageUsage'];
+export type GeneratedReport = components['schemas']['GeneratedReport'];
 
 /** The server answered with an error status. `detail` is its message, when it sent one. */
 export class ApiError extends Error {

@@ -13,6 +13,7 @@ crate::backend_tests!(
     the_summary_counts_the_seeded_analyses_and_their_reviews,
     the_csv_export_has_one_row_per_analysis_and_is_audited,
     reports_are_per_doctor_and_periods_are_checked,
+    the_report_history_lists_every_generated_pdf,
 );
 
 /// A CSV recording whose channel is `channel` (the echo model calls a `noisy` channel noisy).
@@ -169,4 +170,40 @@ pub async fn reports_are_per_doctor_and_periods_are_checked(mut app: TestApp) {
         app.get("/api/analyses/export.csv").await.status,
         StatusCode::FORBIDDEN
     );
+}
+
+pub async fn the_report_history_lists_every_generated_pdf(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    assert_eq!(app.get("/api/reports/history").await.json(), json!([]));
+    let patient = app.create_patient(patient_form()).await;
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[
+                Part::file("ecg.csv", Some("text/csv"), recording("II")),
+                Part::text("patient_id", &patient),
+            ],
+        )
+        .await;
+    let id = response.json()["analysis_id"].as_str().unwrap().to_owned();
+    for _ in 0..2 {
+        let pdf = app.get(&format!("/api/analyses/{id}/report.pdf")).await;
+        assert_eq!(pdf.status, StatusCode::OK);
+        crate::helpers::tick().await;
+    }
+    let history = app.get("/api/reports/history").await.json();
+    let entries = history.as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert!(entries[0]["generated_at"].as_str() > entries[1]["generated_at"].as_str());
+    assert_eq!(entries[0]["kind"], "analysis");
+    assert_eq!(entries[0]["id"], id.as_str());
+    assert_eq!(entries[0]["patient_name"], "María López");
+    assert_eq!(
+        entries[0]["url"],
+        format!("/api/analyses/{id}/report.pdf").as_str()
+    );
+    app.logout().await;
+    app.signed_in_doctor().await;
+    assert_eq!(app.get("/api/reports/history").await.json(), json!([]));
 }

@@ -457,6 +457,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PDF reports the signed-in doctor generated, newest first (at most 200). */
+        get: operations["list_generated_reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/summary": {
         parameters: {
             query?: never;
@@ -894,6 +911,19 @@ export interface components {
          * @enum {string}
          */
         Gender: "male" | "female" | "other";
+        /** @description One PDF report the doctor generated. */
+        GeneratedReport: {
+            /** @description When it was generated (RFC 3339). */
+            generated_at: string;
+            /** @description The analysis or screening id. */
+            id: string;
+            /** @description `analysis` or `screening`. */
+            kind: string;
+            /** @description The patient's "first last" name, when the report is about one of the doctor's patients. */
+            patient_name?: string | null;
+            /** @description Where to download it again (generated anew, with the current review). */
+            url: string;
+        };
         /** @description Health report. */
         Health: {
             /** @description Build identifier. */
@@ -2969,6 +2999,44 @@ export interface operations {
                 };
                 content: {
                     "text/markdown": string;
+                };
+            };
+        };
+    };
+    list_generated_reports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratedReport"][];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

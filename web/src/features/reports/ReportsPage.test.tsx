@@ -108,3 +108,53 @@ describe('Reports page', () => {
     expect(periodStart('months6', now)).toBe(new Date(2026, 5, 1).getTime());
   });
 });
+
+describe('Report history', () => {
+  it('lists every generated PDF with a link to download it again, or says there is none', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/reports/summary': () => json(200, summary()),
+      'GET /api/reports/history': () =>
+        json(200, [
+          {
+            kind: 'screening',
+            id: 's-1',
+            patient_name: 'María López',
+            generated_at: '2026-11-23T10:00:00.000Z',
+            url: '/api/screenings/s-1/report.pdf',
+          },
+          {
+            kind: 'analysis',
+            id: 'a-1',
+            patient_name: null,
+            generated_at: '2026-11-22T10:00:00.000Z',
+            url: '/api/analyses/a-1/report.pdf',
+          },
+        ]),
+    });
+    renderApp('/reports');
+    const table = await screen.findByRole('table', { name: 'Every PDF report generated, newest first' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent('ScreeningMaría López');
+    expect(rows[1]).toHaveTextContent('Analysis—');
+    expect(within(rows[0] as HTMLElement).getByRole('link', { name: 'Download' })).toHaveAttribute(
+      'href',
+      '/api/screenings/s-1/report.pdf',
+    );
+  });
+
+  it('says when no report has been generated', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/reports/summary': () => json(200, summary()),
+      'GET /api/reports/history': () => json(200, []),
+    });
+    renderApp('/reports');
+    expect(
+      await screen.findByText(
+        'No PDF reports yet. Download one from an analysis or a screening result and it is listed here.',
+      ),
+    ).toBeInTheDocument();
+  });
+});

@@ -18,7 +18,8 @@ import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { StatGrid } from '../../components/StatGrid';
 import { Spinner } from '../../components/Spinner';
-import { exportCsvUrl, PERIODS, periodStart, useReportSummary, type Period } from './api';
+import { exportCsvUrl, PERIODS, periodStart, useReportHistory, useReportSummary, type Period } from './api';
+import { formatDateTime } from '../../lib/format';
 
 const MODALITIES = ['ecg', 'pcg', 'ppg', 'clinical'] as const;
 type ModalityKey = (typeof MODALITIES)[number];
@@ -181,6 +182,54 @@ function MonthlyVolumes({ summary }: { summary: ReportSummary }) {
   );
 }
 
+/** Every PDF generated, with the link to download it again (regenerated with the current review). */
+function ReportHistory() {
+  const { t } = useTranslation();
+  const history = useReportHistory();
+  let body;
+  if (history.isPending) body = <Spinner label={t('app.loading')} />;
+  else if (history.isError) body = <p className="muted">{t('reports.historyError')}</p>;
+  else if (history.data.length === 0) body = <p className="muted">{t('reports.historyEmpty')}</p>;
+  else
+    body = (
+      <div className="table-wrap">
+        <table className="table">
+          <caption className="visually-hidden">{t('reports.historyCaption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('reports.generatedAt')}</th>
+              <th scope="col">{t('reports.reportKind')}</th>
+              <th scope="col">{t('reports.patient')}</th>
+              <th scope="col">{t('reports.download')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {history.data.map((report) => (
+              <tr key={`${report.generated_at}-${report.id}`}>
+                <td className="table__nowrap">{formatDateTime(report.generated_at)}</td>
+                <td>{t(`reports.kinds.${report.kind === 'screening' ? 'screening' : 'analysis'}`)}</td>
+                <td>{report.patient_name ?? '—'}</td>
+                <td>
+                  <a className="button button--secondary button--small" href={report.url} download>
+                    <Download size={14} aria-hidden="true" /> {t('reports.download')}
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+  return (
+    <section className="card" aria-labelledby="reports-history">
+      <h2 id="reports-history" className="section__title">
+        {t('reports.history')}
+      </h2>
+      {body}
+    </section>
+  );
+}
+
 /** Reports (spec §2), from stored data only: figures, distribution, monthly volumes, CSV export. */
 export function ReportsPage() {
   const { t } = useTranslation();
@@ -238,6 +287,7 @@ export function ReportsPage() {
         ))}
       </div>
       {body}
+      <ReportHistory />
     </div>
   );
 }

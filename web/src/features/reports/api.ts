@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap, type ReportSummary } from '../../api/client';
+import { api, unwrap, type GeneratedReport, type ReportSummary } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 
 /** The periods the Reports page offers. */
@@ -33,4 +33,13 @@ export function useReportSummary(from: number | undefined) {
 /** The address of the CSV export of the period. */
 export function exportCsvUrl(from: number | undefined): string {
   return from === undefined ? '/api/analyses/export.csv' : `/api/analyses/export.csv?from=${from}`;
+}
+
+/** Every PDF report the doctor generated, newest first (`GET /api/reports/history`). */
+export function useReportHistory() {
+  return useQuery({
+    queryKey: ['reports', 'history'],
+    queryFn: (): Promise<GeneratedReport[]> => unwrap(api.GET('/api/reports/history')),
+    retry: false,
+  });
 }
