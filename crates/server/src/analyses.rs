@@ -342,6 +342,48 @@ pub async fn find(
     row.as_ref().map(row_to_analysis).transpose()
 }
 
+/// The user's analyses of one screening, newest first.
+///
+/// # Errors
+/// A database error.
+pub async fn of_screening(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+    screening_id: &str,
+) -> Result<Vec<Analysis>, ApiError> {
+    let sql = format!(
+        "{} WHERE a.user_id = $1 AND a.screening_id = $2 ORDER BY a.created_at DESC, a.id DESC",
+        *SELECT_WITH_PATIENT
+    );
+    let rows = sqlx::query(&sql)
+        .bind(user_id)
+        .bind(screening_id)
+        .fetch_all(&mut *conn)
+        .await?;
+    rows.iter().map(row_to_analysis).collect()
+}
+
+/// The user's analyses of one patient, oldest first.
+///
+/// # Errors
+/// A database error.
+pub async fn of_patient(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+    patient_id: &str,
+) -> Result<Vec<Analysis>, ApiError> {
+    let sql = format!(
+        "{} WHERE a.user_id = $1 AND a.patient_id = $2 ORDER BY a.created_at, a.id",
+        *SELECT_WITH_PATIENT
+    );
+    let rows = sqlx::query(&sql)
+        .bind(user_id)
+        .bind(patient_id)
+        .fetch_all(&mut *conn)
+        .await?;
+    rows.iter().map(row_to_analysis).collect()
+}
+
 /// Writes the audit row of reading an analysis (`what` names the part read).
 pub(crate) async fn audit_read(
     tx: &mut Transaction<'_, Any>,

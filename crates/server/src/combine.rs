@@ -215,19 +215,7 @@ pub async fn combine(
     let screening = screenings::find_row(&mut tx, &id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
-    let sql = format!(
-        "{} WHERE a.user_id = $1 AND a.screening_id = $2 ORDER BY a.created_at DESC, a.id DESC",
-        *analyses::SELECT_WITH_PATIENT
-    );
-    let rows = sqlx::query(&sql)
-        .bind(doctor.id())
-        .bind(&id)
-        .fetch_all(&mut *tx)
-        .await?;
-    let found: Vec<Analysis> = rows
-        .iter()
-        .map(analyses::row_to_analysis)
-        .collect::<Result<_, _>>()?;
+    let found: Vec<Analysis> = analyses::of_screening(&mut tx, doctor.id(), &id).await?;
     let combined = combine_analyses(&id, &found)?;
     let json = serde_json::to_string(&combined)
         .map_err(|e| ApiError::Internal(format!("combined result does not serialise: {e}")))?;

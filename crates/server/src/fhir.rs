@@ -405,19 +405,7 @@ pub async fn export(
         .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
     let records = clinical::records_of(&mut tx, &patient_id, doctor.id()).await?;
     let screenings = screenings::of_patient(&mut tx, &patient_id, doctor.id()).await?;
-    let sql = format!(
-        "{} WHERE a.user_id = $1 AND a.patient_id = $2 ORDER BY a.created_at, a.id",
-        *analyses::SELECT_WITH_PATIENT
-    );
-    let rows = sqlx::query(&sql)
-        .bind(doctor.id())
-        .bind(&patient_id)
-        .fetch_all(&mut *tx)
-        .await?;
-    let found = rows
-        .iter()
-        .map(analyses::row_to_analysis)
-        .collect::<Result<Vec<_>, _>>()?;
+    let found = analyses::of_patient(&mut tx, doctor.id(), &patient_id).await?;
     audit::record(
         &mut tx,
         &audit::Entry {

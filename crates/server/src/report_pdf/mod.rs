@@ -627,19 +627,7 @@ pub async fn screening_report(
         Some(record) => Some(record),
         None => clinical_for(&mut tx, Some(&screening.patient.id), None, doctor.id()).await?,
     };
-    let sql = format!(
-        "{} WHERE a.user_id = $1 AND a.screening_id = $2 ORDER BY a.created_at DESC, a.id DESC",
-        *analyses::SELECT_WITH_PATIENT
-    );
-    let rows = sqlx::query(&sql)
-        .bind(doctor.id())
-        .bind(&id)
-        .fetch_all(&mut *tx)
-        .await?;
-    let found = rows
-        .iter()
-        .map(analyses::row_to_analysis)
-        .collect::<Result<Vec<_>, _>>()?;
+    let found = analyses::of_screening(&mut tx, doctor.id(), &id).await?;
     // The newest result of each modality, in the workflow's order (clinical, PCG, PPG, ECG).
     let mut shown = Vec::new();
     for modality in [
