@@ -12,6 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     auth::session::CurrentDoctor,
     db::now_ms,
+    devices,
     error::{ApiError, ErrorBody},
     extract::Json,
     patients,
@@ -38,6 +39,8 @@ pub struct Dashboard {
     pub needs_review_today: i64,
     /// Recordings' analyses and completed screenings (of any day) the doctor has not signed off yet.
     pub pending_reviews: i64,
+    /// The doctor's network devices online now (a heartbeat within the last 90 seconds).
+    pub devices_active: i64,
 }
 
 /// Query of `GET /api/dashboard`.
@@ -97,11 +100,13 @@ pub async fn summary(
     .bind(doctor.id())
     .fetch_one(&state.db.pool)
     .await?;
+    let devices_active = devices::active_count(&state, doctor.id()).await?;
     Ok(Json(Dashboard {
         total_patients,
         screenings_today,
         tests_today,
         needs_review_today,
         pending_reviews,
+        devices_active,
     }))
 }

@@ -18,6 +18,8 @@
 //! - [`report_pdf`]: the PDF report of an analysis or a screening;
 //! - [`reports`]: the Reports page's figures and the CSV export of the doctor's analyses;
 //! - [`reviews`]: the owning doctor's sign-off of an analysis or a screening, with its history;
+//! - [`devices`]: network devices (tokens, heartbeats, pushed recordings in the doctor's inbox) and
+//!   each user's connection log;
 //! - [`audit`]: the trail of who read or changed which patient's data;
 //! - [`openapi`]: the OpenAPI document the web client is generated from;
 //! - [`web`]: the built React app with client-side routes falling back to `index.html`.
@@ -45,6 +47,7 @@ pub mod config;
 pub mod csrf;
 pub mod dashboard;
 pub mod db;
+pub mod devices;
 pub mod error;
 pub mod extract;
 pub mod fhir;
@@ -109,6 +112,7 @@ pub fn app(state: AppState) -> Router {
         .merge(combine::router())
         .merge(profile::router())
         .merge(settings::router())
+        .merge(devices::router(state.config.max_upload_bytes))
         .route("/openapi.json", get(openapi_document))
         .fallback(|| async { error::ApiError::NotFound("Not found.".into()) })
         .layer(middleware::from_fn_with_state(

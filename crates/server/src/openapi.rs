@@ -3,6 +3,7 @@
 
 use utoipa::OpenApi;
 
+use crate::devices;
 use crate::{
     analyses, audit, auth, clinical, combine, dashboard, error::ErrorBody, fhir, health, models,
     patients, predict, profile, report_pdf, reports, reviews, screenings, settings, system,
@@ -25,6 +26,9 @@ use crate::{
         reviews::review_analysis, reviews::analysis_history, reviews::review_screening,
         reviews::screening_history, reports::summary, reports::export_csv, reports::history,
         fhir::export, system::storage, system::release_notes, report_pdf::analysis_report, report_pdf::screening_report,
+        devices::list, devices::register, devices::rename, devices::rotate_token, devices::revoke,
+        devices::heartbeat, devices::push_recording, devices::inbox, devices::attach,
+        devices::read_log, devices::write_log,
     ),
     components(schemas(
         ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
@@ -43,6 +47,10 @@ use crate::{
         system::StorageUsage, reports::GeneratedReport,
         models::ModelSummary, models::Metric,
         combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,
+        devices::DeviceType, devices::DeviceStatus, devices::NetworkDevice, devices::RegisteredDevice,
+        devices::NewDevice, devices::DeviceRename, devices::DeviceRecording, devices::HeartbeatAck,
+        devices::AttachRequest, devices::DevicePush, devices::log::LogEntry, devices::log::LogType,
+        devices::log::NewLogEntry,
     )),
     tags(
         (name = "health"), (name = "auth", description = "Accounts and sessions"),
@@ -55,6 +63,7 @@ use crate::{
         (name = "settings", description = "Each user's preferences"),
         (name = "reviews", description = "Doctors' sign-off of results"),
         (name = "reports", description = "Figures and exports of stored results"),
+        (name = "devices", description = "Network devices, their pushed recordings and the connection log"),
     )
 )]
 pub struct ApiDoc;

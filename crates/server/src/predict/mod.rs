@@ -302,9 +302,48 @@ async fn predict_upload(
     let limit = state.config.max_upload_bytes;
     let upload = upload::read(multipart, limit).await?;
     upload::check_files(modality, &upload)?;
-    let user_id = user.user.id.as_str();
-    let owner = check_owner(
+    analyse_upload(
         &state,
+        user.user.id.as_str(),
+        &client,
+        upload,
+        modality,
+        model,
+    )
+    .await
+    .map(Json)
+}
+
+/// The model that reads recordings of `modality` (503 when it failed to load).
+pub(crate) fn model_for(
+    state: &AppState,
+    modality: Modality,
+) -> Result<Arc<dyn SignalModel>, ApiError> {
+    let model = match modality {
+        Modality::Ecg => &state.models.ecg,
+        Modality::Pcg => &state.models.pcg,
+        Modality::Ppg => &state.models.ppg,
+        Modality::Clinical => return Err(ApiError::ModelNotLoaded),
+    };
+    model.clone().map_err(|_| ApiError::ModelNotLoaded)
+}
+
+/// Reads a checked upload, runs the model, stores the files and the analysis (audited): what a
+/// recording upload does, and what a recording pushed by a network device goes through too.
+///
+/// # Errors
+/// 404 for a patient or screening that is not the user's; 415/422 for an unreadable or unusable
+/// recording; 500 when the blob store fails.
+pub(crate) async fn analyse_upload(
+    state: &AppState,
+    user_id: &str,
+    client: &str,
+    upload: upload::Upload,
+    modality: Modality,
+    model: Arc<dyn SignalModel>,
+) -> Result<PredictionResult, ApiError> {
+    let owner = check_owner(
+        state,
         user_id,
         upload.patient_id.clone(),
         upload.screening_id.clone(),
@@ -338,8 +377,8 @@ async fn predict_upload(
     })
     .await??;
     let result = to_result(modality, prediction);
-    store_result(&state, user_id, &client, &owner, modality, &stored, &result).await?;
-    Ok(Json(result))
+    store_result(state, user_id, client, &owner, modality, &stored, &result).await?;
+    Ok(result)
 }
 
 /// Predicts the heart rhythm from an ECG file (normal, atrial fibrillation, other, too noisy).

@@ -324,6 +324,16 @@ impl TestApp {
 
     /// Sends a multipart/form-data POST, as a browser's `FormData` upload does.
     pub async fn upload(&mut self, path: &str, parts: &[Part<'_>]) -> TestResponse {
+        self.upload_with(path, parts, &[]).await
+    }
+
+    /// [`Self::upload`] with extra headers (a device's `Authorization: Bearer`).
+    pub async fn upload_with(
+        &mut self,
+        path: &str,
+        parts: &[Part<'_>],
+        headers: &[(&str, &str)],
+    ) -> TestResponse {
         let boundary = "----cardio-test-boundary-7MA4YWxkTrZu0gW";
         let mut body = Vec::new();
         for part in parts {
@@ -352,6 +362,9 @@ impl TestApp {
             );
         if let Some(cookie) = &self.cookie {
             builder = builder.header(header::COOKIE, cookie.as_str());
+        }
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
         }
         self.send(builder.body(Body::from(body)).unwrap()).await
     }

@@ -7,6 +7,7 @@ mod audit;
 mod auth;
 mod clinical;
 mod combine;
+mod devices;
 mod fhir;
 mod health;
 mod isolation;

@@ -77,7 +77,7 @@ pub async fn the_dashboard_counts_own_patients_and_todays_screenings(mut app: Te
     let empty = app.get("/api/dashboard").await.json();
     assert_eq!(
         empty,
-        json!({"totalPatients": 0, "screeningsToday": 0, "testsToday": 0, "needsReviewToday": 0, "pendingReviews": 0})
+        json!({"totalPatients": 0, "screeningsToday": 0, "testsToday": 0, "needsReviewToday": 0, "pendingReviews": 0, "devicesActive": 0})
     );
     let first = app.create_patient(patient_form()).await;
     app.create_patient(patient_form()).await;
@@ -89,13 +89,13 @@ pub async fn the_dashboard_counts_own_patients_and_todays_screenings(mut app: Te
 
     assert_eq!(
         figures,
-        json!({"totalPatients": 2, "screeningsToday": 1, "testsToday": 0, "needsReviewToday": 0, "pendingReviews": 0})
+        json!({"totalPatients": 2, "screeningsToday": 1, "testsToday": 0, "needsReviewToday": 0, "pendingReviews": 0, "devicesActive": 0})
     );
     assert_eq!(future["screeningsToday"], 0);
     app.logout().await;
     app.signed_in_doctor().await;
     assert_eq!(
         app.get("/api/dashboard").await.json(),
-        json!({"totalPatients": 0, "screeningsToday": 0, "testsToday": 0, "needsReviewToday": 0, "pendingReviews": 0})
+        json!({"totalPatients": 0, "screeningsToday": 0, "testsToday": 0, "needsReviewToday": 0, "pendingReviews": 0, "devicesActive": 0})
     );
 }

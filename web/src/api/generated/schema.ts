@@ -230,6 +230,135 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The doctor's network devices (revoked ones are gone), with their online state. */
+        get: operations["list_devices"];
+        put?: never;
+        /** Registers a device and shows its token once. */
+        post: operations["register_device"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A device says it is alive (every 30 seconds keeps it online). */
+        post: operations["device_heartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's connection log, newest first. */
+        get: operations["device_log"];
+        put?: never;
+        /** The browser reports a serial port event for the log. */
+        post: operations["write_device_log"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The doctor's pushed recordings, newest first. */
+        get: operations["list_device_recordings"];
+        put?: never;
+        /**
+         * A device pushes a recording (multipart, field `file`, optional `sampling_rate`): it is read,
+         *     analysed by the device type's model and stored in the owning doctor's inbox.
+         */
+        post: operations["push_device_recording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/recordings/{id}/attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attaches a pushed recording to one of the doctor's screenings: its analysis becomes that
+         *     screening's (and its patient's).
+         */
+        post: operations["attach_device_recording"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes a device: its token is refused and it leaves the list (its recordings stay). */
+        delete: operations["revoke_device"];
+        options?: never;
+        head?: never;
+        /** Renames a device. */
+        patch: operations["rename_device"];
+        trace?: never;
+    };
+    "/api/devices/{id}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Gives a device a new token; the old one is refused from now on. */
+        post: operations["rotate_device_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -662,6 +791,11 @@ export interface components {
             /** @description The screening it belongs to, when given. */
             screeningId?: string | null;
         };
+        /** @description Which screening a pushed recording belongs to. */
+        AttachRequest: {
+            /** @description One of the doctor's screenings. */
+            screening_id: string;
+        };
         /** @description One row of the trail as the API shows it. */
         AuditEntry: {
             /** @description What was done. */
@@ -876,6 +1010,11 @@ export interface components {
         Dashboard: {
             /**
              * Format: int64
+             * @description The doctor's network devices online now (a heartbeat within the last 90 seconds).
+             */
+            devicesActive: number;
+            /**
+             * Format: int64
              * @description Analyses since `since` whose recording could not be judged (`unsure`, `noisy`): they need a
              *     clinician's look or a new recording.
              */
@@ -901,6 +1040,53 @@ export interface components {
              */
             totalPatients: number;
         };
+        /** @description The multipart form a device pushes, for the OpenAPI document. */
+        DevicePush: {
+            /**
+             * Format: binary
+             * @description The recording, in any format the server reads for the device's type.
+             */
+            file: string;
+            /**
+             * Format: double
+             * @description Samples per second, for a bare list of values.
+             */
+            sampling_rate?: number | null;
+        };
+        /** @description A recording a device pushed, with the analysis it became. */
+        DeviceRecording: {
+            /** @description The stored analysis (patient and screening once attached). */
+            analysis: components["schemas"]["Analysis"];
+            /** @description RFC 3339, once attached to a screening. */
+            attachedAt?: string | null;
+            /** @description The device that pushed it. */
+            deviceId: string;
+            /** @description That device's name. */
+            deviceName: string;
+            /** @description That device's type. */
+            deviceType: components["schemas"]["DeviceType"];
+            /** @description The file's name as the device sent it. */
+            fileName: string;
+            /** @description Recording id. */
+            id: string;
+            /** @description RFC 3339. */
+            receivedAt: string;
+        };
+        /** @description A new name. */
+        DeviceRename: {
+            /** @description 1-80 characters. */
+            name: string;
+        };
+        /**
+         * @description Online or offline, from the last heartbeat.
+         * @enum {string}
+         */
+        DeviceStatus: "online" | "offline";
+        /**
+         * @description What a network device records (spec §3: type PCG, PPG or ECG).
+         * @enum {string}
+         */
+        DeviceType: "ECG" | "PCG" | "PPG";
         /** @description The body of every error response. */
         ErrorBody: {
             /** @description A sentence the user can read. */
@@ -937,11 +1123,45 @@ export interface components {
             /** @description Server version. */
             version: string;
         };
+        /** @description What a heartbeat answers. */
+        HeartbeatAck: {
+            /** @description The device's id. */
+            device_id: string;
+            /**
+             * Format: int32
+             * @description Seconds between heartbeats that keep the device online.
+             */
+            interval_s: number;
+            /** @description Always `online`. */
+            status: components["schemas"]["DeviceStatus"];
+        };
         /**
          * @description Interface language.
          * @enum {string}
          */
         Language: "en" | "es" | "fr";
+        /** @description One log entry. */
+        LogEntry: {
+            /** @description More about it (an error text, a baud rate, a file name); may be empty. */
+            detail: string;
+            /** @description The device's name (a network device) or port label (a serial port). */
+            device: string;
+            /**
+             * @description What happened: `device_registered`, `token_rotated`, `device_revoked`, `device_online`,
+             *     `recording_received`, `recording_refused`, `recording_attached`, `serial_connected`,
+             *     `serial_disconnected`, `serial_error`, `serial_test_data`.
+             */
+            event: string;
+            /** @description When, RFC 3339. */
+            time: string;
+            /** @description success, info or warning. */
+            type: components["schemas"]["LogType"];
+        };
+        /**
+         * @description The spec's three kinds of log message.
+         * @enum {string}
+         */
+        LogType: "success" | "info" | "warning";
         /** @description Sign-in form. */
         LoginRequest: {
             /** @description Email address. */
@@ -1021,6 +1241,41 @@ export interface components {
             analyses: components["schemas"]["ByModality"];
             /** @description `YYYY-MM` (UTC). */
             month: string;
+        };
+        /** @description A registered network device. */
+        NetworkDevice: {
+            /** @description The address it last connected from. */
+            address?: string | null;
+            /** @description RFC 3339. */
+            createdAt: string;
+            /** @description Device id. */
+            id: string;
+            /** @description Its last heartbeat or recording, RFC 3339. */
+            lastSeenAt?: string | null;
+            /** @description The name the doctor gave it. */
+            name: string;
+            /** @description Online or offline. */
+            status: components["schemas"]["DeviceStatus"];
+            /** @description ECG, PCG or PPG. */
+            type: components["schemas"]["DeviceType"];
+        };
+        /** @description A new device. */
+        NewDevice: {
+            /** @description 1-80 characters. */
+            name: string;
+            /** @description ECG, PCG or PPG. */
+            type: components["schemas"]["DeviceType"];
+        };
+        /** @description A browser's report of a serial port event. */
+        NewLogEntry: {
+            /** @description More about it. */
+            detail?: string;
+            /** @description The port's label. */
+            device?: string;
+            /** @description One of `serial_connected`, `serial_disconnected`, `serial_error`, `serial_test_data`. */
+            event: string;
+            /** @description success, info or warning. */
+            type: components["schemas"]["LogType"];
         };
         /** @description Request to start a screening. */
         NewScreening: {
@@ -1327,6 +1582,13 @@ export interface components {
             sampling_rate?: number | null;
             /** @description One of the user's screenings. */
             screening_id?: string | null;
+        };
+        /** @description A device with its token: the only time the token is shown. */
+        RegisteredDevice: {
+            /** @description The device. */
+            device: components["schemas"]["NetworkDevice"];
+            /** @description The bearer token for `POST /api/devices/recordings` and the heartbeat. Shown once. */
+            token: string;
         };
         /** @description The Reports page's figures for a period. */
         ReportSummary: {
@@ -2263,6 +2525,550 @@ export interface operations {
             };
             /** @description Not a doctor account */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_devices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The doctor's devices, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkDevice"][];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    register_device: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewDevice"];
+            };
+        };
+        responses: {
+            /** @description Registered; the token is shown only now */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredDevice"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No name, or too long. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    device_heartbeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Noted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeartbeatAck"];
+                };
+            };
+            /** @description Missing, unknown, rotated or revoked device token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    device_log: {
+        parameters: {
+            query?: {
+                /** @description At most this many entries (default 50, at most 200). */
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogEntry"][];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    write_device_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewLogEntry"];
+            };
+        };
+        responses: {
+            /** @description Logged */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a serial port event. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_device_recordings: {
+        parameters: {
+            query?: {
+                /** @description Only this device's recordings. */
+                device_id?: string | null;
+                /** @description At most this many (default 50, at most 200). */
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceRecording"][];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    push_device_recording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DevicePush"];
+            };
+        };
+        responses: {
+            /** @description Received and analysed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceRecording"];
+                };
+            };
+            /** @description Missing, unknown, rotated or revoked device token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description File too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a file of the device's type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No file, unreadable file, too short or unusable quality. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Model not loaded. Please check backend server. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    attach_device_recording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Recording id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachRequest"];
+            };
+        };
+        responses: {
+            /** @description Attached */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceRecording"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Recording or screening not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already attached. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_device: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Device id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Device not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rename_device: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Device id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceRename"];
+            };
+        };
+        responses: {
+            /** @description Renamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkDevice"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Device not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No name, or too long. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotate_device_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Device id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new token, shown only now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredDevice"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Device not found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,897 @@
+//! Network devices (spec §2, "Device Management", made real): a doctor registers a device (name,
+//! type ECG/PCG/PPG) and gets a token shown once; the device pushes recordings with
+//! `POST /api/devices/recordings` and heartbeats with `POST /api/devices/heartbeat`, both with
+//! `Authorization: Bearer <token>`. A device is online while its last heartbeat (or recording) is
+//! recent by the server's [`crate::clock`].
+//!
+//! A pushed recording goes through the same path as a recording upload ([`crate::predict`]): the
+//! formats crate reads it, the device type's model analyses it, the file lands in the blob store and
+//! the result is stored as an analysis of the owning doctor (audited). It then waits in the doctor's
+//! inbox (`GET /api/devices/recordings`) until it is attached to a screening, which gives the
+//! analysis its patient and screening.
+//!
+//! Tokens are 256 random bits; only their SHA-256 is stored. Rotating replaces the hash (the old
+//! token stops working at once); revoking keeps the row so that its recordings still name it.
+//! Every registry route is a doctor's and filters by owner: another doctor's device is a 404.
+//! Everything that happens is written to the user's [`log`].
+
+pub mod log;
+pub mod store;
+
+use axum::{
+    extract::{
+        multipart::MultipartRejection, DefaultBodyLimit, FromRequestParts, Multipart, Path, Query,
+        State,
+    },
+    http::{header, request::Parts, StatusCode},
+    routing::{get, patch, post},
+    Router,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use self::{
+    log::{LogEntry, LogType, NewLogEntry},
+    store::{DeviceRow, RecordingRow},
+};
+use crate::{
+    analyses::{self, Analysis, Modality},
+    audit::{self, Action},
+    auth::{
+        session::{new_token, token_hash, CurrentDoctor},
+        ClientAddr,
+    },
+    db::ms_to_rfc3339,
+    error::{ApiError, ErrorBody},
+    extract::Json,
+    predict::{self, upload},
+    screenings::{self, SCREENING_NOT_FOUND},
+    state::AppState,
+};
+
+/// The 404 text for a device that is not the doctor's (or does not exist, or was revoked).
+pub const DEVICE_NOT_FOUND: &str = "Device not found.";
+/// The 404 text for a pushed recording that is not the doctor's.
+pub const RECORDING_NOT_FOUND: &str = "Recording not found.";
+/// The 401 text for a request without a device token.
+pub const MISSING_TOKEN: &str = "Missing device token: send Authorization: Bearer <token>.";
+/// The 401 text for an unknown, rotated or revoked device token.
+pub const INVALID_TOKEN: &str = "Invalid or revoked device token.";
+/// A device is online while its last heartbeat is at most this old (devices beat every 30 s).
+pub const ONLINE_WINDOW_MS: i64 = 90_000;
+/// Longest device name.
+pub const MAX_NAME_CHARS: usize = 80;
+/// What a device token starts with (so that one found in a file or a log is recognisable).
+pub const TOKEN_PREFIX: &str = "cdv_";
+/// Most recordings one inbox call returns.
+pub const MAX_RECORDINGS: i64 = 200;
+
+/// Room for the multipart framing on top of the file limit (as for uploads).
+const MULTIPART_OVERHEAD: usize = 64 * 1024;
+
+/// The routes of this module, mounted under `/api`; pushed recordings get `max_upload_bytes`.
+pub fn router(max_upload_bytes: usize) -> Router<AppState> {
+    let push = Router::new()
+        .route("/devices/recordings", post(push_recording).get(inbox))
+        .layer(DefaultBodyLimit::max(
+            max_upload_bytes.saturating_add(MULTIPART_OVERHEAD),
+        ));
+    Router::new()
+        .route("/devices", get(list).post(register))
+        .route("/devices/{id}", patch(rename).delete(revoke))
+        .route("/devices/{id}/token", post(rotate_token))
+        .route("/devices/heartbeat", post(heartbeat))
+        .route("/devices/recordings/{id}/attach", post(attach))
+        .route("/devices/log", get(read_log).post(write_log))
+        .merge(push)
+}
+
+/// What a network device records (spec §3: type PCG, PPG or ECG).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum DeviceType {
+    /// Electrocardiogram.
+    Ecg,
+    /// Heart sounds.
+    Pcg,
+    /// Pulse.
+    Ppg,
+}
+
+impl DeviceType {
+    /// The stored code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Ecg => "ecg",
+            Self::Pcg => "pcg",
+            Self::Ppg => "ppg",
+        }
+    }
+
+    /// From the stored code.
+    pub fn parse(code: &str) -> Option<Self> {
+        match code {
+            "ecg" => Some(Self::Ecg),
+            "pcg" => Some(Self::Pcg),
+            "ppg" => Some(Self::Ppg),
+            _ => None,
+        }
+    }
+
+    /// The analysis modality of its recordings.
+    pub fn modality(self) -> Modality {
+        match self {
+            Self::Ecg => Modality::Ecg,
+            Self::Pcg => Modality::Pcg,
+            Self::Ppg => Modality::Ppg,
+        }
+    }
+}
+
+/// Online or offline, from the last heartbeat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DeviceStatus {
+    /// A heartbeat or recording arrived within the last 90 seconds.
+    Online,
+    /// None did.
+    Offline,
+}
+
+/// A registered network device.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NetworkDevice {
+    /// Device id.
+    pub id: String,
+    /// The name the doctor gave it.
+    pub name: String,
+    /// ECG, PCG or PPG.
+    #[serde(rename = "type")]
+    pub kind: DeviceType,
+    /// Online or offline.
+    pub status: DeviceStatus,
+    /// The address it last connected from.
+    pub address: Option<String>,
+    /// Its last heartbeat or recording, RFC 3339.
+    pub last_seen_at: Option<String>,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// A device with its token: the only time the token is shown.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RegisteredDevice {
+    /// The device.
+    pub device: NetworkDevice,
+    /// The bearer token for `POST /api/devices/recordings` and the heartbeat. Shown once.
+    pub token: String,
+}
+
+/// A new device.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NewDevice {
+    /// 1-80 characters.
+    pub name: String,
+    /// ECG, PCG or PPG.
+    #[serde(rename = "type")]
+    pub kind: DeviceType,
+}
+
+/// A new name.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct DeviceRename {
+    /// 1-80 characters.
+    pub name: String,
+}
+
+/// A recording a device pushed, with the analysis it became.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceRecording {
+    /// Recording id.
+    pub id: String,
+    /// The device that pushed it.
+    pub device_id: String,
+    /// That device's name.
+    pub device_name: String,
+    /// That device's type.
+    pub device_type: DeviceType,
+    /// The file's name as the device sent it.
+    pub file_name: String,
+    /// RFC 3339.
+    pub received_at: String,
+    /// RFC 3339, once attached to a screening.
+    pub attached_at: Option<String>,
+    /// The stored analysis (patient and screening once attached).
+    pub analysis: Analysis,
+}
+
+/// What a heartbeat answers.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct HeartbeatAck {
+    /// The device's id.
+    pub device_id: String,
+    /// Always `online`.
+    pub status: DeviceStatus,
+    /// Seconds between heartbeats that keep the device online.
+    pub interval_s: u32,
+}
+
+/// Which screening a pushed recording belongs to.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct AttachRequest {
+    /// One of the doctor's screenings.
+    pub screening_id: String,
+}
+
+/// Query of the inbox.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct InboxQuery {
+    /// Only this device's recordings.
+    pub device_id: Option<String>,
+    /// At most this many (default 50, at most 200).
+    pub limit: Option<i64>,
+}
+
+/// Query of the connection log.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct LogQuery {
+    /// At most this many entries (default 50, at most 200).
+    pub limit: Option<i64>,
+}
+
+/// The multipart form a device pushes, for the OpenAPI document.
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the multipart fields; never constructed
+pub struct DevicePush {
+    /// The recording, in any format the server reads for the device's type.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+    /// Samples per second, for a bare list of values.
+    sampling_rate: Option<f64>,
+}
+
+/// The device a request's bearer token belongs to (not revoked).
+pub struct AuthenticatedDevice(pub DeviceRow);
+
+impl FromRequestParts<AppState> for AuthenticatedDevice {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let token = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| ApiError::Unauthorized(MISSING_TOKEN.into()))?;
+        let device = store::by_token_hash(&state.db.pool, &token_hash(token))
+            .await?
+            .filter(|d| d.revoked_at.is_none())
+            .ok_or_else(|| ApiError::Unauthorized(INVALID_TOKEN.into()))?;
+        Ok(Self(device))
+    }
+}
+
+fn is_online(device: &DeviceRow, now_ms: i64) -> bool {
+    device
+        .last_seen_at
+        .is_some_and(|seen| now_ms - seen <= ONLINE_WINDOW_MS)
+}
+
+fn to_view(device: &DeviceRow, now_ms: i64) -> NetworkDevice {
+    NetworkDevice {
+        id: device.id.clone(),
+        name: device.name.clone(),
+        kind: device.kind,
+        status: if is_online(device, now_ms) {
+            DeviceStatus::Online
+        } else {
+            DeviceStatus::Offline
+        },
+        address: device.last_addr.clone(),
+        last_seen_at: device.last_seen_at.map(ms_to_rfc3339),
+        created_at: ms_to_rfc3339(device.created_at),
+    }
+}
+
+fn device_name(name: &str) -> Result<String, ApiError> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(ApiError::Validation("Give the device a name.".into()));
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(ApiError::Validation(format!(
+            "The device name is longer than {MAX_NAME_CHARS} characters."
+        )));
+    }
+    Ok(name.to_owned())
+}
+
+fn new_device_token() -> String {
+    format!("{TOKEN_PREFIX}{}", new_token())
+}
+
+/// The doctor's network devices (revoked ones are gone), with their online state.
+#[utoipa::path(
+    get, path = "/api/devices", operation_id = "list_devices", tag = "devices",
+    responses(
+        (status = 200, description = "The doctor's devices, oldest first", body = Vec<NetworkDevice>),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn list(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+) -> Result<Json<Vec<NetworkDevice>>, ApiError> {
+    let mut conn = state.db.pool.acquire().await?;
+    let now = state.clock.now_ms();
+    let devices = store::list(&mut conn, doctor.id()).await?;
+    Ok(Json(devices.iter().map(|d| to_view(d, now)).collect()))
+}
+
+/// Registers a device and shows its token once.
+#[utoipa::path(
+    post, path = "/api/devices", operation_id = "register_device", tag = "devices",
+    request_body = NewDevice,
+    responses(
+        (status = 201, description = "Registered; the token is shown only now", body = RegisteredDevice),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        (status = 422, description = "No name, or too long.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn register(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    Json(request): Json<NewDevice>,
+) -> Result<(StatusCode, Json<RegisteredDevice>), ApiError> {
+    let name = device_name(&request.name)?;
+    let now = state.clock.now_ms();
+    let device = DeviceRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        user_id: doctor.id().to_owned(),
+        name,
+        kind: request.kind,
+        created_at: now,
+        revoked_at: None,
+        last_seen_at: None,
+        last_addr: None,
+    };
+    let token = new_device_token();
+    let mut tx = state.db.begin().await?;
+    store::insert(&mut tx, &device, &token_hash(&token)).await?;
+    log::write(
+        &mut tx,
+        doctor.id(),
+        now,
+        LogType::Info,
+        "device_registered",
+        &device.name,
+        device.kind.code(),
+    )
+    .await?;
+    tx.commit().await?;
+    tracing::info!(device_id = %device.id, "device registered");
+    Ok((
+        StatusCode::CREATED,
+        Json(RegisteredDevice {
+            device: to_view(&device, now),
+            token,
+        }),
+    ))
+}
+
+async fn own_device(state: &AppState, id: &str, user_id: &str) -> Result<DeviceRow, ApiError> {
+    let mut conn = state.db.pool.acquire().await?;
+    store::find(&mut conn, id, user_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(DEVICE_NOT_FOUND.into()))
+}
+
+/// Renames a device.
+#[utoipa::path(
+    patch, path = "/api/devices/{id}", operation_id = "rename_device", tag = "devices",
+    params(("id" = String, Path, description = "Device id")),
+    request_body = DeviceRename,
+    responses(
+        (status = 200, description = "Renamed", body = NetworkDevice),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        (status = 404, description = "Device not found.", body = ErrorBody),
+        (status = 422, description = "No name, or too long.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn rename(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    Path(id): Path<String>,
+    Json(request): Json<DeviceRename>,
+) -> Result<Json<NetworkDevice>, ApiError> {
+    let name = device_name(&request.name)?;
+    let mut device = own_device(&state, &id, doctor.id()).await?;
+    let mut tx = state.db.begin().await?;
+    sqlx::query("UPDATE devices SET name = $1 WHERE id = $2 AND user_id = $3")
+        .bind(&name)
+        .bind(&id)
+        .bind(doctor.id())
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    device.name = name;
+    Ok(Json(to_view(&device, state.clock.now_ms())))
+}
+
+/// Gives a device a new token; the old one is refused from now on.
+#[utoipa::path(
+    post, path = "/api/devices/{id}/token", operation_id = "rotate_device_token", tag = "devices",
+    params(("id" = String, Path, description = "Device id")),
+    responses(
+        (status = 200, description = "The new token, shown only now", body = RegisteredDevice),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        (status = 404, description = "Device not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn rotate_token(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    Path(id): Path<String>,
+) -> Result<Json<RegisteredDevice>, ApiError> {
+    let device = own_device(&state, &id, doctor.id()).await?;
+    let token = new_device_token();
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    sqlx::query("UPDATE devices SET token_hash = $1 WHERE id = $2 AND user_id = $3")
+        .bind(token_hash(&token))
+        .bind(&id)
+        .bind(doctor.id())
+        .execute(&mut *tx)
+        .await?;
+    log::write(
+        &mut tx,
+        doctor.id(),
+        now,
+        LogType::Info,
+        "token_rotated",
+        &device.name,
+        "",
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Json(RegisteredDevice {
+        device: to_view(&device, now),
+        token,
+    }))
+}
+
+/// Revokes a device: its token is refused and it leaves the list (its recordings stay).
+#[utoipa::path(
+    delete, path = "/api/devices/{id}", operation_id = "revoke_device", tag = "devices",
+    params(("id" = String, Path, description = "Device id")),
+    responses(
+        (status = 204, description = "Revoked"),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        (status = 404, description = "Device not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn revoke(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let device = own_device(&state, &id, doctor.id()).await?;
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    sqlx::query("UPDATE devices SET revoked_at = $1 WHERE id = $2 AND user_id = $3")
+        .bind(now)
+        .bind(&id)
+        .bind(doctor.id())
+        .execute(&mut *tx)
+        .await?;
+    log::write(
+        &mut tx,
+        doctor.id(),
+        now,
+        LogType::Warning,
+        "device_revoked",
+        &device.name,
+        "",
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A device says it is alive (every 30 seconds keeps it online).
+#[utoipa::path(
+    post, path = "/api/devices/heartbeat", operation_id = "device_heartbeat", tag = "devices",
+    responses(
+        (status = 200, description = "Noted", body = HeartbeatAck),
+        (status = 401, description = "Missing, unknown, rotated or revoked device token.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn heartbeat(
+    State(state): State<AppState>,
+    AuthenticatedDevice(device): AuthenticatedDevice,
+    ClientAddr(client): ClientAddr,
+) -> Result<Json<HeartbeatAck>, ApiError> {
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    store::touch(&mut tx, &device.id, now, &client).await?;
+    if !is_online(&device, now) {
+        // Back after a silence (or for the first time): worth a line in the log.
+        let detail = device
+            .last_seen_at
+            .map(|seen| format!("{}", (now - seen) / 1000))
+            .unwrap_or_default();
+        log::write(
+            &mut tx,
+            &device.user_id,
+            now,
+            LogType::Success,
+            "device_online",
+            &device.name,
+            &detail,
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(Json(HeartbeatAck {
+        device_id: device.id,
+        status: DeviceStatus::Online,
+        interval_s: 30,
+    }))
+}
+
+async fn recording_view(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+    row: RecordingRow,
+) -> Result<DeviceRecording, ApiError> {
+    let analysis = analyses::find(conn, &row.analysis_id, user_id)
+        .await?
+        .ok_or_else(|| ApiError::Internal("pushed recording without its analysis".into()))?;
+    Ok(DeviceRecording {
+        id: row.id,
+        device_id: row.device_id,
+        device_name: row.device_name,
+        device_type: row.device_kind,
+        file_name: row.file_name,
+        received_at: ms_to_rfc3339(row.received_at),
+        attached_at: row.attached_at.map(ms_to_rfc3339),
+        analysis,
+    })
+}
+
+/// A device pushes a recording (multipart, field `file`, optional `sampling_rate`): it is read,
+/// analysed by the device type's model and stored in the owning doctor's inbox.
+#[utoipa::path(
+    post, path = "/api/devices/recordings", operation_id = "push_device_recording", tag = "devices",
+    request_body(content = DevicePush, content_type = "multipart/form-data"),
+    responses(
+        (status = 201, description = "Received and analysed", body = DeviceRecording),
+        (status = 401, description = "Missing, unknown, rotated or revoked device token.", body = ErrorBody),
+        (status = 413, description = "File too large.", body = ErrorBody),
+        (status = 415, description = "Not a file of the device's type.", body = ErrorBody),
+        (status = 422, description = "No file, unreadable file, too short or unusable quality.", body = ErrorBody),
+        (status = 503, description = "Model not loaded. Please check backend server.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn push_recording(
+    State(state): State<AppState>,
+    AuthenticatedDevice(device): AuthenticatedDevice,
+    ClientAddr(client): ClientAddr,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<(StatusCode, Json<DeviceRecording>), ApiError> {
+    let outcome = receive(&state, &device, &client, multipart).await;
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    store::touch(&mut tx, &device.id, now, &client).await?;
+    let recording = match outcome {
+        Ok((file_name, result)) => {
+            let recording = RecordingRow {
+                id: uuid::Uuid::new_v4().to_string(),
+                device_id: device.id.clone(),
+                device_name: device.name.clone(),
+                device_kind: device.kind,
+                analysis_id: result.analysis_id.clone(),
+                file_name,
+                received_at: now,
+                attached_at: None,
+            };
+            store::insert_recording(&mut tx, &device.user_id, &recording).await?;
+            log::write(
+                &mut tx,
+                &device.user_id,
+                now,
+                LogType::Success,
+                "recording_received",
+                &device.name,
+                &result.prediction,
+            )
+            .await?;
+            recording
+        }
+        Err(err) => {
+            log::write(
+                &mut tx,
+                &device.user_id,
+                now,
+                LogType::Warning,
+                "recording_refused",
+                &device.name,
+                &err.to_string(),
+            )
+            .await?;
+            tx.commit().await?;
+            return Err(err);
+        }
+    };
+    tx.commit().await?;
+    let mut conn = state.db.pool.acquire().await?;
+    let view = recording_view(&mut conn, &device.user_id, recording).await?;
+    Ok((StatusCode::CREATED, Json(view)))
+}
+
+async fn receive(
+    state: &AppState,
+    device: &DeviceRow,
+    client: &str,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<(String, analyses::PredictionResult), ApiError> {
+    let modality = device.kind.modality();
+    let model = predict::model_for(state, modality)?;
+    let multipart = multipart.map_err(|_| {
+        ApiError::UnsupportedMediaType(
+            "Send the recording as multipart/form-data in a field named file.".into(),
+        )
+    })?;
+    let mut upload = upload::read(multipart, state.config.max_upload_bytes).await?;
+    upload::check_files(modality, &upload)?;
+    // A device files into the inbox; the doctor chooses the patient when attaching.
+    upload.patient_id = None;
+    upload.screening_id = None;
+    let file_name = upload.display_name();
+    let result =
+        predict::analyse_upload(state, &device.user_id, client, upload, modality, model).await?;
+    Ok((file_name, result))
+}
+
+/// The doctor's pushed recordings, newest first.
+#[utoipa::path(
+    get, path = "/api/devices/recordings", operation_id = "list_device_recordings", tag = "devices",
+    params(InboxQuery),
+    responses(
+        (status = 200, description = "Newest first", body = Vec<DeviceRecording>),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn inbox(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    Query(query): Query<InboxQuery>,
+) -> Result<Json<Vec<DeviceRecording>>, ApiError> {
+    let limit = query.limit.unwrap_or(50).clamp(1, MAX_RECORDINGS);
+    let mut conn = state.db.pool.acquire().await?;
+    let rows = store::recordings(&mut conn, doctor.id(), query.device_id.as_deref(), limit).await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        out.push(recording_view(&mut conn, doctor.id(), row).await?);
+    }
+    Ok(Json(out))
+}
+
+/// Attaches a pushed recording to one of the doctor's screenings: its analysis becomes that
+/// screening's (and its patient's).
+#[utoipa::path(
+    post, path = "/api/devices/recordings/{id}/attach", operation_id = "attach_device_recording", tag = "devices",
+    params(("id" = String, Path, description = "Recording id")),
+    request_body = AttachRequest,
+    responses(
+        (status = 200, description = "Attached", body = DeviceRecording),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        (status = 404, description = "Recording or screening not found.", body = ErrorBody),
+        (status = 409, description = "Already attached.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn attach(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    ClientAddr(client): ClientAddr,
+    Path(id): Path<String>,
+    Json(request): Json<AttachRequest>,
+) -> Result<Json<DeviceRecording>, ApiError> {
+    let user_id = doctor.id();
+    let now = state.clock.now_ms();
+    let mut tx = state.db.begin().await?;
+    let recording = store::recording(&mut tx, &id, user_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(RECORDING_NOT_FOUND.into()))?;
+    if recording.attached_at.is_some() {
+        return Err(ApiError::Conflict(
+            "This recording is already attached to a screening.".into(),
+        ));
+    }
+    let screening = screenings::find_row(&mut tx, &request.screening_id, user_id)
+        .await?
+        .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
+    sqlx::query(
+        "UPDATE analyses SET patient_id = $1, screening_id = $2 WHERE id = $3 AND user_id = $4",
+    )
+    .bind(&screening.patient_id)
+    .bind(&screening.id)
+    .bind(&recording.analysis_id)
+    .bind(user_id)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("UPDATE device_recordings SET attached_at = $1 WHERE id = $2 AND user_id = $3")
+        .bind(now)
+        .bind(&id)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    audit::record(
+        &mut tx,
+        &audit::Entry {
+            user_id,
+            action: Action::Update,
+            entity: "analysis",
+            entity_id: &recording.analysis_id,
+            patient_id: Some(&screening.patient_id),
+            client_addr: &client,
+        },
+    )
+    .await?;
+    log::write(
+        &mut tx,
+        user_id,
+        now,
+        LogType::Info,
+        "recording_attached",
+        &recording.device_name,
+        &recording.file_name,
+    )
+    .await?;
+    let attached = RecordingRow {
+        attached_at: Some(now),
+        ..recording
+    };
+    let view = recording_view(&mut tx, user_id, attached).await?;
+    tx.commit().await?;
+    Ok(Json(view))
+}
+
+/// The signed-in user's connection log, newest first.
+#[utoipa::path(
+    get, path = "/api/devices/log", operation_id = "device_log", tag = "devices",
+    params(LogQuery),
+    responses(
+        (status = 200, description = "Newest first", body = Vec<LogEntry>),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn read_log(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    Query(query): Query<LogQuery>,
+) -> Result<Json<Vec<LogEntry>>, ApiError> {
+    let entries = log::latest(&state.db.pool, doctor.id(), query.limit.unwrap_or(50)).await?;
+    Ok(Json(entries))
+}
+
+/// The browser reports a serial port event for the log.
+#[utoipa::path(
+    post, path = "/api/devices/log", operation_id = "write_device_log", tag = "devices",
+    request_body = NewLogEntry,
+    responses(
+        (status = 204, description = "Logged"),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        (status = 422, description = "Not a serial port event.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn write_log(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    Json(entry): Json<NewLogEntry>,
+) -> Result<StatusCode, ApiError> {
+    if !log::CLIENT_EVENTS.contains(&entry.event.as_str()) {
+        return Err(ApiError::Validation(format!(
+            "event must be one of {}.",
+            log::CLIENT_EVENTS.join(", ")
+        )));
+    }
+    let mut tx = state.db.begin().await?;
+    log::write(
+        &mut tx,
+        doctor.id(),
+        state.clock.now_ms(),
+        entry.kind,
+        &entry.event,
+        &entry.device,
+        &entry.detail,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// How many of the doctor's network devices are online now (the dashboard's "devices active").
+///
+/// # Errors
+/// A database error.
+pub async fn active_count(state: &AppState, user_id: &str) -> Result<i64, ApiError> {
+    store::count_online(
+        &state.db.pool,
+        user_id,
+        state.clock.now_ms() - ONLINE_WINDOW_MS,
+    )
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn device(last_seen_at: Option<i64>) -> DeviceRow {
+        DeviceRow {
+            id: "d".into(),
+            user_id: "u".into(),
+            name: "n".into(),
+            kind: DeviceType::Ecg,
+            created_at: 0,
+            revoked_at: None,
+            last_seen_at,
+            last_addr: None,
+        }
+    }
+
+    #[test]
+    fn a_device_is_online_only_while_its_heartbeat_is_recent() {
+        assert!(!is_online(&device(None), 1_000_000));
+        assert!(is_online(
+            &device(Some(1_000_000 - ONLINE_WINDOW_MS)),
+            1_000_000
+        ));
+        assert!(!is_online(
+            &device(Some(1_000_000 - ONLINE_WINDOW_MS - 1)),
+            1_000_000
+        ));
+    }
+
+    #[test]
+    fn device_names_are_trimmed_and_bounded() {
+        assert_eq!(device_name("  Holter 1 ").unwrap(), "Holter 1");
+        assert_eq!(device_name("   ").unwrap_err().status(), 422);
+        assert_eq!(device_name(&"x".repeat(81)).unwrap_err().status(), 422);
+    }
+
+    #[test]
+    fn tokens_are_prefixed_and_unique() {
+        let a = new_device_token();
+        assert!(a.starts_with(TOKEN_PREFIX));
+        assert_ne!(a, new_device_token());
+    }
+}
