@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
@@ -57,5 +57,17 @@ test('the Reports page shows the stored figures and exports the same analyses as
   );
   expect(lines).toHaveLength(4);
   expect(lines.slice(1).every((line) => line.includes(patientId) && line.includes(',pending,'))).toBe(true);
+
+  // Export All: one ZIP, whose central directory names the CSV, the three PDFs, the bundle and
+  // the manifest.
+  const zipDownload = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export All' }).click();
+  const archive = await zipDownload;
+  expect(archive.suggestedFilename()).toMatch(/^cardio-export-\d{4}-\d{2}-\d{2}\.zip$/);
+  const bytes = readFileSync((await archive.path())!);
+  expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+  const names = bytes.toString('latin1');
+  for (const name of ['analyses.csv', `fhir/${patientId}.json`, 'manifest.json']) expect(names).toContain(name);
+  expect(names.match(/reports\/analyses\/[0-9a-f-]+\.pdf/g)?.length).toBe(6); // local header + central directory
   await context.close();
 });

@@ -400,12 +400,9 @@ pub async fn export(
     Path(patient_id): Path<String>,
 ) -> Result<axum::response::Response, ApiError> {
     let mut tx = state.db.begin().await?;
-    let patient = patients::store::find(&mut tx, &patient_id, doctor.id())
+    let data = load(&mut tx, &patient_id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
-    let records = clinical::records_of(&mut tx, &patient_id, doctor.id()).await?;
-    let screenings = screenings::of_patient(&mut tx, &patient_id, doctor.id()).await?;
-    let found = analyses::of_patient(&mut tx, doctor.id(), &patient_id).await?;
     audit::record(
         &mut tx,
         &audit::Entry {
@@ -420,51 +417,79 @@ pub async fn export(
     .await?;
     tx.commit().await?;
 
-    let blobs = BlobStore::new(&state.config.data_dir);
-    let bundle = tokio::task::spawn_blocking(move || {
-        let mut bundle = BundleBuilder::default();
-        let subject = bundle.add(patient_resource(&patient));
-        let mut devices: BTreeMap<(String, String), String> = BTreeMap::new();
-        for record in &records {
-            for observation in clinical_observations(record, &subject) {
-                bundle.add(observation);
-            }
-        }
-        for a in &found {
-            let key = (a.model_id.clone(), a.model_version.clone());
-            let device = devices
-                .entry(key)
-                .or_insert_with(|| {
-                    bundle.add(json!({
-                        "resourceType": "Device",
-                        "deviceName": [{"name": a.model_id, "type": "model-name"}],
-                        "version": [{"value": a.model_version}],
-                        "type": {"text": "Cardiovascular screening model (software)"},
-                    }))
-                })
-                .clone();
-            let kind = match a.modality {
-                Modality::Ecg => Some(Kind::Ecg),
-                Modality::Pcg => Some(Kind::Pcg),
-                Modality::Ppg => Some(Kind::Ppg),
-                Modality::Clinical => None,
-            };
-            // A recording that cannot be read again still gets its report, without the signal.
-            let signal = kind
-                .filter(|_| !a.files.is_empty())
-                .and_then(|k| waveforms::read_window(&blobs, a, k, 0.0, MAX_WINDOW_S).ok());
-            analysis_resources(&mut bundle, a, signal.as_ref(), &subject, &device);
-        }
-        for s in &screenings {
-            screening_report(&mut bundle, s, &subject);
-        }
-        bundle.finish()
-    })
-    .await?;
+    let blobs = state.blobs.clone();
+    let bundle = tokio::task::spawn_blocking(move || bundle(&data, &blobs)).await?;
     let mut response = axum::response::IntoResponse::into_response(Json(bundle));
     response.headers_mut().insert(
         axum::http::header::CONTENT_TYPE,
         axum::http::HeaderValue::from_static("application/fhir+json"),
     );
     Ok(response)
+}
+
+/// Everything stored for one patient, read before the blocking work of [`bundle`].
+pub(crate) struct PatientData {
+    patient: Patient,
+    records: Vec<ClinicalRecord>,
+    screenings: Vec<Screening>,
+    analyses: Vec<Analysis>,
+}
+
+/// Reads one of `doctor_id`'s patients and all their records; `None` when the doctor has no
+/// patient `patient_id`.
+pub(crate) async fn load(
+    conn: &mut sqlx::AnyConnection,
+    patient_id: &str,
+    doctor_id: &str,
+) -> Result<Option<PatientData>, ApiError> {
+    let Some(patient) = patients::store::find(conn, patient_id, doctor_id).await? else {
+        return Ok(None);
+    };
+    Ok(Some(PatientData {
+        patient,
+        records: clinical::records_of(conn, patient_id, doctor_id).await?,
+        screenings: screenings::of_patient(conn, patient_id, doctor_id).await?,
+        analyses: analyses::of_patient(conn, doctor_id, patient_id).await?,
+    }))
+}
+
+/// The FHIR R4 Bundle of a patient's data (blocking: recordings are read from the blob store).
+pub(crate) fn bundle(data: &PatientData, blobs: &BlobStore) -> Value {
+    let mut bundle = BundleBuilder::default();
+    let subject = bundle.add(patient_resource(&data.patient));
+    let mut devices: BTreeMap<(String, String), String> = BTreeMap::new();
+    for record in &data.records {
+        for observation in clinical_observations(record, &subject) {
+            bundle.add(observation);
+        }
+    }
+    for a in &data.analyses {
+        let key = (a.model_id.clone(), a.model_version.clone());
+        let device = devices
+            .entry(key)
+            .or_insert_with(|| {
+                bundle.add(json!({
+                    "resourceType": "Device",
+                    "deviceName": [{"name": a.model_id, "type": "model-name"}],
+                    "version": [{"value": a.model_version}],
+                    "type": {"text": "Cardiovascular screening model (software)"},
+                }))
+            })
+            .clone();
+        let kind = match a.modality {
+            Modality::Ecg => Some(Kind::Ecg),
+            Modality::Pcg => Some(Kind::Pcg),
+            Modality::Ppg => Some(Kind::Ppg),
+            Modality::Clinical => None,
+        };
+        // A recording that cannot be read again still gets its report, without the signal.
+        let signal = kind
+            .filter(|_| !a.files.is_empty())
+            .and_then(|k| waveforms::read_window(&blobs, a, k, 0.0, MAX_WINDOW_S).ok());
+        analysis_resources(&mut bundle, a, signal.as_ref(), &subject, &device);
+    }
+    for s in &data.screenings {
+        screening_report(&mut bundle, s, &subject);
+    }
+    bundle.finish()
 }

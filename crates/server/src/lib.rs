@@ -17,7 +17,9 @@
 //! - [`fhir`]: a patient's data as a FHIR R4 Bundle;
 //! - [`report_pdf`]: the PDF report of an analysis or a screening;
 //! - [`reports`]: the Reports page's figures and the CSV export of the doctor's analyses;
+//!   [`export_zip`]: Export All, a period's CSV, PDF reports and FHIR bundles as one streamed ZIP;
 //! - [`reviews`]: the owning doctor's sign-off of an analysis or a screening, with its history;
+//! - [`sharing`]: results a doctor shares with the patient's own (`user`) account;
 //! - [`devices`]: network devices (tokens, heartbeats, pushed recordings in the doctor's inbox) and
 //!   each user's connection log;
 //! - [`audit`]: the trail of who read or changed which patient's data;
@@ -49,6 +51,7 @@ pub mod dashboard;
 pub mod db;
 pub mod devices;
 pub mod error;
+pub mod export_zip;
 pub mod extract;
 pub mod fhir;
 pub mod health;
@@ -62,6 +65,7 @@ pub mod reports;
 pub mod reviews;
 pub mod screenings;
 pub mod settings;
+pub mod sharing;
 pub mod state;
 pub mod system;
 pub mod waveforms;
@@ -104,7 +108,9 @@ pub fn app(state: AppState) -> Router {
         .merge(analyses::router())
         .merge(waveforms::router())
         .merge(reviews::router())
+        .merge(sharing::router())
         .merge(reports::router())
+        .merge(export_zip::router())
         .merge(fhir::router())
         .merge(system::router())
         .merge(report_pdf::router())

@@ -109,7 +109,8 @@ pub struct Period {
 }
 
 impl Period {
-    fn bounds(&self) -> Result<(i64, i64), ApiError> {
+    /// The period as `[from, to)` in ms, with the defaults filled in.
+    pub(crate) fn bounds(&self) -> Result<(i64, i64), ApiError> {
         let to = self.to.unwrap_or_else(|| now_ms() + 1);
         let from = self.from.unwrap_or(0);
         if from > to {
@@ -350,6 +351,28 @@ pub async fn export_csv(
         },
     )
     .await?;
+    let body = analyses_csv(&mut tx, doctor.id(), from, to).await?;
+    tx.commit().await?;
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/csv; charset=utf-8"),
+    );
+    headers.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_static("attachment; filename=\"cardio-analyses.csv\""),
+    );
+    Ok(response)
+}
+
+/// The CSV export of `doctor`'s analyses created in `[from, to)`, newest first.
+pub(crate) async fn analyses_csv(
+    conn: &mut sqlx::AnyConnection,
+    doctor: &str,
+    from: i64,
+    to: i64,
+) -> Result<Vec<u8>, ApiError> {
     let rows = sqlx::query(
         "SELECT a.id, a.file_name, a.label, a.prediction, a.confidence, a.risk_score, a.patient_id, \
          a.created_at, a.modality, \
@@ -357,12 +380,11 @@ pub async fn export_csv(
          FROM analyses a WHERE a.user_id = $1 AND a.created_at >= $2 AND a.created_at < $3 \
          ORDER BY a.created_at DESC, a.id DESC",
     )
-    .bind(doctor.id())
+    .bind(doctor)
     .bind(from)
     .bind(to)
-    .fetch_all(&mut *tx)
+    .fetch_all(&mut *conn)
     .await?;
-    tx.commit().await?;
     let mut writer = csv::Writer::from_writer(Vec::new());
     let internal = |e: csv::Error| ApiError::Internal(format!("csv: {e}"));
     writer.write_record(CSV_HEADER).map_err(internal)?;
@@ -387,20 +409,9 @@ pub async fn export_csv(
             ])
             .map_err(internal)?;
     }
-    let body = writer
+    writer
         .into_inner()
-        .map_err(|e| ApiError::Internal(format!("csv: {e}")))?;
-    let mut response = body.into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/csv; charset=utf-8"),
-    );
-    headers.insert(
-        header::CONTENT_DISPOSITION,
-        HeaderValue::from_static("attachment; filename=\"cardio-analyses.csv\""),
-    );
-    Ok(response)
+        .map_err(|e| ApiError::Internal(format!("csv: {e}")))
 }
 
 /// The PDF reports the signed-in doctor generated, newest first (at most 200).

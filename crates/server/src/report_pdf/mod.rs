@@ -495,7 +495,7 @@ pub fn render(data: &ReportData, blobs: &BlobStore) -> Result<Vec<u8>, ApiError>
 }
 
 /// A PDF download: `Content-Type: application/pdf` and an attachment file name.
-fn pdf_response(bytes: Vec<u8>, file_name: &str) -> Result<Response, ApiError> {
+pub(crate) fn pdf_response(bytes: Vec<u8>, file_name: &str) -> Result<Response, ApiError> {
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\""))
         .map_err(|e| ApiError::Internal(format!("bad file name: {e}")))?;
     let mut response = bytes.into_response();
@@ -527,8 +527,93 @@ async fn clinical_for(
     }
 }
 
-async fn generate(state: &AppState, data: ReportData) -> Result<Vec<u8>, ApiError> {
-    let blobs = BlobStore::new(&state.config.data_dir);
+/// What the report of one of `owner`'s analyses shows; `None` when `owner` has no analysis `id`.
+pub(crate) async fn analysis_data(
+    conn: &mut AnyConnection,
+    id: &str,
+    owner: &str,
+    language: Language,
+    doctor: &str,
+) -> Result<Option<ReportData>, ApiError> {
+    let Some(analysis) = analyses::find(conn, id, owner).await? else {
+        return Ok(None);
+    };
+    let patient = match &analysis.patient_id {
+        Some(p) => patients::store::find(conn, p, owner).await?,
+        None => None,
+    };
+    let screening_clinical = match &analysis.screening_id {
+        Some(s) => screenings::find_row(conn, s, owner)
+            .await?
+            .and_then(|row| row.clinical_record_id),
+        None => None,
+    };
+    let clinical = clinical_for(
+        conn,
+        analysis.patient_id.as_deref(),
+        screening_clinical.as_deref(),
+        owner,
+    )
+    .await?;
+    Ok(Some(ReportData {
+        language,
+        doctor: doctor.to_owned(),
+        patient,
+        clinical,
+        screening: None,
+        analyses: vec![analysis],
+    }))
+}
+
+/// What the report of one of `doctor_id`'s screenings shows (every modality's newest result and
+/// the combined one), with the screening's patient id; `None` when the doctor has no screening `id`.
+pub(crate) async fn screening_data(
+    conn: &mut AnyConnection,
+    id: &str,
+    doctor_id: &str,
+    language: Language,
+    doctor: &str,
+) -> Result<Option<(ReportData, String)>, ApiError> {
+    let Some(screening) = screenings::read_one(conn, id, doctor_id).await? else {
+        return Ok(None);
+    };
+    let patient = patients::store::find(conn, &screening.patient.id, doctor_id).await?;
+    // The screening's own entry; without one, the patient's newest (its date is printed).
+    let clinical = match screening.clinical.clone() {
+        Some(record) => Some(record),
+        None => clinical_for(conn, Some(&screening.patient.id), None, doctor_id).await?,
+    };
+    let found = analyses::of_screening(conn, doctor_id, id).await?;
+    // The newest result of each modality, in the workflow's order (clinical, PCG, PPG, ECG).
+    let mut shown = Vec::new();
+    for modality in [
+        Modality::Clinical,
+        Modality::Pcg,
+        Modality::Ppg,
+        Modality::Ecg,
+    ] {
+        if let Some(a) = found.iter().find(|a| a.modality == modality) {
+            shown.push(a.clone());
+        }
+    }
+    let data = ReportData {
+        language,
+        doctor: doctor.to_owned(),
+        patient,
+        clinical,
+        screening: Some(ScreeningPart {
+            id: screening.id,
+            created_at: screening.created_at,
+            combined: screening.combined,
+            review: screening.review,
+        }),
+        analyses: shown,
+    };
+    Ok(Some((data, screening.patient.id)))
+}
+
+pub(crate) async fn generate(state: &AppState, data: ReportData) -> Result<Vec<u8>, ApiError> {
+    let blobs = state.blobs.clone();
     tokio::task::spawn_blocking(move || render(&data, &blobs)).await?
 }
 
@@ -552,26 +637,10 @@ pub async fn analysis_report(
     let user_id = user.user.id.as_str();
     let language = settings::load(&state.db, user_id).await?.language;
     let mut tx = state.db.begin().await?;
-    let analysis = analyses::find(&mut tx, &id, user_id)
+    let data = analysis_data(&mut tx, &id, user_id, language, &user.user.display_name)
         .await?
         .ok_or_else(|| ApiError::NotFound(ANALYSIS_NOT_FOUND.into()))?;
-    let patient = match &analysis.patient_id {
-        Some(p) => patients::store::find(&mut tx, p, user_id).await?,
-        None => None,
-    };
-    let screening_clinical = match &analysis.screening_id {
-        Some(s) => screenings::find_row(&mut tx, s, user_id)
-            .await?
-            .and_then(|row| row.clinical_record_id),
-        None => None,
-    };
-    let clinical = clinical_for(
-        &mut tx,
-        analysis.patient_id.as_deref(),
-        screening_clinical.as_deref(),
-        user_id,
-    )
-    .await?;
+    let patient_id = data.analyses.first().and_then(|a| a.patient_id.clone());
     audit::record(
         &mut tx,
         &audit::Entry {
@@ -579,20 +648,12 @@ pub async fn analysis_report(
             action: Action::Export,
             entity: "analysis_report_pdf",
             entity_id: &id,
-            patient_id: analysis.patient_id.as_deref(),
+            patient_id: patient_id.as_deref(),
             client_addr: &client,
         },
     )
     .await?;
     tx.commit().await?;
-    let data = ReportData {
-        language,
-        doctor: user.user.display_name.clone(),
-        patient,
-        clinical,
-        screening: None,
-        analyses: vec![analysis],
-    };
     let bytes = generate(&state, data).await?;
     pdf_response(bytes, &format!("cardio-analysis-{id}.pdf"))
 }
@@ -618,28 +679,10 @@ pub async fn screening_report(
 ) -> Result<Response, ApiError> {
     let language = settings::load(&state.db, doctor.id()).await?.language;
     let mut tx = state.db.begin().await?;
-    let screening = screenings::read_one(&mut tx, &id, doctor.id())
-        .await?
-        .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
-    let patient = patients::store::find(&mut tx, &screening.patient.id, doctor.id()).await?;
-    // The screening's own entry; without one, the patient's newest (its date is printed).
-    let clinical = match screening.clinical.clone() {
-        Some(record) => Some(record),
-        None => clinical_for(&mut tx, Some(&screening.patient.id), None, doctor.id()).await?,
-    };
-    let found = analyses::of_screening(&mut tx, doctor.id(), &id).await?;
-    // The newest result of each modality, in the workflow's order (clinical, PCG, PPG, ECG).
-    let mut shown = Vec::new();
-    for modality in [
-        Modality::Clinical,
-        Modality::Pcg,
-        Modality::Ppg,
-        Modality::Ecg,
-    ] {
-        if let Some(a) = found.iter().find(|a| a.modality == modality) {
-            shown.push(a.clone());
-        }
-    }
+    let (data, patient_id) =
+        screening_data(&mut tx, &id, doctor.id(), language, &doctor.0.user.display_name)
+            .await?
+            .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
     audit::record(
         &mut tx,
         &audit::Entry {
@@ -647,25 +690,12 @@ pub async fn screening_report(
             action: Action::Export,
             entity: "screening_report_pdf",
             entity_id: &id,
-            patient_id: Some(&screening.patient.id),
+            patient_id: Some(&patient_id),
             client_addr: &client,
         },
     )
     .await?;
     tx.commit().await?;
-    let data = ReportData {
-        language,
-        doctor: doctor.0.user.display_name.clone(),
-        patient,
-        clinical,
-        screening: Some(ScreeningPart {
-            id: screening.id,
-            created_at: screening.created_at,
-            combined: screening.combined,
-            review: screening.review,
-        }),
-        analyses: shown,
-    };
     let bytes = generate(&state, data).await?;
     pdf_response(bytes, &format!("cardio-screening-{id}.pdf"))
 }

@@ -61,6 +61,7 @@ describe('Reports page', () => {
     expect(rows).toHaveLength(6);
     expect(rows[5]).toBe('Nov 20263111');
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/analyses/export.csv');
+    expect(screen.getByRole('link', { name: 'Export All' })).toHaveAttribute('href', '/api/reports/export.zip');
   });
 
   it('asks for the chosen period and exports the same period', async () => {
@@ -79,6 +80,10 @@ describe('Reports page', () => {
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
       `/api/analyses/export.csv?from=${from}`,
+    );
+    expect(screen.getByRole('link', { name: 'Export All' })).toHaveAttribute(
+      'href',
+      `/api/reports/export.zip?from=${from}`,
     );
   });
 

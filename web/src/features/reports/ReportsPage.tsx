@@ -1,4 +1,4 @@
-import { Activity, ClipboardCheck, Download, FileText, TriangleAlert, Users } from 'lucide-react';
+import { Activity, Archive, ClipboardCheck, Download, FileText, TriangleAlert, Users } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -18,7 +18,15 @@ import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { StatGrid } from '../../components/StatGrid';
 import { Spinner } from '../../components/Spinner';
-import { exportCsvUrl, PERIODS, periodStart, useReportHistory, useReportSummary, type Period } from './api';
+import {
+  exportAllUrl,
+  exportCsvUrl,
+  PERIODS,
+  periodStart,
+  useReportHistory,
+  useReportSummary,
+  type Period,
+} from './api';
 import { formatDateTime } from '../../lib/format';
 
 const MODALITIES = ['ecg', 'pcg', 'ppg', 'clinical'] as const;
@@ -268,9 +276,14 @@ export function ReportsPage() {
         title={t('reports.title')}
         subtitle={t('reports.subtitle')}
         actions={
-          <a className="button button--secondary" href={exportCsvUrl(from)} download>
-            <Download size={16} aria-hidden="true" /> {t('reports.exportCsv')}
-          </a>
+          <>
+            <a className="button button--secondary" href={exportCsvUrl(from)} download>
+              <Download size={16} aria-hidden="true" /> {t('reports.exportCsv')}
+            </a>
+            <a className="button button--primary" href={exportAllUrl(from)} title={t('reports.exportAllHint')} download>
+              <Archive size={16} aria-hidden="true" /> {t('reports.exportAll')}
+            </a>
+          </>
         }
       />
       <div className="filter-bar" role="group" aria-label={t('reports.periodLabel')}>

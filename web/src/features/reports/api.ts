@@ -35,6 +35,11 @@ export function exportCsvUrl(from: number | undefined): string {
   return from === undefined ? '/api/analyses/export.csv' : `/api/analyses/export.csv?from=${from}`;
 }
 
+/** The address of Export All: the period's PDFs, CSV and FHIR bundles as one ZIP. */
+export function exportAllUrl(from: number | undefined): string {
+  return from === undefined ? '/api/reports/export.zip' : `/api/reports/export.zip?from=${from}`;
+}
+
 /** Every PDF report the doctor generated, newest first (`GET /api/reports/history`). */
 export function useReportHistory() {
   return useQuery({
