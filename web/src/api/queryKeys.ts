@@ -38,6 +38,11 @@ export const queryKeys = {
   reportSummary: (from: number | null) => ['analyses', 'report', { from }] as const,
   /** The models and their validated figures (welcome page). */
   models: ['models'] as const,
+  /** Everything about devices: the registry, pushed recordings, the connection log. */
+  devices: ['devices'] as const,
+  deviceList: ['devices', 'list'] as const,
+  deviceRecordings: (deviceId: string | null) => ['devices', 'recordings', { deviceId }] as const,
+  deviceLog: ['devices', 'log'] as const,
 };
 
 /** What to refetch after a patient, a screening or clinical data was written. */

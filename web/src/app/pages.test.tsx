@@ -10,6 +10,9 @@ function signedIn() {
     'GET /api/patients': () => json(200, []),
     'GET /api/audit': () => json(200, []),
     'GET /api/analyses': () => json(200, []),
+    'GET /api/devices': () => json(200, []),
+    'GET /api/devices/recordings': () => json(200, []),
+    'GET /api/devices/log': () => json(200, []),
   });
 }
 
@@ -42,9 +45,11 @@ describe('signed-in pages show honest empty states', () => {
     renderApp('/devices');
     expect(await screen.findByText('Connect and manage medical devices')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'USB Serial Devices' })).toBeInTheDocument();
-    expect(screen.getByText('No serial devices found')).toBeInTheDocument();
+    // jsdom has no Web Serial: the page says so instead of pretending to scan.
+    expect(screen.getByText('Serial devices are not supported in this browser')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Network Devices' })).toBeInTheDocument();
-    expect(screen.getByText('No network devices found')).toBeInTheDocument();
+    expect(await screen.findByText('No network devices found')).toBeInTheDocument();
+    expect(await screen.findByText('Nothing logged yet')).toBeInTheDocument();
   });
 
   it('Settings', async () => {

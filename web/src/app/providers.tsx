@@ -4,6 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
 import i18n from '../i18n';
+import { SerialProvider } from '../lib/serial/SerialProvider';
 import { ThemeProvider } from '../lib/theme';
 
 export function createQueryClient(): QueryClient {
@@ -28,7 +29,9 @@ export function AppProviders({ children, queryClient }: { children: ReactNode; q
   return (
     <I18nextProvider i18n={i18n}>
       <ThemeProvider>
-        <QueryClientProvider client={client}>{children}</QueryClientProvider>
+        <QueryClientProvider client={client}>
+          <SerialProvider>{children}</SerialProvider>
+        </QueryClientProvider>
       </ThemeProvider>
     </I18nextProvider>
   );

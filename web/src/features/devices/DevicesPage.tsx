@@ -1,27 +1,35 @@
-import { Network, Usb } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../components/EmptyState';
+import { DoctorsOnly } from '../../components/DoctorsOnly';
 import { PageHeader } from '../../components/PageHeader';
+import { useCurrentUser } from '../../lib/session';
+import { ConnectionLog } from './ConnectionLog';
+import { DeviceInbox } from './DeviceInbox';
+import { NetworkDevices } from './NetworkDevices';
+import { SerialDevices } from './SerialDevices';
+import './devices.css';
 
+/**
+ * Spec §2 "Device Management": USB serial sensors through Web Serial, network devices that push
+ * recordings with a token, what they pushed, and the connection log, all real.
+ */
 export function DevicesPage() {
   const { t } = useTranslation();
+  const user = useCurrentUser();
   return (
     <div className="page">
       <PageHeader title={t('devices.title')} subtitle={t('devices.subtitle')} />
-      <div className="two-columns">
-        <section className="card" aria-labelledby="devices-serial">
-          <h2 id="devices-serial" className="section__title">
-            {t('devices.serialTitle')}
-          </h2>
-          <EmptyState icon={<Usb size={28} />} title={t('devices.serialEmpty')} text={t('devices.notAvailable')} />
-        </section>
-        <section className="card" aria-labelledby="devices-network">
-          <h2 id="devices-network" className="section__title">
-            {t('devices.networkTitle')}
-          </h2>
-          <EmptyState icon={<Network size={28} />} title={t('devices.networkEmpty')} text={t('devices.notAvailable')} />
-        </section>
-      </div>
+      {user.role === 'doctor' ? (
+        <>
+          <div className="two-columns">
+            <SerialDevices />
+            <NetworkDevices />
+          </div>
+          <DeviceInbox />
+          <ConnectionLog />
+        </>
+      ) : (
+        <DoctorsOnly />
+      )}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { Activity, ClipboardList, Inbox, Stethoscope, Users, Waves } from 'lucide-react';
+import type { TFunction } from 'i18next';
+import { Activity, ClipboardList, Inbox, Stethoscope, Usb, Users, Waves } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -98,6 +99,7 @@ function Figures({ isDoctor }: { isDoctor: boolean }) {
       { key: 'screeningsToday', value: dashboard.data.screeningsToday, icon: <Activity size={24} /> },
       { key: 'testsToday', value: dashboard.data.testsToday, icon: <Waves size={24} /> },
       { key: 'pendingReviews', value: dashboard.data.pendingReviews, icon: <Inbox size={24} /> },
+      { key: 'devicesActive', value: dashboard.data.devicesActive, icon: <Usb size={24} /> },
     ] as const;
     body = <StatGrid stats={stats.map((stat) => ({ ...stat, label: t(`home.stats.${stat.key}`) }))} />;
   }
@@ -115,7 +117,7 @@ function Figures({ isDoctor }: { isDoctor: boolean }) {
 const ACTIONS = ['create', 'read', 'update', 'export'] as const;
 const ENTITIES = ['patient', 'clinical', 'screening', 'analysis'] as const;
 
-function activityLabel(entry: AuditEntry, t: ReturnType<typeof useTranslation>['t']): string {
+function activityLabel(entry: AuditEntry, t: TFunction): string {
   const entity = ENTITIES.find((known) => known === entry.entity);
   const action = ACTIONS.find((known) => known === entry.action);
   return entity && action ? t(`home.activity.${entity}.${action}`) : t('home.activity.other');

@@ -24,6 +24,7 @@ function server(handlers: Record<string, Handler> = {}) {
     'GET /api/patients/p-1/screenings': () => json(200, [makeScreening({ clinical: makeClinicalRecord() })]),
     'GET /api/patients/missing': () => json(404, { detail: 'Patient not found.' }),
     'GET /api/analyses': () => json(200, []),
+    'GET /api/patients/p-1/share': () => json(200, { current: null }),
     ...handlers,
   });
 }

@@ -24,6 +24,7 @@ import {
   type PatientValues,
 } from '../../lib/patientForm';
 import { useCurrentUser } from '../../lib/session';
+import { ShareWithPatient } from './ShareWithPatient';
 import { useClinicalHistory, usePatient, usePatientAnalyses, usePatientScreenings, useUpdatePatient } from './api';
 import { StatusBadge } from './StatusBadge';
 import { useRunDiagnostics } from './useRunDiagnostics';
@@ -171,6 +172,7 @@ function PatientRecord({ patient }: { patient: Patient }) {
       <ClinicalHistory patientId={patient.id} />
       <Screenings patientId={patient.id} />
       <Analyses patientId={patient.id} />
+      <ShareWithPatient patient={patient} />
     </div>
   );
 }

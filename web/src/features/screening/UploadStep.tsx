@@ -14,7 +14,7 @@ import { MissingSession } from './MissingSession';
 import { ScreeningPatient } from './ScreeningPatient';
 import { ScreeningState } from './ScreeningState';
 import { AudioPlayback } from './recording/AudioPlayback';
-import { LiveWaveform } from './recording/LiveWaveform';
+import { LiveWaveform } from '../../components/waveform/LiveWaveform';
 import { PCG_LIMIT_MS, useAudioRecording } from './recording/useAudioRecording';
 import { PPG_LIMIT_MS, useCameraPpg } from './recording/useCameraPpg';
 import { useVideoPpg } from './recording/useVideoPpg';

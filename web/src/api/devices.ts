@@ -1,0 +1,56 @@
+/**
+ * The device API shared by the Devices page, the screening steps (a recording pushed by a network
+ * device) and the serial layer (which reports its events to the connection log).
+ */
+import { api, unwrap } from './client';
+import type { components } from './generated/schema';
+
+export type NetworkDevice = components['schemas']['NetworkDevice'];
+export type DeviceType = components['schemas']['DeviceType'];
+export type RegisteredDevice = components['schemas']['RegisteredDevice'];
+export type DeviceRecording = components['schemas']['DeviceRecording'];
+export type LogEntry = components['schemas']['LogEntry'];
+export type NewLogEntry = components['schemas']['NewLogEntry'];
+
+export function fetchDevices(): Promise<NetworkDevice[]> {
+  return unwrap(api.GET('/api/devices'));
+}
+
+export function registerDevice(name: string, type: DeviceType): Promise<RegisteredDevice> {
+  return unwrap(api.POST('/api/devices', { body: { name, type } }));
+}
+
+export function renameDevice(id: string, name: string): Promise<NetworkDevice> {
+  return unwrap(api.PATCH('/api/devices/{id}', { params: { path: { id } }, body: { name } }));
+}
+
+export function rotateDeviceToken(id: string): Promise<RegisteredDevice> {
+  return unwrap(api.POST('/api/devices/{id}/token', { params: { path: { id } } }));
+}
+
+export async function revokeDevice(id: string): Promise<void> {
+  await unwrap(api.DELETE('/api/devices/{id}', { params: { path: { id } } }));
+}
+
+/** The doctor's pushed recordings, newest first (of one device when given). */
+export function fetchDeviceRecordings(deviceId: string | null, limit = 50): Promise<DeviceRecording[]> {
+  const query = deviceId ? { device_id: deviceId, limit } : { limit };
+  return unwrap(api.GET('/api/devices/recordings', { params: { query } }));
+}
+
+export function attachDeviceRecording(id: string, screeningId: string): Promise<DeviceRecording> {
+  return unwrap(
+    api.POST('/api/devices/recordings/{id}/attach', {
+      params: { path: { id } },
+      body: { screening_id: screeningId },
+    }),
+  );
+}
+
+export function fetchDeviceLog(limit = 50): Promise<LogEntry[]> {
+  return unwrap(api.GET('/api/devices/log', { params: { query: { limit } } }));
+}
+
+export async function writeDeviceLog(entry: NewLogEntry): Promise<void> {
+  await unwrap(api.POST('/api/devices/log', { body: entry }));
+}

@@ -1,0 +1,81 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { SharedResult } from '../../api/client';
+import { json, makeUser, mockServer, renderApp } from '../../test/utils';
+
+function result(overrides: Partial<SharedResult> = {}): SharedResult {
+  return {
+    id: 'a-1',
+    modality: 'ecg',
+    createdAt: '2026-11-20T10:00:00Z',
+    finding: 'normal',
+    prediction: 'Normal sinus rhythm',
+    heartRateBpm: 71.6,
+    reviewed: true,
+    doctorAgreed: true,
+    reviewedAt: '2026-11-21T09:00:00Z',
+    doctorName: 'Ana Ruiz',
+    reportUrl: '/api/shared/analyses/a-1/report.pdf',
+    ...overrides,
+  };
+}
+
+describe("A patient account's home", () => {
+  it('accepts an invitation, then lists the shared results with plain findings and reports', async () => {
+    let accepted = false;
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user', emailVerified: true })),
+      'GET /api/shared/invitations': () =>
+        json(
+          200,
+          accepted
+            ? []
+            : [{ id: 'sh-1', doctorName: 'Ana Ruiz', patientFirstName: 'María', createdAt: '2026-11-20T10:00:00Z' }],
+        ),
+      'POST /api/shared/invitations/sh-1/accept': () => {
+        accepted = true;
+        return json(204);
+      },
+      'GET /api/shared/results': () =>
+        json(
+          200,
+          accepted
+            ? [
+                result(),
+                result({
+                  id: 'a-2',
+                  modality: 'pcg',
+                  finding: 'abnormal',
+                  heartRateBpm: null,
+                  doctorAgreed: false,
+                  reportUrl: '/api/shared/analyses/a-2/report.pdf',
+                }),
+              ]
+            : [],
+        ),
+    });
+    renderApp('/home');
+    expect(await screen.findByText('No shared results yet')).toBeInTheDocument();
+    expect(screen.queryByText('Patient figures are shown to healthcare professionals only.')).not.toBeInTheDocument();
+    expect(
+      await screen.findByText(/Dr. Ana Ruiz invites you to see the results of María's record/),
+    ).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Accept' }));
+    const list = await screen.findByRole('list', { name: 'Shared results' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(within(items[0] as HTMLElement).getByText('No abnormality found')).toHaveClass('badge--success');
+    expect(within(items[0] as HTMLElement).getByText('Heart rate 72 bpm')).toBeInTheDocument();
+    expect(within(items[0] as HTMLElement).getByRole('link', { name: 'Download report' })).toHaveAttribute(
+      'href',
+      '/api/shared/analyses/a-1/report.pdf',
+    );
+    expect(within(items[1] as HTMLElement).getByText('A finding your doctor will discuss with you')).toHaveClass(
+      'badge--danger',
+    );
+    expect(within(items[1] as HTMLElement).getByText(/did not agree with the automatic finding/)).toBeInTheDocument();
+    expect(screen.getByText(/Heart rate over time/)).toHaveTextContent('latest 72 bpm');
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument());
+  });
+});

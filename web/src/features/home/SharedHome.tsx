@@ -1,0 +1,153 @@
+/**
+ * A patient account's home (the `user` role of spec §6): invitations from doctors to accept, then
+ * the results they shared — dates, findings in plain language, the heart-rate trend, PDF reports.
+ */
+import { FileDown, HeartPulse, Inbox, MailOpen } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { SharedResult } from '../../api/client';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { Spinner } from '../../components/Spinner';
+import { apiErrorMessage } from '../../lib/apiErrors';
+import { formatDate, formatDateTime } from '../../lib/format';
+import { MODEL_NAMES } from '../../lib/prediction';
+import { useAcceptInvitation, useInvitations, useSharedResults } from './api/shared';
+
+const FINDING_BADGES = { normal: 'badge--success', abnormal: 'badge--danger', inconclusive: 'badge--warning' } as const;
+
+export function SharedHome() {
+  return (
+    <>
+      <Invitations />
+      <SharedResults />
+    </>
+  );
+}
+
+function Invitations() {
+  const { t } = useTranslation();
+  const invitations = useInvitations();
+  const accept = useAcceptInvitation();
+  if (!invitations.data || invitations.data.length === 0) return null;
+  return (
+    <section className="section card" aria-labelledby="home-invitations">
+      <h2 id="home-invitations" className="section__title">
+        <MailOpen aria-hidden="true" size={18} /> {t('shared.invitationsTitle')}
+      </h2>
+      <ErrorBanner message={accept.isError ? apiErrorMessage(accept.error, t('shared.acceptError'), t) : null} />
+      <ul className="shared-list">
+        {invitations.data.map((invitation) => (
+          <li key={invitation.id} className="shared-list__item">
+            <span>
+              {t('shared.invitation', {
+                doctor: invitation.doctorName,
+                name: invitation.patientFirstName,
+                date: formatDate(invitation.createdAt),
+              })}
+            </span>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={accept.isPending}
+              onClick={() => accept.mutate(invitation.id)}
+            >
+              {t('shared.accept')}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function SharedResults() {
+  const { t } = useTranslation();
+  const results = useSharedResults();
+  let body;
+  if (results.isPending) body = <Spinner label={t('app.loading')} />;
+  else if (results.isError) body = <ErrorBanner message={apiErrorMessage(results.error, t('shared.loadError'), t)} />;
+  else if (results.data.length === 0)
+    body = <EmptyState icon={<Inbox size={28} />} title={t('shared.emptyTitle')} text={t('shared.emptyText')} />;
+  else
+    body = (
+      <>
+        <HeartRateTrend results={results.data} />
+        <ul className="shared-list" aria-label={t('shared.listLabel')}>
+          {results.data.map((result) => (
+            <ResultItem key={result.id} result={result} />
+          ))}
+        </ul>
+      </>
+    );
+  return (
+    <section className="section card" aria-labelledby="home-shared">
+      <h2 id="home-shared" className="section__title">
+        {t('shared.title')}
+      </h2>
+      <p className="muted">{t('shared.explain')}</p>
+      {body}
+    </section>
+  );
+}
+
+function ResultItem({ result }: { result: SharedResult }) {
+  const { t } = useTranslation();
+  const finding = result.finding as keyof typeof FINDING_BADGES;
+  let review;
+  if (!result.reviewed || !result.reviewedAt) review = t('shared.notReviewed');
+  else if (result.doctorAgreed === false)
+    review = t('shared.reviewedDisagreed', { date: formatDate(result.reviewedAt) });
+  else review = t('shared.reviewed', { date: formatDate(result.reviewedAt) });
+  return (
+    <li className="shared-list__item">
+      <div className="shared-list__what">
+        <strong>{t('shared.test', { name: MODEL_NAMES[result.modality] })}</strong>
+        <time className="muted" dateTime={result.createdAt}>
+          {formatDateTime(result.createdAt)}
+        </time>
+        <span className={`badge ${FINDING_BADGES[finding] ?? 'badge--warning'}`}>
+          {t(`shared.findings.${finding}`)}
+        </span>
+        {result.heartRateBpm != null ? (
+          <span>{t('shared.heartRate', { bpm: Math.round(result.heartRateBpm) })}</span>
+        ) : null}
+        <span className="muted">
+          {review} · {t('shared.doctor', { name: result.doctorName })}
+        </span>
+      </div>
+      <a className="button button--secondary" href={result.reportUrl} download>
+        <FileDown aria-hidden="true" size={16} /> {t('shared.downloadReport')}
+      </a>
+    </li>
+  );
+}
+
+function HeartRateTrend({ results }: { results: SharedResult[] }) {
+  const { t } = useTranslation();
+  const points = results
+    .filter((r) => r.heartRateBpm != null)
+    .map((r) => ({ at: r.createdAt, day: formatDate(r.createdAt), bpm: Math.round(r.heartRateBpm ?? 0) }))
+    .reverse();
+  if (points.length === 0) return null;
+  const latest = points[points.length - 1]!;
+  return (
+    <figure className="shared-trend">
+      <figcaption className="shared-trend__caption">
+        <HeartPulse aria-hidden="true" size={18} /> {t('shared.trendTitle')} —{' '}
+        {t('shared.trendLatest', { bpm: latest.bpm, date: latest.day })}
+      </figcaption>
+      <div className="shared-trend__chart" role="img" aria-label={t('shared.trendLabel', { count: points.length })}>
+        <ResponsiveContainer width="100%" height={180}>
+          <LineChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
+            <CartesianGrid stroke="var(--color-border)" strokeDasharray="3 3" />
+            <XAxis dataKey="day" stroke="var(--color-text-muted)" fontSize={12} />
+            <YAxis stroke="var(--color-text-muted)" fontSize={12} domain={['dataMin - 10', 'dataMax + 10']} unit="" />
+            <Tooltip formatter={(value) => [`${String(value)} bpm`, t('shared.heartRateLabel')]} />
+            <Line type="monotone" dataKey="bpm" stroke="var(--color-primary)" strokeWidth={2} dot />
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}
