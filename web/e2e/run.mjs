@@ -118,7 +118,13 @@ function runPlaywright(baseUrl) {
     const child = spawn('npx', ['playwright', 'test', ...process.argv.slice(2)], {
       cwd: webDir,
       stdio: 'inherit',
-      env: { ...process.env, E2E_BASE_URL: baseUrl, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+      env: {
+        ...process.env,
+        E2E_BASE_URL: baseUrl,
+        // Where the server writes its outbox (e-mail links the tests follow).
+        E2E_DATA_DIR: join(tmp, 'data'),
+        PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+      },
     });
     child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
     child.on('error', () => done(1));

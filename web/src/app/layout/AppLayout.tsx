@@ -27,16 +27,18 @@ interface NavEntry {
   to: string;
   label: 'home' | 'patients' | 'startAnalysis' | 'testResults' | 'reports' | 'devices' | 'profile' | 'settings';
   icon: LucideIcon;
+  /** Pages of patient records and their work: not shown to a patient (`user`) account. */
+  doctorsOnly?: boolean;
 }
 
 /** Sidebar entries, in the spec's order (§2). */
 const NAV: NavEntry[] = [
   { to: paths.home, label: 'home', icon: House },
-  { to: paths.patients, label: 'patients', icon: Users },
-  { to: paths.intake, label: 'startAnalysis', icon: Activity },
+  { to: paths.patients, label: 'patients', doctorsOnly: true, icon: Users },
+  { to: paths.intake, label: 'startAnalysis', doctorsOnly: true, icon: Activity },
   { to: paths.testResults, label: 'testResults', icon: ClipboardList },
-  { to: paths.reports, label: 'reports', icon: FileText },
-  { to: paths.devices, label: 'devices', icon: Cpu },
+  { to: paths.reports, label: 'reports', doctorsOnly: true, icon: FileText },
+  { to: paths.devices, label: 'devices', doctorsOnly: true, icon: Cpu },
   { to: paths.profile, label: 'profile', icon: UserRound },
   { to: paths.settings, label: 'settings', icon: Settings },
 ];
@@ -78,7 +80,7 @@ export function AppLayout() {
           </div>
           <nav className="sidebar__nav" aria-label={t('nav.main')}>
             <ul>
-              {NAV.map(({ to, label, icon: Icon }) => (
+              {NAV.filter((entry) => user.role === 'doctor' || !entry.doctorsOnly).map(({ to, label, icon: Icon }) => (
                 <li key={to}>
                   <NavLink to={to} className="sidebar__link" onClick={() => setMenuOpen(false)}>
                     <Icon aria-hidden="true" size={20} />

@@ -62,11 +62,25 @@ describe('Home page', () => {
     expect(new URL(request?.url ?? '').searchParams.get('limit')).toBe('10');
   });
 
-  it('shows no doctor figures to a user-role account', async () => {
-    const fake = mockServer({ 'GET /api/auth/me': () => json(200, makeUser({ role: 'user' })) });
+  it('shows a user-role account their shared results instead of doctor figures', async () => {
+    const fake = mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user' })),
+      'GET /api/shared/invitations': () => json(200, []),
+      'GET /api/shared/results': () => json(200, []),
+    });
     renderApp('/home');
-    expect(await screen.findByText('Patient figures are shown to healthcare professionals only.')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'My results' })).toBeInTheDocument();
+    expect(await screen.findByText('No shared results yet')).toBeInTheDocument();
     expect(requestsTo(fake, 'GET', '/api/dashboard')).toHaveLength(0);
-    expect(screen.getByText('No activity yet')).toBeInTheDocument();
+    expect(requestsTo(fake, 'GET', '/api/audit')).toHaveLength(0);
+    expect(screen.queryByText('Patient figures are shown to healthcare professionals only.')).not.toBeInTheDocument();
+    // The sidebar offers a patient account no doctor pages.
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual([
+      'Home',
+      'Test Results',
+      'Profile',
+      'Settings',
+    ]);
   });
 });

@@ -10,7 +10,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
-import { formatDate, formatDateTime } from '../../lib/format';
+import { formatDateTime, formatDay } from '../../lib/format';
 import { MODEL_NAMES } from '../../lib/prediction';
 import { useAcceptInvitation, useInvitations, useSharedResults } from './api/shared';
 
@@ -43,7 +43,7 @@ function Invitations() {
               {t('shared.invitation', {
                 doctor: invitation.doctorName,
                 name: invitation.patientFirstName,
-                date: formatDate(invitation.createdAt),
+                date: formatDay(invitation.createdAt),
               })}
             </span>
             <button
@@ -97,8 +97,8 @@ function ResultItem({ result }: { result: SharedResult }) {
   let review;
   if (!result.reviewed || !result.reviewedAt) review = t('shared.notReviewed');
   else if (result.doctorAgreed === false)
-    review = t('shared.reviewedDisagreed', { date: formatDate(result.reviewedAt) });
-  else review = t('shared.reviewed', { date: formatDate(result.reviewedAt) });
+    review = t('shared.reviewedDisagreed', { date: formatDay(result.reviewedAt) });
+  else review = t('shared.reviewed', { date: formatDay(result.reviewedAt) });
   return (
     <li className="shared-list__item">
       <div className="shared-list__what">
@@ -127,7 +127,7 @@ function HeartRateTrend({ results }: { results: SharedResult[] }) {
   const { t } = useTranslation();
   const points = results
     .filter((r) => r.heartRateBpm != null)
-    .map((r) => ({ at: r.createdAt, day: formatDate(r.createdAt), bpm: Math.round(r.heartRateBpm ?? 0) }))
+    .map((r) => ({ at: r.createdAt, day: formatDay(r.createdAt), bpm: Math.round(r.heartRateBpm ?? 0) }))
     .reverse();
   if (points.length === 0) return null;
   const latest = points[points.length - 1]!;

@@ -9,7 +9,7 @@ import type { Patient, Share } from '../../api/client';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
-import { formatDate } from '../../lib/format';
+import { formatDay } from '../../lib/format';
 import { usePatientShare, useRevokeShare, useSharePatient } from './api/sharing';
 
 export function ShareWithPatient({ patient }: { patient: Patient }) {
@@ -74,8 +74,8 @@ function CurrentShare({ patientId, share }: { patientId: string; share: Share })
   const revoke = useRevokeShare(patientId);
   const status =
     share.status === 'active'
-      ? t('sharing.active', { email: share.email, date: formatDate(share.acceptedAt ?? share.createdAt) })
-      : t('sharing.invited', { email: share.email, date: formatDate(share.createdAt) });
+      ? t('sharing.active', { email: share.email, date: formatDay(share.acceptedAt ?? share.createdAt) })
+      : t('sharing.invited', { email: share.email, date: formatDay(share.createdAt) });
   const failure = update.isError ? update.error : revoke.isError ? revoke.error : null;
   return (
     <div className="share-card__form">

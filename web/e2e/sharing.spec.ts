@@ -1,0 +1,95 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { createAccount, createPatientWithScreening, uniqueEmail, uniqueSurname } from './helpers';
+import { ecgCsv } from './signals';
+
+const OUT = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
+
+/** Asks for a verification e-mail and follows its link from the server's outbox. */
+async function verifyEmail(request: APIRequestContext, email: string): Promise<void> {
+  const asked = await request.post('/api/auth/verify-email/request');
+  expect(asked.status(), await asked.text()).toBeLessThan(300);
+  const outbox = join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+  const messages = readdirSync(outbox)
+    .map((name) => readFileSync(join(outbox, name), 'utf8'))
+    // Quoted-printable soft line breaks and '=' escapes.
+    .map((text) => text.replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .filter((text) => text.includes(email));
+  const token = /verify-email\?token=([0-9a-f]+\.[A-Za-z0-9_-]+)/.exec(messages.at(-1) ?? '')?.[1];
+  expect(token, 'a verification link in the outbox').toBeTruthy();
+  const verified = await request.post('/api/auth/verify-email', { data: { token } });
+  expect(verified.status(), await verified.text()).toBe(204);
+}
+
+test('a doctor shares a reviewed result; the invited patient sees it and nothing else', async ({
+  browser,
+  baseURL,
+}) => {
+  mkdirSync(OUT, { recursive: true });
+  const doctor = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  await createAccount(doctor.request, { name: 'Irene Castro', email: uniqueEmail('share-doctor') });
+  const lastName = uniqueSurname();
+  const { patientId } = await createPatientWithScreening(doctor.request, { firstName: 'Lucía', lastName });
+  const ids: string[] = [];
+  for (const seconds of [30, 20]) {
+    const response = await doctor.request.post('/api/predict/ecg/upload', {
+      multipart: {
+        file: { name: `ecg-${seconds}.csv`, mimeType: 'text/csv', buffer: ecgCsv(seconds) },
+        patient_id: patientId,
+      },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+    ids.push(((await response.json()) as { analysis_id: string }).analysis_id);
+  }
+  const review = await doctor.request.post(`/api/analyses/${ids[0]}/reviews`, { data: { agreement: 'agree' } });
+  expect(review.status(), await review.text()).toBe(201);
+
+  // The doctor invites the patient from the record.
+  const patientEmail = uniqueEmail('share-patient');
+  const page = await doctor.newPage();
+  await page.goto(`/patients/${patientId}`);
+  const card = page.getByRole('region', { name: 'Share with patient' });
+  await card.getByRole('textbox', { name: "Patient's email address" }).fill(patientEmail);
+  await card.getByRole('button', { name: 'Invite patient' }).click();
+  await expect(card.getByText('Invited', { exact: true })).toBeVisible();
+  await expect(card.getByText(`Invitation sent to ${patientEmail}`, { exact: false })).toBeVisible();
+  await card.screenshot({ path: join(OUT, 'light-share-card.png') });
+
+  // The patient signs up with that address, verifies it and accepts.
+  const patient = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  await createAccount(patient.request, { name: `Lucía ${lastName}`, email: patientEmail, role: 'user' });
+  await verifyEmail(patient.request, patientEmail);
+  const home = await patient.newPage();
+  await home.goto('/home');
+  await expect(home.getByText('No shared results yet')).toBeVisible();
+  await expect(home.getByText(/Dr\. Irene Castro invites you to see the results of Lucía's record/)).toBeVisible();
+  await home.getByRole('button', { name: 'Accept' }).click();
+  const list = home.getByRole('list', { name: 'Shared results' });
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(list.getByText(/Reviewed by your doctor on/)).toBeVisible();
+  await expect(list.getByText('Doctor: Irene Castro')).toBeVisible();
+  const href = await list.getByRole('link', { name: 'Download report' }).getAttribute('href');
+  expect(href).toBe(`/api/shared/analyses/${ids[0]}/report.pdf`);
+  const pdf = await patient.request.get(href ?? '');
+  expect(pdf.status()).toBe(200);
+  expect((await pdf.body()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  // The unreviewed result, the doctor's pages and the record itself stay closed.
+  expect((await patient.request.get(`/api/shared/analyses/${ids[1]}/report.pdf`)).status()).toBe(404);
+  expect((await patient.request.get(`/api/patients/${patientId}`)).status()).toBe(403);
+  expect((await patient.request.get('/api/reports/summary')).status()).toBe(403);
+  await home.screenshot({ path: join(OUT, 'light-patient-home.png'), fullPage: true });
+  await home.emulateMedia({ colorScheme: 'dark' });
+  await home.waitForTimeout(400);
+  await home.screenshot({ path: join(OUT, 'dark-patient-home.png'), fullPage: true });
+
+  // The doctor stops sharing: the patient's list empties.
+  await page.reload();
+  await card.getByRole('button', { name: 'Stop sharing' }).click();
+  await expect(card.getByRole('button', { name: 'Invite patient' })).toBeVisible();
+  await home.reload();
+  await expect(home.getByText('No shared results yet')).toBeVisible();
+  await doctor.close();
+  await patient.close();
+});
