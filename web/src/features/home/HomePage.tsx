@@ -12,6 +12,7 @@ import { Spinner } from '../../components/Spinner';
 import { formatDateTime, formatRelative, localMidnight } from '../../lib/format';
 import { displayNameOf, useCurrentUser } from '../../lib/session';
 import type { ModelKind } from '../../lib/prediction';
+import { SharedHome } from './SharedHome';
 import { useDashboard, useRecentActivity } from './api';
 import { ModelDialog } from './models/ModelDialog';
 
@@ -44,7 +45,7 @@ export function HomePage() {
         }
       />
 
-      <Figures isDoctor={isDoctor} />
+      {isDoctor ? <Figures isDoctor={isDoctor} /> : <SharedHome />}
 
       <section className="section" aria-labelledby="home-models">
         <h2 id="home-models" className="section__title">
@@ -73,7 +74,7 @@ export function HomePage() {
         </ul>
       </section>
 
-      <RecentActivity isDoctor={isDoctor} />
+      {isDoctor ? <RecentActivity isDoctor={isDoctor} /> : null}
       {openModel ? <ModelDialog key={openModel} kind={openModel} onClose={() => setOpenModel(null)} /> : null}
     </div>
   );
@@ -99,6 +100,7 @@ function Figures({ isDoctor }: { isDoctor: boolean }) {
       { key: 'screeningsToday', value: dashboard.data.screeningsToday, icon: <Activity size={24} /> },
       { key: 'testsToday', value: dashboard.data.testsToday, icon: <Waves size={24} /> },
       { key: 'pendingReviews', value: dashboard.data.pendingReviews, icon: <Inbox size={24} /> },
+      { key: 'devicesActive', value: dashboard.data.devicesActive, icon: <Usb size={24} /> },
       { key: 'devicesActive', value: dashboard.data.devicesActive, icon: <Usb size={24} /> },
     ] as const;
     body = <StatGrid stats={stats.map((stat) => ({ ...stat, label: t(`home.stats.${stat.key}`) }))} />;
