@@ -76,6 +76,17 @@ struct ServeArgs {
     /// Largest recording upload in MiB; larger uploads are answered 413.
     #[arg(long, env = "CARDIO_MAX_UPLOAD_MB", default_value_t = 50)]
     max_upload_mb: usize,
+    /// SMTP server for verification and password-reset mail (smtp://user:pass@host:587); without
+    /// it, messages are written to <data dir>/outbox/.
+    #[arg(long, env = "CARDIO_SMTP_URL", hide_env_values = true)]
+    smtp_url: Option<String>,
+    /// The From: address of those messages.
+    #[arg(long, env = "CARDIO_MAIL_FROM", default_value = cardio_server::auth::mail::DEFAULT_FROM)]
+    mail_from: String,
+    /// The address people reach the web app at, the base of links in messages
+    /// [default: http://<addr>].
+    #[arg(long, env = "CARDIO_PUBLIC_URL")]
+    public_url: Option<String>,
 }
 
 #[tokio::main]
@@ -142,6 +153,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         session_ttl: Duration::from_secs(args.session_ttl_hours * 3600),
         allowed_origins: args.allowed_origins,
         max_upload_bytes: args.max_upload_mb.saturating_mul(1024 * 1024),
+        mail: cardio_server::auth::mail::MailConfig {
+            smtp_url: args.smtp_url,
+            from: args.mail_from,
+            public_url: args.public_url,
+        },
     };
     std::fs::create_dir_all(&config.data_dir).context("cannot create the data folder")?;
     tracing::info!(?config, "starting");

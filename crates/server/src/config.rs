@@ -35,6 +35,8 @@ pub struct Config {
     pub allowed_origins: Vec<String>,
     /// Largest recording upload accepted; larger ones are answered 413.
     pub max_upload_bytes: usize,
+    /// Outgoing mail: SMTP or the outbox folder, and the base of links in messages.
+    pub mail: crate::auth::mail::MailConfig,
 }
 
 impl Default for Config {
@@ -48,6 +50,7 @@ impl Default for Config {
             session_ttl: DEFAULT_SESSION_TTL,
             allowed_origins: Vec::new(),
             max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
+            mail: crate::auth::mail::MailConfig::default(),
         }
     }
 }
@@ -63,6 +66,7 @@ impl fmt::Debug for Config {
             .field("session_ttl", &self.session_ttl)
             .field("allowed_origins", &self.allowed_origins)
             .field("max_upload_bytes", &self.max_upload_bytes)
+            .field("mail", &self.mail)
             .finish()
     }
 }

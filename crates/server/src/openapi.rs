@@ -16,7 +16,10 @@ use crate::{
     info(title = "Cardio API", description = "Cardiovascular screening workstation API."),
     paths(
         health::health, auth::signup, auth::login, auth::logout, auth::me, auth::update_me,
-        auth::change_password, profile::activity, settings::read, settings::save,
+        auth::change_password, auth::two_factor::setup, auth::two_factor::enable,
+        auth::two_factor::disable, auth::two_factor::login_with_code,
+        auth::email_links::request_verification, auth::email_links::verify_email,
+        auth::email_links::request_reset, auth::email_links::reset_password, profile::activity, settings::read, settings::save,
         patients::create, patients::list, patients::read, patients::update,
         clinical::create, clinical::history,
         screenings::create, screenings::read, screenings::list_for_patient,
@@ -33,6 +36,11 @@ use crate::{
     components(schemas(
         ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
         auth::ProfileUpdate, auth::PasswordChange, profile::ProfileActivity,
+        auth::two_factor::TotpSetup, auth::two_factor::TotpCode, auth::two_factor::RecoveryCodes,
+        auth::two_factor::TotpDisable, auth::two_factor::TwoFactorChallenge,
+        auth::two_factor::LoginResponse, auth::two_factor::LoginCodeRequest,
+        auth::email_links::TokenRequest, auth::email_links::ResetRequest,
+        auth::email_links::PasswordReset,
         settings::Settings, settings::Theme, settings::Language, settings::SessionTimeout,
         patients::Patient, patients::PatientForm, patients::PatientPatch,
         patients::fields::Gender, patients::fields::Status,

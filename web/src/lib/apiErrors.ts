@@ -43,6 +43,12 @@ const KNOWN_SERVER_TEXTS = {
   'Display name must be at most 100 characters.': 'errors.server.displayNameTooLong',
   'Password must be at least 6 characters': 'errors.server.passwordTooShort',
   'Too many failed attempts. Please try again later.': 'errors.server.tooManyAttempts',
+  'Invalid authentication code.': 'twoFactor.invalidCode',
+  'Your sign-in has expired. Please sign in again.': 'twoFactor.challengeExpired',
+  'Two-factor sign-in is already on.': 'twoFactor.alreadyOn',
+  'Start two-factor setup first.': 'twoFactor.notSetUp',
+  'Two-factor sign-in is not on.': 'twoFactor.notOn',
+  'This link is invalid or has expired.': 'account.invalidToken',
 } as const;
 
 export type ServerTextKey = (typeof KNOWN_SERVER_TEXTS)[keyof typeof KNOWN_SERVER_TEXTS];

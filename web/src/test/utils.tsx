@@ -53,6 +53,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     lastLoginAt: null,
     isActive: true,
     emailVerified: false,
+    twoFactorEnabled: false,
     ...overrides,
   };
 }

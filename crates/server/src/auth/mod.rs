@@ -4,13 +4,19 @@
 //! Argon2id off the async executor; a session is a random token in an HttpOnly cookie whose hash
 //! is stored; failed sign-ins are rate limited per account and per client address. The error texts
 //! are the spec's (§5, §8), exactly. A signed-in account can change its display name and its
-//! password; a password change ends every other session of the account.
+//! password; a password change ends every other session of the account. Two-factor sign-in
+//! (TOTP) is in [`two_factor`]; email verification and password reset links in [`email_links`],
+//! sent by [`mail`].
 
 pub mod email;
+pub mod email_links;
+pub mod mail;
 pub mod password;
 pub mod rate_limit;
 pub mod session;
 pub mod store;
+pub mod totp;
+pub mod two_factor;
 
 use std::net::SocketAddr;
 
@@ -60,6 +66,8 @@ pub fn router() -> Router<AppState> {
         .route("/logout", post(logout))
         .route("/me", get(me).patch(update_me))
         .route("/password", post(change_password))
+        .merge(two_factor::router())
+        .merge(email_links::router())
 }
 
 /// What a person is in Cardio.
@@ -110,8 +118,10 @@ pub struct User {
     pub last_login_at: Option<String>,
     /// Whether the account may sign in.
     pub is_active: bool,
-    /// Whether the email address has been verified (no verification exists yet: false).
+    /// Whether the email address has been verified (by the link of `POST /api/auth/verify-email`).
     pub email_verified: bool,
+    /// Whether two-factor sign-in (TOTP) is on.
+    pub two_factor_enabled: bool,
 }
 
 impl From<&UserRow> for User {
@@ -126,6 +136,7 @@ impl From<&UserRow> for User {
             last_login_at: row.last_login_at.map(ms_to_rfc3339),
             is_active: row.is_active,
             email_verified: row.email_verified,
+            two_factor_enabled: row.totp_enabled,
         }
     }
 }
@@ -235,7 +246,7 @@ pub async fn signup(
     post, path = "/api/auth/login", operation_id = "login", tag = "auth",
     request_body = LoginRequest,
     responses(
-        (status = 200, description = "Signed in; sets the session cookie", body = User),
+        (status = 200, description = "Signed in (the account, and the session cookie is set), or, for an account with two-factor sign-in, `{\"twoFactorRequired\": true, \"challenge\": ...}` and no cookie: then `POST /api/auth/login/totp`", body = two_factor::LoginResponse),
         (status = 401, description = "Invalid email or password. Please try again.", body = ErrorBody),
         (status = 403, description = "Disabled account or request from another origin", body = ErrorBody),
         (status = 422, description = "Bad body", body = ErrorBody),
@@ -265,6 +276,10 @@ pub async fn login(
     };
     if !user.is_active {
         return Err(ApiError::Forbidden(ACCOUNT_DISABLED.into()));
+    }
+    if user.totp_enabled {
+        // No session yet, and the account's failures stay counted until the code step succeeds.
+        return two_factor::start_challenge(&state, &user.id).await;
     }
     rate_limit::clear_account(&state.db, &email_key).await?;
     store::touch_login(&state.db, &user.id, now).await?;
@@ -398,7 +413,7 @@ pub async fn change_password(
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn start_session(
+pub(crate) async fn start_session(
     state: &AppState,
     user: &UserRow,
     status: StatusCode,

@@ -19,8 +19,10 @@ pub struct UserRow {
     pub role: String,
     /// Whether the account may sign in.
     pub is_active: bool,
-    /// Whether the email address has been verified (no verification flow yet: always false).
+    /// Whether the email address has been verified.
     pub email_verified: bool,
+    /// Whether two-factor sign-in is on (a confirmed `user_totp` row exists).
+    pub totp_enabled: bool,
     /// Milliseconds since the epoch.
     pub created_at: i64,
     /// Milliseconds since the epoch.
@@ -41,7 +43,8 @@ impl std::fmt::Debug for UserRow {
 }
 
 const USER_COLUMNS: &str = "u.id, u.email, u.display_name, u.password_hash, u.role, u.is_active, \
-     u.email_verified, u.created_at, u.updated_at, u.last_login_at";
+     u.email_verified, u.created_at, u.updated_at, u.last_login_at, \
+     (SELECT COUNT(*) FROM user_totp t WHERE t.user_id = u.id AND t.enabled = 1) AS totp_enabled";
 
 fn user_from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
     Ok(UserRow {
@@ -52,6 +55,7 @@ fn user_from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
         role: row.try_get("role")?,
         is_active: row.try_get::<i64, _>("is_active")? == 1,
         email_verified: row.try_get::<i64, _>("email_verified")? == 1,
+        totp_enabled: row.try_get::<i64, _>("totp_enabled")? > 0,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         last_login_at: row.try_get("last_login_at")?,

@@ -141,6 +141,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/login/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The code step of a sign-in: a valid challenge and a right code start the session. */
+        post: operations["login_totp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/logout": {
         parameters: {
             query?: never;
@@ -196,6 +213,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets a new password with a reset link's token, and ends every session of the account. */
+        post: operations["reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a password-reset link (valid one hour) when an active account has this email. Answers the
+         *     same either way.
+         */
+        post: operations["request_password_reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/signup": {
         parameters: {
             query?: never;
@@ -207,6 +261,94 @@ export interface paths {
         put?: never;
         /** Creates an account with the chosen role and signs it in. */
         post: operations["signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turns two-factor sign-in off; needs the password and a code (or a recovery code). */
+        post: operations["totp_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirms enrolment with a code from the app and returns ten recovery codes (shown once). */
+        post: operations["totp_enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts enrolment: a new secret, replacing any unconfirmed one. */
+        post: operations["totp_setup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marks the email address of the token's account as verified. Needs no session: the link may be
+         *     opened in another browser.
+         */
+        post: operations["verify_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends the signed-in account a link that verifies its email address (valid 24 hours). */
+        post: operations["request_email_verification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -484,6 +626,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/patients/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How one of the doctor's patient records is shared. */
+        get: operations["get_patient_share"];
+        put?: never;
+        /**
+         * Invites the patient's address to see the record's results, or changes what is shared.
+         * @description The same address keeps its share (only `share_all` changes); another address replaces it (the
+         *     old share is revoked).
+         */
+        post: operations["share_patient_results"];
+        /** Ends the sharing of one of the doctor's patient records. */
+        delete: operations["revoke_patient_share"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/predict/clinical": {
         parameters: {
             query?: never;
@@ -578,6 +743,23 @@ export interface paths {
         };
         /** The release notes of this server (Markdown). */
         get: operations["get_release_notes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/export.zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in doctor's analyses, screenings and patients of a period as one ZIP (streamed). */
+        get: operations["export_all_zip"];
         put?: never;
         post?: never;
         delete?: never;
@@ -720,6 +902,74 @@ export interface paths {
         get: operations["get_settings"];
         /** Saves every setting of the signed-in user at once. */
         put: operations["save_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared/analyses/{id}/report.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The PDF report of a result shared with the signed-in patient account. */
+        get: operations["shared_report_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The open invitations addressed to the signed-in patient account's email. */
+        get: operations["list_share_invitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared/invitations/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accepts an invitation addressed to the signed-in patient account's (verified) email. */
+        post: operations["accept_share_invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shared/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the doctors shared with the signed-in patient account, newest first. */
+        get: operations["list_shared_results"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1135,6 +1385,17 @@ export interface components {
             /** @description Always `online`. */
             status: components["schemas"]["DeviceStatus"];
         };
+        /** @description An open invitation, as the invited account sees it. */
+        Invitation: {
+            /** @description RFC 3339. */
+            createdAt: string;
+            /** @description The inviting doctor's display name. */
+            doctorName: string;
+            /** @description Share id (accept with it). */
+            id: string;
+            /** @description The first name on the record, so the person can tell it is theirs. */
+            patientFirstName: string;
+        };
         /**
          * @description Interface language.
          * @enum {string}
@@ -1162,6 +1423,13 @@ export interface components {
          * @enum {string}
          */
         LogType: "success" | "info" | "warning";
+        /** @description The code step of a sign-in. */
+        LoginCodeRequest: {
+            /** @description The challenge from `POST /api/auth/login`. */
+            challenge: string;
+            /** @description Six digits from the app, or an unused recovery code. */
+            code: string;
+        };
         /** @description Sign-in form. */
         LoginRequest: {
             /** @description Email address. */
@@ -1169,6 +1437,8 @@ export interface components {
             /** @description Password. */
             password: string;
         };
+        /** @description What `POST /api/auth/login` answers: the account (session started) or a challenge. */
+        LoginResponse: components["schemas"]["User"] | components["schemas"]["TwoFactorChallenge"];
         /** @description One validated figure of a model card. */
         Metric: {
             /**
@@ -1288,6 +1558,13 @@ export interface components {
             current_password: string;
             /** @description The new password, at least 6 characters. */
             new_password: string;
+        };
+        /** @description A new password from a reset link. */
+        PasswordReset: {
+            /** @description The new password, at least 6 characters. */
+            new_password: string;
+            /** @description The `token` query parameter of the link. */
+            token: string;
         };
         /** @description A patient as the API shows it (spec §3). */
         Patient: {
@@ -1583,6 +1860,11 @@ export interface components {
             /** @description One of the user's screenings. */
             screening_id?: string | null;
         };
+        /** @description The recovery codes of a new enrolment, shown once. */
+        RecoveryCodes: {
+            /** @description Ten one-time codes; each signs in once in place of an app code. */
+            recoveryCodes: string[];
+        };
         /** @description A device with its token: the only time the token is shown. */
         RegisteredDevice: {
             /** @description The device. */
@@ -1640,6 +1922,11 @@ export interface components {
              * @description Analyses in the period.
              */
             total_analyses: number;
+        };
+        /** @description A password-reset request. */
+        ResetRequest: {
+            /** @description The account's email address. */
+            email: string;
         };
         /** @description A sign-off. */
         Review: {
@@ -1706,6 +1993,69 @@ export interface components {
             /** @description RFC 3339 time of the last save; `null` until the user first saves (the defaults apply). */
             updatedAt?: string | null;
         };
+        /** @description A patient record's share, as the doctor sees it. */
+        Share: {
+            /** @description RFC 3339, once accepted. */
+            acceptedAt?: string | null;
+            /** @description RFC 3339. */
+            createdAt: string;
+            /** @description The invited address (lower case). */
+            email: string;
+            /** @description Share id. */
+            id: string;
+            /** @description The patient record. */
+            patientId: string;
+            /** @description RFC 3339, once revoked. */
+            revokedAt?: string | null;
+            /** @description Every result is shared (otherwise only reviewed ones). */
+            shareAll: boolean;
+            /** @description Invited, active or revoked. */
+            status: components["schemas"]["ShareStatus"];
+        };
+        /** @description An invitation to share. */
+        ShareForm: {
+            /** @description The patient's address; defaults to the email of the patient record. */
+            email?: string | null;
+            /** @description Share every result, not only reviewed ones (default false). */
+            share_all?: boolean;
+        };
+        /** @description The doctor's view of a record's sharing: the current share, if any. */
+        ShareState: {
+            current?: null | components["schemas"]["Share"];
+        };
+        /**
+         * @description Where a share stands.
+         * @enum {string}
+         */
+        ShareStatus: "invited" | "active" | "revoked";
+        /** @description One shared result, as the patient sees it. */
+        SharedResult: {
+            /** @description RFC 3339. */
+            createdAt: string;
+            /** @description The doctor agreed with the automatic finding (`null` before review). */
+            doctorAgreed?: boolean | null;
+            /** @description The doctor who shared it. */
+            doctorName: string;
+            /** @description `normal`, `abnormal` or `inconclusive` (the page words it plainly). */
+            finding: string;
+            /**
+             * Format: double
+             * @description Heart rate measured by the test, beats per minute.
+             */
+            heartRateBpm?: number | null;
+            /** @description Analysis id. */
+            id: string;
+            /** @description Which test. */
+            modality: components["schemas"]["Modality"];
+            /** @description The model's wording of the result. */
+            prediction: string;
+            /** @description The PDF report of the result. */
+            reportUrl: string;
+            /** @description The doctor signed the result off. */
+            reviewed: boolean;
+            /** @description RFC 3339 of the review. */
+            reviewedAt?: string | null;
+        };
         /** @description Sign-up form. */
         SignupRequest: {
             /** @description Email address. */
@@ -1761,6 +2111,37 @@ export interface components {
          * @enum {string}
          */
         Theme: "light" | "dark" | "auto";
+        /** @description A token from a link. */
+        TokenRequest: {
+            /** @description The `token` query parameter of the link. */
+            token: string;
+        };
+        /** @description A code from the authenticator app. */
+        TotpCode: {
+            /** @description Six digits. */
+            code: string;
+        };
+        /** @description Turning two-factor sign-in off. */
+        TotpDisable: {
+            /** @description A code from the app, or an unused recovery code. */
+            code: string;
+            /** @description The account's password. */
+            password: string;
+        };
+        /** @description A new, not yet confirmed secret. */
+        TotpSetup: {
+            /** @description The `otpauth://totp/...` URI (issuer Cardio, account the email): the QR code's content. */
+            otpauthUri: string;
+            /** @description The secret in base32, for typing into an authenticator app. */
+            secret: string;
+        };
+        /** @description The answer to a correct password of an account with two-factor sign-in: no session yet. */
+        TwoFactorChallenge: {
+            /** @description Pass this to `POST /api/auth/login/totp` within five minutes. */
+            challenge: string;
+            /** @description Always true: a code is needed. */
+            twoFactorRequired: boolean;
+        };
         /** @description An account as the API shows it (spec §3 user profile fields). Never carries the password hash. */
         User: {
             /** @description RFC 3339 time of creation. */
@@ -1769,7 +2150,7 @@ export interface components {
             displayName: string;
             /** @description The email, lower-case. */
             email: string;
-            /** @description Whether the email address has been verified (no verification exists yet: false). */
+            /** @description Whether the email address has been verified (by the link of `POST /api/auth/verify-email`). */
             emailVerified: boolean;
             /** @description Whether the account may sign in. */
             isActive: boolean;
@@ -1777,6 +2158,8 @@ export interface components {
             lastLoginAt?: string | null;
             /** @description The role chosen at signup. */
             role: components["schemas"]["Role"];
+            /** @description Whether two-factor sign-in (TOTP) is on. */
+            twoFactorEnabled: boolean;
             /** @description The account's id. */
             uid: string;
             /** @description RFC 3339 time of the last change. */
@@ -1833,6 +2216,11 @@ export interface components {
              */
             start_s: number;
         };
+        /**
+         * Format: binary
+         * @description A ZIP archive (the OpenAPI schema of the download: a binary string).
+         */
+        ZipFile: string;
     };
     responses: never;
     parameters: never;
@@ -2236,13 +2624,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in; sets the session cookie */
+            /** @description Signed in (the account, and the session cookie is set), or, for an account with two-factor sign-in, `{"twoFactorRequired": true, "challenge": ...}` and no cookie: then `POST /api/auth/login/totp` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["LoginResponse"];
                 };
             };
             /** @description Invalid email or password. Please try again. */
@@ -2265,6 +2653,57 @@ export interface operations {
             };
             /** @description Bad body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many failed attempts. Please try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    login_totp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; sets the session cookie */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Invalid authentication code. / Your sign-in has expired. Please sign in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request from another origin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2439,6 +2878,86 @@ export interface operations {
             };
         };
     };
+    reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordReset"];
+            };
+        };
+        responses: {
+            /** @description Password changed; every session of the account ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Password must be at least 6 characters / This link is invalid or has expired. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    request_password_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetRequest"];
+            };
+        };
+        responses: {
+            /** @description If an account exists for the address, a reset link is on its way (the same answer either way) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many failed attempts. Please try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     signup: {
         parameters: {
             query?: never;
@@ -2481,6 +3000,238 @@ export interface operations {
             };
             /** @description Invalid email address, short password or bad body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    totp_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpDisable"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is off; the secret and recovery codes are deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Current password is incorrect. / Invalid authentication code. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Two-factor sign-in is not on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many failed attempts. Please try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    totp_enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCode"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is on; the recovery codes, shown once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid authentication code. (or a request from another origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already on, or no setup started */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many failed attempts. Please try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    totp_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new secret and its otpauth URI */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetup"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Two-factor sign-in is already on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verify_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The email address is verified */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This link is invalid or has expired. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    request_email_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A verification link was sent (or the address is already verified) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Could not send the email. Please try again later. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3466,6 +4217,167 @@ export interface operations {
             };
         };
     };
+    get_patient_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Patient id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current share, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareState"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Patient not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    share_patient_results: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Patient id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareForm"];
+            };
+        };
+        responses: {
+            /** @description The share */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Share"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Patient not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid email address. / Enter the patient's email address to share results. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_patient_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Patient id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Patient not found. / This patient's results are not shared. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     predict_clinical: {
         parameters: {
             query?: never;
@@ -3805,6 +4717,58 @@ export interface operations {
                 };
                 content: {
                     "text/markdown": string;
+                };
+            };
+        };
+    };
+    export_all_zip: {
+        parameters: {
+            query?: {
+                /** @description Start (inclusive); default: the beginning. */
+                from?: number;
+                /** @description End (exclusive); default: now. */
+                to?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description analyses.csv, reports/analyses/<id>.pdf, reports/screenings/<id>.pdf, fhir/<patient id>.json, manifest.json */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ZipFile"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The period's start is after its end. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -4239,6 +5203,180 @@ export interface operations {
             };
             /** @description A field is missing or has a value not offered */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shared_report_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Analysis id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["PdfFile"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only patient accounts can see shared results. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Analysis not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_share_invitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only patient accounts can see shared results. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    accept_share_invitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Invitation (share) id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only patient accounts can see shared results. / Verify your email address before accepting a shared record. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invitation not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_shared_results: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedResult"][];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only patient accounts can see shared results. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,6 +15,8 @@ const KNOWN_SERVER_TEXTS = {
   'Password must be at least 6 characters': 'errors.server.passwordTooShort',
   'Password is too weak. Please use a stronger password.': 'errors.server.weakPassword',
   'No account found with this email.': 'errors.server.userNotFound',
+  'Invalid authentication code.': 'twoFactor.invalidCode',
+  'Your sign-in has expired. Please sign in again.': 'twoFactor.challengeExpired',
 } as const;
 
 function isKnown(text: string): text is keyof typeof KNOWN_SERVER_TEXTS {

@@ -9,6 +9,7 @@ import { apiErrorMessage } from '../../lib/apiErrors';
 import { checkNewPassword, type PasswordProblem } from '../../lib/passwordRules';
 import { useCurrentUser } from '../../lib/session';
 import { useChangePassword, useProfileActivity, useUpdateDisplayName } from './api';
+import { TwoFactorSection } from './TwoFactorSection';
 
 /** Longest display name the server accepts. */
 export const MAX_DISPLAY_NAME_LENGTH = 100;
@@ -237,6 +238,7 @@ export function ProfilePage() {
           <KeyRound aria-hidden="true" size={18} /> {t('profile.security')}
         </h2>
         <ChangePasswordForm />
+        <TwoFactorSection enabled={user.twoFactorEnabled} />
       </section>
     </div>
   );

@@ -1,4 +1,4 @@
 export { fetchMe, meQueryKey, meQueryOptions, useMe } from './me';
-export { login, useLogin, type LoginInput } from './login';
+export { isChallenge, login, loginWithCode, useLogin, useLoginWithCode, type LoginInput } from './login';
 export { signup, useSignup, type SignupInput } from './signup';
 export { logout, useLogout } from './logout';

@@ -1,0 +1,269 @@
+//! Email verification and password reset (issue 9, part 4): without SMTP, messages land in
+//! `<data dir>/outbox/` as .eml files; tokens are single use and expire (the test moves the clock);
+//! a reset request answers the same for unknown addresses; the log names a message by its token's
+//! public part and never holds the secret part.
+
+use std::{path::PathBuf, time::Duration};
+
+use axum::http::StatusCode;
+use serde_json::json;
+
+use crate::helpers::{captured_logs, TestApp};
+
+crate::backend_tests!(
+    a_verification_link_verifies_the_email_once,
+    a_verification_link_expires_after_a_day,
+    a_reset_link_sets_a_new_password_once_and_ends_every_session,
+    a_reset_link_expires_after_an_hour,
+    a_reset_request_does_not_tell_whether_the_account_exists,
+    reset_requests_are_rate_limited,
+);
+
+const PASSWORD: &str = "secret-pass";
+
+fn outbox(app: &TestApp) -> PathBuf {
+    app.config.data_dir.join("outbox")
+}
+
+/// The outbox files whose name contains `kind`, oldest first.
+fn messages(app: &TestApp, kind: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(outbox(app)) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(kind))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Waits (reset mail is sent in the background) for the `n`-th message of `kind` and returns its text.
+async fn nth_message(app: &TestApp, kind: &str, n: usize) -> String {
+    for _ in 0..200 {
+        if let Some(path) = messages(app, kind).get(n - 1) {
+            let text = std::fs::read_to_string(path).unwrap();
+            if text.contains("token=") {
+                return text;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("no message {n} of kind {kind} in {}", outbox(app).display());
+}
+
+/// The link in a message, and its token.
+fn link_in(message: &str) -> (String, String) {
+    let link = message
+        .split_whitespace()
+        .find(|word| word.starts_with("http") && word.contains("token="))
+        .unwrap_or_else(|| panic!("no link in {message}"))
+        .to_owned();
+    let token = link.split_once("token=").unwrap().1.to_owned();
+    (link, token)
+}
+
+pub async fn a_verification_link_verifies_the_email_once(mut app: TestApp) {
+    let email = app.signed_in_doctor().await;
+    assert_eq!(app.me().await.json()["emailVerified"], false);
+
+    let requested = app.post("/api/auth/verify-email/request", json!({})).await;
+    assert_eq!(requested.status, StatusCode::ACCEPTED, "{}", requested.text);
+    let message = nth_message(&app, "verify-email", 1).await;
+    assert!(message.contains(&format!("To: {email}")), "{message}");
+    assert!(message.contains("Subject: Verify your email address for Cardio"));
+    let (link, token) = link_in(&message);
+    assert!(
+        link.starts_with("http://127.0.0.1:8080/verify-email?token="),
+        "{link}"
+    );
+    let (selector, secret) = token.split_once('.').unwrap();
+    let logs = captured_logs();
+    assert!(logs.contains(selector), "the log names the message");
+    assert!(
+        !logs.contains(secret),
+        "the log never holds the secret part"
+    );
+    let stored: String = sqlx::query_scalar("SELECT verifier_hash FROM email_tokens")
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    assert_ne!(stored, secret);
+
+    let verified = app
+        .post("/api/auth/verify-email", json!({ "token": token }))
+        .await;
+    let again = app
+        .post("/api/auth/verify-email", json!({ "token": token }))
+        .await;
+
+    assert_eq!(verified.status, StatusCode::NO_CONTENT, "{}", verified.text);
+    assert_eq!(app.me().await.json()["emailVerified"], true);
+    assert_eq!(again.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(again.detail(), "This link is invalid or has expired.");
+    assert!(!captured_logs().contains(secret));
+}
+
+pub async fn a_verification_link_expires_after_a_day(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    app.post("/api/auth/verify-email/request", json!({})).await;
+    let (_, token) = link_in(&nth_message(&app, "verify-email", 1).await);
+    let forged = format!("{}.{}", token.split_once('.').unwrap().0, "x".repeat(43));
+
+    app.clock.advance(Duration::from_secs(24 * 3600 + 1));
+    let late = app
+        .post("/api/auth/verify-email", json!({ "token": token }))
+        .await;
+    let wrong = app
+        .post("/api/auth/verify-email", json!({ "token": forged }))
+        .await;
+
+    assert_eq!(late.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(late.detail(), "This link is invalid or has expired.");
+    assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let verified: i64 = sqlx::query_scalar("SELECT email_verified FROM users")
+        .fetch_one(&app.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(verified, 0);
+}
+
+pub async fn a_reset_link_sets_a_new_password_once_and_ends_every_session(mut app: TestApp) {
+    let email = app.signed_in_doctor().await;
+    let requested = app
+        .post(
+            "/api/auth/password-reset/request",
+            json!({ "email": email.to_uppercase() }),
+        )
+        .await;
+    assert_eq!(requested.status, StatusCode::ACCEPTED, "{}", requested.text);
+    let message = nth_message(&app, "password-reset", 1).await;
+    assert!(message.contains(&format!("To: {email}")), "{message}");
+    let (link, token) = link_in(&message);
+    assert!(
+        link.starts_with("http://127.0.0.1:8080/reset-password?token="),
+        "{link}"
+    );
+    let secret = token.split_once('.').unwrap().1.to_owned();
+
+    let short = app
+        .post(
+            "/api/auth/password-reset",
+            json!({ "token": token, "new_password": "abc" }),
+        )
+        .await;
+    assert_eq!(short.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(short.detail(), "Password must be at least 6 characters");
+
+    let reset = app
+        .post(
+            "/api/auth/password-reset",
+            json!({ "token": token, "new_password": "new-secret-1" }),
+        )
+        .await;
+    assert_eq!(reset.status, StatusCode::NO_CONTENT, "{}", reset.text);
+    assert_eq!(
+        app.me().await.status,
+        StatusCode::UNAUTHORIZED,
+        "sessions ended"
+    );
+    assert_eq!(
+        app.login(&email, PASSWORD).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        app.login(&email, "new-secret-1").await.status,
+        StatusCode::OK
+    );
+    let reused = app
+        .post(
+            "/api/auth/password-reset",
+            json!({ "token": token, "new_password": "another-one" }),
+        )
+        .await;
+    assert_eq!(reused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(reused.detail(), "This link is invalid or has expired.");
+    assert!(!captured_logs().contains(&secret));
+}
+
+pub async fn a_reset_link_expires_after_an_hour(mut app: TestApp) {
+    let email = app.signed_in_doctor().await;
+    app.post(
+        "/api/auth/password-reset/request",
+        json!({ "email": email }),
+    )
+    .await;
+    let (_, token) = link_in(&nth_message(&app, "password-reset", 1).await);
+
+    app.clock.advance(Duration::from_secs(3600 + 1));
+    let late = app
+        .post(
+            "/api/auth/password-reset",
+            json!({ "token": token, "new_password": "new-secret-1" }),
+        )
+        .await;
+
+    assert_eq!(late.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(late.detail(), "This link is invalid or has expired.");
+    app.logout().await;
+    assert_eq!(app.login(&email, PASSWORD).await.status, StatusCode::OK);
+}
+
+pub async fn a_reset_request_does_not_tell_whether_the_account_exists(mut app: TestApp) {
+    let email = app.signed_in_doctor().await;
+    app.logout().await;
+
+    let known = app
+        .post(
+            "/api/auth/password-reset/request",
+            json!({ "email": email }),
+        )
+        .await;
+    let unknown = app
+        .post(
+            "/api/auth/password-reset/request",
+            json!({ "email": "nobody@clinic.test" }),
+        )
+        .await;
+
+    assert_eq!(known.status, StatusCode::ACCEPTED);
+    assert_eq!(unknown.status, known.status);
+    assert_eq!(unknown.text, known.text);
+    assert_eq!(unknown.set_cookie(), known.set_cookie());
+    nth_message(&app, "password-reset", 1).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        messages(&app, "password-reset").len(),
+        1,
+        "no mail for nobody"
+    );
+}
+
+pub async fn reset_requests_are_rate_limited(mut app: TestApp) {
+    let email = app.signed_in_doctor().await;
+    for address in [email.as_str(), "nobody@clinic.test"] {
+        for _ in 0..5 {
+            let response = app
+                .post(
+                    "/api/auth/password-reset/request",
+                    json!({ "email": address }),
+                )
+                .await;
+            assert_eq!(response.status, StatusCode::ACCEPTED);
+        }
+        let blocked = app
+            .post(
+                "/api/auth/password-reset/request",
+                json!({ "email": address }),
+            )
+            .await;
+        assert_eq!(blocked.status, StatusCode::TOO_MANY_REQUESTS, "{address}");
+        assert_eq!(
+            blocked.detail(),
+            "Too many failed attempts. Please try again later."
+        );
+    }
+    // Reset requests do not lock the account's sign-in.
+    app.logout().await;
+    assert_eq!(app.login(&email, PASSWORD).await.status, StatusCode::OK);
+}
