@@ -485,7 +485,7 @@ pub(crate) fn bundle(data: &PatientData, blobs: &BlobStore) -> Value {
         // A recording that cannot be read again still gets its report, without the signal.
         let signal = kind
             .filter(|_| !a.files.is_empty())
-            .and_then(|k| waveforms::read_window(&blobs, a, k, 0.0, MAX_WINDOW_S).ok());
+            .and_then(|k| waveforms::read_window(blobs, a, k, 0.0, MAX_WINDOW_S).ok());
         analysis_resources(&mut bundle, a, signal.as_ref(), &subject, &device);
     }
     for s in &data.screenings {
