@@ -1,6 +1,13 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { AnalysisPage } from '../features/analyses';
-import { LoginPage, RoleSelectPage, SignupPage } from '../features/auth';
+import {
+  ForgotPasswordPage,
+  LoginPage,
+  ResetPasswordPage,
+  RoleSelectPage,
+  SignupPage,
+  VerifyEmailPage,
+} from '../features/auth';
 import { DevicesPage } from '../features/devices';
 import { HomePage } from '../features/home';
 import { PatientDetailPage, PatientsPage } from '../features/patients';
@@ -26,6 +33,9 @@ export function AppRoutes() {
         <Route path={paths.roleSelection} element={<RoleSelectPage />} />
         <Route path={paths.login} element={<LoginPage />} />
         <Route path={paths.signup} element={<SignupPage />} />
+        <Route path={paths.forgotPassword} element={<ForgotPasswordPage />} />
+        <Route path={paths.resetPassword} element={<ResetPasswordPage />} />
+        <Route path={paths.verifyEmail} element={<VerifyEmailPage />} />
       </Route>
       <Route element={<RequireAuth />}>
         <Route element={<AppLayout />}>

@@ -10,6 +10,7 @@ import { checkNewPassword, type PasswordProblem } from '../../lib/passwordRules'
 import { useCurrentUser } from '../../lib/session';
 import { useChangePassword, useProfileActivity, useUpdateDisplayName } from './api';
 import { TwoFactorSection } from './TwoFactorSection';
+import { VerifyEmail } from './VerifyEmail';
 
 /** Longest display name the server accepts. */
 export const MAX_DISPLAY_NAME_LENGTH = 100;
@@ -194,7 +195,9 @@ export function ProfilePage() {
                 <BadgeCheck aria-hidden="true" size={14} />
                 {t('profile.verified')}
               </span>
-            ) : null}
+            ) : (
+              <VerifyEmail email={user.email} />
+            )}
           </div>
           {editing ? null : (
             <button
