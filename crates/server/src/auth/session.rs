@@ -20,6 +20,8 @@ use crate::{error::ApiError, settings::SessionTimeout, state::AppState};
 pub const COOKIE_NAME: &str = "cardio_session";
 /// The message for a request without a valid session.
 pub const NOT_AUTHENTICATED: &str = "Not authenticated.";
+/// The message for a request on a session that passed its idle timeout (the session is ended).
+pub const SESSION_IDLE: &str = "You were signed out after a period of inactivity.";
 /// How stale a session's last-use time may get before a request writes it again: a session in
 /// steady use costs one write a minute, not one per request.
 pub const LAST_SEEN_RESOLUTION_MS: i64 = 60 * 1000;
@@ -100,7 +102,7 @@ impl FromRequestParts<AppState> for CurrentUser {
         if is_idle_too_long(idle, timeout) {
             store::delete_session(&state.db, &session_hash).await?;
             tracing::info!(user_id = %session.user.id, "session ended after idle timeout");
-            return Err(ApiError::Unauthorized(NOT_AUTHENTICATED.into()));
+            return Err(ApiError::Unauthorized(SESSION_IDLE.into()));
         }
         if idle >= LAST_SEEN_RESOLUTION_MS {
             store::touch_session(&state.db, &session_hash, now).await?;

@@ -163,7 +163,12 @@ pub async fn a_session_idle_past_the_chosen_timeout_is_refused_and_deleted(mut a
     let response = app.me().await;
 
     assert_eq!(response.status, StatusCode::UNAUTHORIZED);
-    assert_eq!(response.detail(), "Not authenticated.");
+    assert_eq!(
+        response.detail(),
+        "You were signed out after a period of inactivity."
+    );
+    // The session is gone: the next request is simply signed out.
+    assert_eq!(app.me().await.detail(), "Not authenticated.");
     let sessions: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions")
         .fetch_one(&app.db.pool)
         .await

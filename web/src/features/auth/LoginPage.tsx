@@ -7,6 +7,7 @@ import { isChallenge, useLogin, useLoginWithCode, useMe } from './api';
 import { AuthCard } from './components/AuthCard';
 import { authErrorMessage } from './errors';
 import { readAuthState, returnPath } from './navigation';
+import { takeIdleSignOut } from '../../lib/signedOut';
 
 /** The second step of a two-factor sign-in: a code from the app, or a recovery code. */
 function CodeStep({
@@ -105,6 +106,7 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [challenge, setChallenge] = useState<string | null>(null);
+  const [idle] = useState(takeIdleSignOut);
 
   const goOn = () => void navigate(target, { replace: true });
 
@@ -143,6 +145,11 @@ export function LoginPage() {
 
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>
+      {idle && !error ? (
+        <p className="notice" role="status">
+          {t('login.idleSignedOut')}
+        </p>
+      ) : null}
       <ErrorBanner message={error} />
       <form className="form" onSubmit={onSubmit}>
         <div className="field">

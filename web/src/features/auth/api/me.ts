@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap, type User } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
+import { isIdleSignOut, rememberIdleSignOut } from '../../../lib/signedOut';
 
 export const meQueryKey = queryKeys.me;
 
@@ -9,6 +10,7 @@ export async function fetchMe(): Promise<User | null> {
   try {
     return await unwrap(api.GET('/api/auth/me'));
   } catch (error) {
+    if (isIdleSignOut(error)) rememberIdleSignOut();
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   }
