@@ -101,7 +101,6 @@ function Figures({ isDoctor }: { isDoctor: boolean }) {
       { key: 'testsToday', value: dashboard.data.testsToday, icon: <Waves size={24} /> },
       { key: 'pendingReviews', value: dashboard.data.pendingReviews, icon: <Inbox size={24} /> },
       { key: 'devicesActive', value: dashboard.data.devicesActive, icon: <Usb size={24} /> },
-      { key: 'devicesActive', value: dashboard.data.devicesActive, icon: <Usb size={24} /> },
     ] as const;
     body = <StatGrid stats={stats.map((stat) => ({ ...stat, label: t(`home.stats.${stat.key}`) }))} />;
   }
