@@ -10,9 +10,12 @@
 //! - `cardio predict ecg|pcg|ppg FILE... [--sampling-rate HZ] [--format csv|json] [--jobs N]`: the
 //!   signal models, files in parallel.
 //! - `cardio openapi` prints the OpenAPI document (used by `make gen-client`).
+//! - `cardio device simulate --type ecg --file F --url URL --token T` plays a recording as a network
+//!   device (heartbeat, then the recording pushed with the device's token).
 
 mod analyze;
 mod clinical;
+mod device;
 mod eval;
 mod predict;
 mod signal_models;
@@ -48,6 +51,8 @@ enum Command {
     Predict(clinical::PredictArgs),
     /// Print the OpenAPI document as JSON.
     Openapi,
+    /// Network device tools (`cardio device simulate`).
+    Device(device::DeviceArgs),
 }
 
 #[derive(clap::Args)]
@@ -93,6 +98,14 @@ struct ServeArgs {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Device(args) => {
+            // ureq blocks: off the async executor.
+            if let Err(err) = tokio::task::spawn_blocking(move || device::run(args)).await? {
+                eprintln!("cardio device: {err:#}");
+                std::process::exit(2);
+            }
+            Ok(())
+        }
         Command::Openapi => {
             print!("{}", cardio_server::openapi::json());
             Ok(())
