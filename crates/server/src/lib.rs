@@ -5,6 +5,7 @@
 //! its routes, request and response types and SQL:
 //!
 //! - [`auth`]: accounts, sessions, sign-in rate limiting, display name and password changes;
+//! - [`notifications`]: in-app notifications, as the notification settings ask;
 //! - [`profile`]: the profile page's activity figures; [`settings`]: each user's preferences,
 //!   whose session timeout the session check enforces (against the [`clock`]);
 //! - [`health`]: `GET /api/health`; [`system`]: storage figures and the release notes;
@@ -56,6 +57,7 @@ pub mod extract;
 pub mod fhir;
 pub mod health;
 pub mod models;
+pub mod notifications;
 pub mod openapi;
 pub mod patients;
 pub mod predict;
@@ -118,6 +120,7 @@ pub fn app(state: AppState) -> Router {
         .merge(combine::router())
         .merge(profile::router())
         .merge(settings::router())
+        .merge(notifications::router())
         .merge(devices::router(state.config.max_upload_bytes))
         .route("/openapi.json", get(openapi_document))
         .fallback(|| async { error::ApiError::NotFound("Not found.".into()) })

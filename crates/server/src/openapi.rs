@@ -5,7 +5,7 @@ use utoipa::OpenApi;
 
 use crate::devices;
 use crate::{
-    analyses, audit, auth, clinical, combine, dashboard, error::ErrorBody, export_zip, sharing, fhir, health, models,
+    analyses, audit, auth, clinical, combine, dashboard, error::ErrorBody, export_zip, sharing, fhir, health, models, notifications,
     patients, predict, profile, report_pdf, reports, reviews, screenings, settings, system,
     waveforms,
 };
@@ -27,7 +27,7 @@ use crate::{
         predict::clinical_prediction, predict::ecg, predict::pcg, predict::ppg, analyses::list,
         analyses::read, waveforms::read, models::list, combine::combine,
         reviews::review_analysis, reviews::analysis_history, reviews::review_screening,
-        reviews::screening_history, reports::summary, reports::export_csv, reports::history, export_zip::export_all, sharing::current_share, sharing::invite, sharing::revoke, sharing::invitations, sharing::accept, sharing::results, sharing::shared_report,
+        reviews::screening_history, reports::summary, reports::export_csv, reports::history, export_zip::export_all, notifications::feed, notifications::mark_seen, sharing::current_share, sharing::invite, sharing::revoke, sharing::invitations, sharing::accept, sharing::results, sharing::shared_report,
         fhir::export, system::storage, system::release_notes, report_pdf::analysis_report, report_pdf::screening_report,
         devices::list, devices::register, devices::rename, devices::rotate_token, devices::revoke,
         devices::heartbeat, devices::push_recording, devices::inbox, devices::attach,
@@ -50,7 +50,7 @@ use crate::{
         predict::ClinicalPredictRequest, predict::RecordingUpload,
         analyses::PredictionResult, analyses::Analysis, analyses::Modality, analyses::StoredFile,
         waveforms::WaveformView, waveforms::WaveformChannelView,
-        reviews::Review, reviews::ReviewForm, report_pdf::PdfFile, export_zip::ZipFile, sharing::Share, sharing::ShareStatus, sharing::ShareState, sharing::ShareForm, sharing::Invitation, sharing::SharedResult, reviews::Agreement,
+        reviews::Review, reviews::ReviewForm, report_pdf::PdfFile, export_zip::ZipFile, notifications::NotificationFeed, notifications::Notification, notifications::NotificationKind, sharing::Share, sharing::ShareStatus, sharing::ShareState, sharing::ShareForm, sharing::Invitation, sharing::SharedResult, reviews::Agreement,
         reports::ReportSummary, reports::ByModality, reports::MonthVolume,
         system::StorageUsage, reports::GeneratedReport,
         models::ModelSummary, models::Metric,

@@ -37,6 +37,12 @@ export type Agreement = components['schemas']['Agreement'];
 export type ReportSummary = components['schemas']['ReportSummary'];
 export type StorageUsage = components['schemas']['StorageUsage'];
 export type GeneratedReport = components['schemas']['GeneratedReport'];
+export type Share = components['schemas']['Share'];
+export type ShareState = components['schemas']['ShareState'];
+export type Invitation = components['schemas']['Invitation'];
+export type SharedResult = components['schemas']['SharedResult'];
+export type Notification = components['schemas']['Notification'];
+export type NotificationFeed = components['schemas']['NotificationFeed'];
 
 /** The server answered with an error status. `detail` is its message, when it sent one. */
 export class ApiError extends Error {

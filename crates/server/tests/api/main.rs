@@ -14,6 +14,7 @@ mod fhir;
 mod health;
 mod isolation;
 mod logging;
+mod notifications;
 mod patients;
 mod predict;
 mod profile;

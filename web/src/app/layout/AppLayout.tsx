@@ -19,6 +19,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { Logo } from '../../components/Logo';
 import { PreferenceControls } from '../../components/PreferenceControls';
 import { useLogout } from '../../features/auth';
+import { NotificationsButton } from '../../features/notifications/NotificationsButton';
 import { useApplyServerSettings, useSaveSettings } from '../../features/settings';
 import { displayNameOf, useCurrentUser } from '../../lib/session';
 import { paths } from '../paths';
@@ -90,6 +91,7 @@ export function AppLayout() {
               ))}
             </ul>
           </nav>
+          {user.role === 'doctor' ? <NotificationsButton /> : null}
           <div className="sidebar__footer">
             <PreferenceControls
               className="preferences--stacked"
