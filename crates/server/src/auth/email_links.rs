@@ -324,6 +324,11 @@ pub async fn reset_password(
         .execute(&mut *tx)
         .await?
         .rows_affected();
+    // Half-finished two-factor sign-ins started with the old password end too.
+    sqlx::query("DELETE FROM login_challenges WHERE user_id = $1")
+        .bind(&user_id)
+        .execute(&mut *tx)
+        .await?;
     // Other reset links of the account stop working too.
     sqlx::query(
         "UPDATE email_tokens SET used_at = $1 WHERE user_id = $2 AND purpose = $3 AND used_at IS NULL",

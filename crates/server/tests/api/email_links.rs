@@ -17,6 +17,7 @@ crate::backend_tests!(
     a_reset_link_expires_after_an_hour,
     a_reset_request_does_not_tell_whether_the_account_exists,
     reset_requests_are_rate_limited,
+    a_reset_ends_a_half_finished_two_factor_sign_in,
 );
 
 const PASSWORD: &str = "secret-pass";
@@ -266,4 +267,54 @@ pub async fn reset_requests_are_rate_limited(mut app: TestApp) {
     // Reset requests do not lock the account's sign-in.
     app.logout().await;
     assert_eq!(app.login(&email, PASSWORD).await.status, StatusCode::OK);
+}
+
+pub async fn a_reset_ends_a_half_finished_two_factor_sign_in(mut app: TestApp) {
+    let email = app.signed_in_doctor().await;
+    let setup = app.post("/api/auth/totp/setup", json!({})).await.json();
+    let totp = totp_rs::TOTP::from_url(setup["otpauthUri"].as_str().unwrap()).unwrap();
+    let code_at = |app: &TestApp, steps: i64| {
+        totp.generate(u64::try_from(app.clock.now_ms() / 1000 + steps * 30).unwrap())
+    };
+    let code = code_at(&app, 0);
+    let enabled = app
+        .post("/api/auth/totp/enable", json!({ "code": code }))
+        .await;
+    assert_eq!(enabled.status, StatusCode::OK, "{}", enabled.text);
+    app.logout().await;
+    let challenge = app.login(&email, PASSWORD).await.json()["challenge"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    app.post(
+        "/api/auth/password-reset/request",
+        json!({ "email": email }),
+    )
+    .await;
+    let (_, token) = link_in(&nth_message(&app, "password-reset", 1).await);
+    let reset = app
+        .post(
+            "/api/auth/password-reset",
+            json!({ "token": token, "new_password": "new-secret-1" }),
+        )
+        .await;
+    assert_eq!(reset.status, StatusCode::NO_CONTENT, "{}", reset.text);
+    let code = code_at(&app, 1);
+    let late = app
+        .post(
+            "/api/auth/login/totp",
+            json!({ "challenge": challenge, "code": code }),
+        )
+        .await;
+
+    assert_eq!(late.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        late.detail(),
+        "Your sign-in has expired. Please sign in again."
+    );
+    // The reset does not bypass the second factor.
+    let again = app.login(&email, "new-secret-1").await;
+    assert_eq!(again.json()["twoFactorRequired"], true);
+    assert!(again.set_cookie().is_none());
 }

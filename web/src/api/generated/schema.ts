@@ -535,6 +535,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's notifications, newest first, per their notification settings. */
+        get: operations["list_notifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks every notification up to now as read. */
+        post: operations["mark_notifications_seen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/patients": {
         parameters: {
             query?: never;
@@ -1552,6 +1586,43 @@ export interface components {
             /** @description One of the signed-in doctor's patients. */
             patient_id: string;
         };
+        /** @description One notification. */
+        Notification: {
+            /** @description The analysis to review (review_needed). */
+            analysisId?: string | null;
+            /** @description RFC 3339. */
+            at: string;
+            /** @description The log entry's detail text (device_alert). */
+            detail?: string | null;
+            /** @description The device (device_alert). */
+            device?: string | null;
+            /** @description The log event code (device_alert), e.g. `serial_lost`. */
+            event?: string | null;
+            /** @description Stable id (kind and source), for lists. */
+            id: string;
+            /** @description What it is about. */
+            kind: components["schemas"]["NotificationKind"];
+            /** @description `ecg`, `pcg`, `ppg` or `clinical` (review_needed). */
+            modality?: string | null;
+            /** @description The patient concerned, when there is one. */
+            patientId?: string | null;
+            /** @description The patient's name. */
+            patientName?: string | null;
+            /** @description Newer than the user's last "mark as read". */
+            unread: boolean;
+        };
+        /** @description The signed-in user's notifications. */
+        NotificationFeed: {
+            /** @description Newest first. */
+            items: components["schemas"]["Notification"][];
+            /** @description How many are unread. */
+            unread: number;
+        };
+        /**
+         * @description What a notification is about.
+         * @enum {string}
+         */
+        NotificationKind: "review_needed" | "shared_viewed" | "device_alert";
         /** @description Password change form. */
         PasswordChange: {
             /** @description The password in use now. */
@@ -3874,6 +3945,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ModelSummary"][];
+                };
+            };
+        };
+    };
+    list_notifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationFeed"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_notifications_seen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Marked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
