@@ -19,6 +19,9 @@ import { FilePicker } from '../../components/FilePicker';
 import { fileProblem } from '../../lib/fileRules';
 import { MODEL_NAMES, percent, predictionErrorMessage, RISK_BADGES, riskLevel } from '../../lib/prediction';
 import { combineScreening, fetchScreeningAnalyses } from './api';
+import { DeviceInboxPicker } from './recording/DeviceInboxPicker';
+import { SerialSource } from './recording/SerialSource';
+import { ECG_SERIAL_LIMIT_MS } from './recording/useSerialRecording';
 
 const STEPS = ['clinical', 'pcg', 'ppg', 'ecg', 'combined'] as const;
 type Step = (typeof STEPS)[number];
@@ -55,6 +58,8 @@ class StepError extends Error {
 export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
+  // A recording a network device pushed, attached to this screening (already analysed).
+  const [attached, setAttached] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<Record<Step, StepState> | null>(null);
   // A screening analysed before shows its stored combined result (the patient page links here).
@@ -67,7 +72,7 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
   };
 
   const analyze = async () => {
-    if (!file) {
+    if (!file && !attached) {
       setError(t('sensor.ecgFileFirst'));
       return;
     }
@@ -103,7 +108,8 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
       const stored = await run('pcg', () => fetchScreeningAnalyses(screening.id));
       if (!stored.some((a) => a.modality === 'pcg')) set('pcg', 'notPerformed');
       set('ppg', stored.some((a) => a.modality === 'ppg') ? 'done' : 'notPerformed');
-      await run('ecg', () => predictUpload('ecg', file, { screeningId: screening.id }));
+      if (file) await run('ecg', () => predictUpload('ecg', file, { screeningId: screening.id }));
+      else set('ecg', 'done');
       setResult(await run('combined', () => combineScreening(screening.id)));
     } catch (caught) {
       setProgress(null);
@@ -145,6 +151,22 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
           {t('sensor.ecgUploadTitle')}
         </h2>
         <FilePicker kind="ecg" file={file} disabled={false} onFile={choose} />
+        <SerialSource kind="ecg" limitMs={ECG_SERIAL_LIMIT_MS} disabled={false} onRecorded={choose} />
+        {attached ? (
+          <p className="muted" role="status">
+            {t('devices.record.attachedEcg')}
+          </p>
+        ) : (
+          <DeviceInboxPicker
+            kind="ecg"
+            screeningId={screening.id}
+            disabled={false}
+            onAttached={() => {
+              setFile(null);
+              setAttached(true);
+            }}
+          />
+        )}
         <ErrorBanner message={error} />
         {file ? (
           <button type="button" className="button button--secondary button--small" onClick={() => setFile(null)}>

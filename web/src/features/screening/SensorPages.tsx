@@ -6,6 +6,7 @@ import { paths, screeningPath } from '../../app/paths';
 import { DoctorsOnly } from '../../components/DoctorsOnly';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
+import { useSerialManager } from '../../lib/serial/SerialProvider';
 import { useCurrentUser } from '../../lib/session';
 import { ScreeningPatient } from './ScreeningPatient';
 import { ScreeningState } from './ScreeningState';
@@ -65,9 +66,14 @@ export function SensorPpgPage() {
 
 export function SensorEcgPage() {
   const { t } = useTranslation();
+  // Spec: ECG could only be uploaded; a serial ECG front end (where the browser has Web Serial) records it.
+  const serial = useSerialManager();
   return (
     <div className="page">
-      <PageHeader title={t('sensor.ecgTitle')} subtitle={t('sensor.ecgUploadOnly')} />
+      <PageHeader
+        title={t('sensor.ecgTitle')}
+        subtitle={serial.supported ? t('devices.record.ecgSubtitle') : t('sensor.ecgUploadOnly')}
+      />
       <StepProgress current="ecg" />
       <DoctorsStep>
         <EcgStep />

@@ -14,6 +14,8 @@ import { MissingSession } from './MissingSession';
 import { ScreeningPatient } from './ScreeningPatient';
 import { ScreeningState } from './ScreeningState';
 import { AudioPlayback } from './recording/AudioPlayback';
+import { DeviceInboxPicker } from './recording/DeviceInboxPicker';
+import { SerialSource } from './recording/SerialSource';
 import { LiveWaveform } from '../../components/waveform/LiveWaveform';
 import { PCG_LIMIT_MS, useAudioRecording } from './recording/useAudioRecording';
 import { PPG_LIMIT_MS, useCameraPpg } from './recording/useCameraPpg';
@@ -239,6 +241,23 @@ function UploadPanel({
             <LiveWaveform points={live.waveform} label={t('sensor.liveWaveform')} />
           </div>
         }
+        <SerialSource
+          kind={kind}
+          limitMs={kind === 'pcg' ? PCG_LIMIT_MS : PPG_LIMIT_MS}
+          disabled={recording || readingVideo || upload.isPending || source === 'upload'}
+          onRecorded={onRecorded}
+        />
+        <DeviceInboxPicker
+          kind={kind}
+          screeningId={screeningId}
+          disabled={recording || readingVideo || upload.isPending}
+          onAttached={() => {
+            setFile(null);
+            setSource(null);
+            setRemoved(false);
+            upload.reset();
+          }}
+        />
         <FilePicker
           kind={kind}
           accept={kind === 'ppg' ? ACCEPT_PPG_PAGE : undefined}
