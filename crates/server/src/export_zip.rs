@@ -222,57 +222,18 @@ fn write_archive(
         let mut conn = db.pool.acquire().await?;
         reports::analyses_csv(&mut conn, doctor, contents.from, contents.to).await
     });
-    match csv {
-        Ok(bytes) => add(&mut zip, "analyses.csv", options, &bytes)?,
-        Err(e) => failed.push(json!({"entry": "analyses.csv", "error": e.to_string()})),
-    }
-
-    for id in &contents.analyses {
-        let name = format!("reports/analyses/{id}.pdf");
-        let pdf = runtime
-            .block_on(async {
-                let mut conn = db.pool.acquire().await?;
-                report_pdf::analysis_data(
-                    &mut conn,
-                    id,
-                    doctor,
-                    contents.language,
-                    &contents.doctor_name,
-                )
-                .await
-            })
-            .and_then(|data| data.ok_or_else(|| ApiError::NotFound("Analysis not found.".into())))
-            .and_then(|data| report_pdf::render(&data, blobs));
-        match pdf {
-            Ok(bytes) => add(&mut zip, &name, options, &bytes)?,
-            Err(e) => failed.push(json!({"entry": name, "error": e.to_string()})),
+    add_or_list(&mut zip, "analyses.csv", options, csv, &mut failed)?;
+    for (kind, folder, ids) in [
+        (Report::Analysis, "analyses", &contents.analyses),
+        (Report::Screening, "screenings", &contents.screenings),
+    ] {
+        for id in ids {
+            let pdf = report(kind, id, contents, db, blobs, runtime);
+            let name = format!("reports/{folder}/{id}.pdf");
+            add_or_list(&mut zip, &name, options, pdf, &mut failed)?;
         }
     }
-
-    for id in &contents.screenings {
-        let name = format!("reports/screenings/{id}.pdf");
-        let pdf = runtime
-            .block_on(async {
-                let mut conn = db.pool.acquire().await?;
-                report_pdf::screening_data(
-                    &mut conn,
-                    id,
-                    doctor,
-                    contents.language,
-                    &contents.doctor_name,
-                )
-                .await
-            })
-            .and_then(|data| data.ok_or_else(|| ApiError::NotFound("Screening not found.".into())))
-            .and_then(|(data, _)| report_pdf::render(&data, blobs));
-        match pdf {
-            Ok(bytes) => add(&mut zip, &name, options, &bytes)?,
-            Err(e) => failed.push(json!({"entry": name, "error": e.to_string()})),
-        }
-    }
-
     for id in &contents.patients {
-        let name = format!("fhir/{id}.json");
         let bundle = runtime
             .block_on(async {
                 let mut conn = db.pool.acquire().await?;
@@ -283,10 +244,13 @@ fn write_archive(
             .and_then(|bundle| {
                 serde_json::to_vec_pretty(&bundle).map_err(|e| ApiError::Internal(e.to_string()))
             });
-        match bundle {
-            Ok(bytes) => add(&mut zip, &name, options, &bytes)?,
-            Err(e) => failed.push(json!({"entry": name, "error": e.to_string()})),
-        }
+        add_or_list(
+            &mut zip,
+            &format!("fhir/{id}.json"),
+            options,
+            bundle,
+            &mut failed,
+        )?;
     }
 
     let manifest = json!({
@@ -302,6 +266,61 @@ fn write_archive(
     add(&mut zip, "manifest.json", options, &manifest)?;
     let mut out = zip.finish().map_err(io::Error::other)?.into_inner();
     out.flush()
+}
+
+/// Which PDF report.
+#[derive(Clone, Copy)]
+enum Report {
+    Analysis,
+    Screening,
+}
+
+/// Renders the PDF report of one of the doctor's analyses or screenings (blocking).
+fn report(
+    kind: Report,
+    id: &str,
+    contents: &Contents,
+    db: &Db,
+    blobs: &BlobStore,
+    runtime: &tokio::runtime::Handle,
+) -> Result<Vec<u8>, ApiError> {
+    let (doctor, language, name) = (
+        contents.doctor_id.as_str(),
+        contents.language,
+        contents.doctor_name.as_str(),
+    );
+    let data = runtime.block_on(async {
+        let mut conn = db.pool.acquire().await?;
+        match kind {
+            Report::Analysis => {
+                report_pdf::analysis_data(&mut conn, id, doctor, language, name).await
+            }
+            Report::Screening => Ok(report_pdf::screening_data(
+                &mut conn, id, doctor, language, name,
+            )
+            .await?
+            .map(|(data, _)| data)),
+        }
+    })?;
+    let data = data.ok_or_else(|| ApiError::NotFound("Not found.".into()))?;
+    report_pdf::render(&data, blobs)
+}
+
+/// Adds an entry, or lists it in `failed` with the reason it could not be made.
+fn add_or_list<W: Write>(
+    zip: &mut ZipWriter<zip::write::StreamWriter<W>>,
+    name: &str,
+    options: SimpleFileOptions,
+    made: Result<Vec<u8>, ApiError>,
+    failed: &mut Vec<serde_json::Value>,
+) -> io::Result<()> {
+    match made {
+        Ok(bytes) => add(zip, name, options, &bytes),
+        Err(e) => {
+            failed.push(json!({"entry": name, "error": e.to_string()}));
+            Ok(())
+        }
+    }
 }
 
 fn add<W: Write>(
