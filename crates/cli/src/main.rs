@@ -10,10 +10,13 @@
 //! - `cardio predict ecg|pcg|ppg FILE... [--sampling-rate HZ] [--format csv|json] [--jobs N]`: the
 //!   signal models, files in parallel.
 //! - `cardio openapi` prints the OpenAPI document (used by `make gen-client`).
+//! - `cardio backup [--keep N]` backs up a SQLite database and the blob store into
+//!   `<data dir>/backups/<UTC time>/`; `cardio restore DIR` restores one into an empty data folder.
 //! - `cardio device simulate --type ecg --file F --url URL --token T` plays a recording as a network
 //!   device (heartbeat, then the recording pushed with the device's token).
 
 mod analyze;
+mod backup;
 mod clinical;
 mod device;
 mod eval;
@@ -51,6 +54,10 @@ enum Command {
     Predict(clinical::PredictArgs),
     /// Print the OpenAPI document as JSON.
     Openapi,
+    /// Back up the SQLite database and the blob store into <data dir>/backups/<UTC time>/.
+    Backup(backup::BackupArgs),
+    /// Restore a backup folder into an empty data folder and a new SQLite database.
+    Restore(backup::RestoreArgs),
     /// Network device tools (`cardio device simulate`).
     Device(device::DeviceArgs),
 }
@@ -92,6 +99,9 @@ struct ServeArgs {
     /// [default: http://<addr>].
     #[arg(long, env = "CARDIO_PUBLIC_URL")]
     public_url: Option<String>,
+    /// How many backups the daily backup keeps (the newest).
+    #[arg(long, env = "CARDIO_BACKUP_KEEP", default_value_t = cardio_server::config::DEFAULT_BACKUP_KEEP)]
+    backup_keep: usize,
 }
 
 #[tokio::main]
@@ -111,6 +121,8 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Serve(args) => serve(args).await,
+        Command::Backup(args) => backup::backup(args).await,
+        Command::Restore(args) => backup::restore(args).await,
         Command::Analyze(args) => {
             if let Err(err) = analyze::run(&args) {
                 eprintln!("cardio analyze: {err:#}");
@@ -171,6 +183,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             from: args.mail_from,
             public_url: args.public_url,
         },
+        data_key: backup::data_key_from_env()?,
+        backup_keep: args.backup_keep,
     };
     std::fs::create_dir_all(&config.data_dir).context("cannot create the data folder")?;
     tracing::info!(?config, "starting");

@@ -15,6 +15,9 @@ pub const DEFAULT_SESSION_TTL: Duration = Duration::from_hours(12);
 /// Default largest upload (a recording file), 50 MiB.
 pub const DEFAULT_MAX_UPLOAD_BYTES: usize = 50 * 1024 * 1024;
 
+/// Default number of backups kept.
+pub const DEFAULT_BACKUP_KEEP: usize = 7;
+
 /// Everything the server needs to start.
 #[derive(Clone)]
 pub struct Config {
@@ -37,6 +40,11 @@ pub struct Config {
     pub max_upload_bytes: usize,
     /// Outgoing mail: SMTP or the outbox folder, and the base of links in messages.
     pub mail: crate::auth::mail::MailConfig,
+    /// The data key (`CARDIO_DATA_KEY`); `None`: the key file in the data folder, created on first
+    /// start. Its `Debug` shows only a fingerprint.
+    pub data_key: Option<crate::blobs::DataKey>,
+    /// How many SQLite backups to keep under `<data dir>/backups` (the newest ones).
+    pub backup_keep: usize,
 }
 
 impl Default for Config {
@@ -51,6 +59,8 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
             mail: crate::auth::mail::MailConfig::default(),
+            data_key: None,
+            backup_keep: DEFAULT_BACKUP_KEEP,
         }
     }
 }
@@ -67,6 +77,8 @@ impl fmt::Debug for Config {
             .field("allowed_origins", &self.allowed_origins)
             .field("max_upload_bytes", &self.max_upload_bytes)
             .field("mail", &self.mail)
+            .field("data_key", &self.data_key)
+            .field("backup_keep", &self.backup_keep)
             .finish()
     }
 }

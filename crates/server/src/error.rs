@@ -14,6 +14,8 @@ use utoipa::ToSchema;
 
 /// The answer when a model is not loaded (spec §8, "Backend predictions").
 pub const MODEL_NOT_LOADED: &str = "Model not loaded. Please check backend server.";
+/// The answer when a stored file fails its integrity check (see [`crate::blobs`]).
+pub const STORED_FILE_TAMPERED: &str = "The stored file failed its integrity check: it was altered on disk or encrypted with another data key, and is not served.";
 
 /// The body of every error response.
 #[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
@@ -58,6 +60,9 @@ pub enum ApiError {
     /// 503: a dependency (the database) is not answering.
     #[error("Service unavailable.")]
     Unavailable,
+    /// 500: a stored file failed its integrity check (GCM tag or SHA-256); never served.
+    #[error("{STORED_FILE_TAMPERED}")]
+    StoredFileTampered,
     /// 500: a bug or an unexpected failure; the cause is logged, not shown.
     #[error("Internal server error.")]
     Internal(String),
@@ -76,7 +81,7 @@ impl ApiError {
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable | Self::ModelNotLoaded => StatusCode::SERVICE_UNAVAILABLE,
-            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Internal(_) | Self::StoredFileTampered => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
@@ -86,6 +91,18 @@ impl From<sqlx::Error> for ApiError {
         match err {
             sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => Self::Unavailable,
             other => Self::Internal(format!("database: {other}")),
+        }
+    }
+}
+
+impl From<crate::blobs::BlobError> for ApiError {
+    fn from(err: crate::blobs::BlobError) -> Self {
+        match err {
+            crate::blobs::BlobError::Tampered { sha256 } => {
+                tracing::error!(%sha256, "stored file failed its integrity check; not served");
+                Self::StoredFileTampered
+            }
+            other => Self::Internal(format!("blob store: {other}")),
         }
     }
 }
@@ -129,6 +146,14 @@ mod tests {
         assert_eq!(ApiError::FileTooLarge(String::new()).status(), 413);
         assert_eq!(ApiError::UnsupportedMediaType(String::new()).status(), 415);
         assert_eq!(ApiError::ModelNotLoaded.status(), 503);
+        assert_eq!(ApiError::StoredFileTampered.status(), 500);
+        assert_eq!(
+            ApiError::from(crate::blobs::BlobError::Tampered {
+                sha256: "ab".into()
+            })
+            .to_string(),
+            STORED_FILE_TAMPERED
+        );
         assert_eq!(
             ApiError::ModelNotLoaded.to_string(),
             "Model not loaded. Please check backend server."

@@ -9,6 +9,8 @@
 //! - [`profile`]: the profile page's activity figures; [`settings`]: each user's preferences,
 //!   whose session timeout the session check enforces (against the [`clock`]);
 //! - [`health`]: `GET /api/health`; [`system`]: storage figures and the release notes;
+//!   [`data_settings`]: the server-wide Data Encryption and Auto Backup switches; [`backup`]: SQLite
+//!   backups (API, `cardio backup`/`restore`, the daily task) of the database and the [`blobs`];
 //! - [`patients`], [`clinical`], [`screenings`]: a doctor's patients, their clinical parameters and
 //!   screening sessions, every query scoped to the doctor;
 //! - [`dashboard`]: the home page's figures;
@@ -42,6 +44,7 @@
 pub mod analyses;
 pub mod audit;
 pub mod auth;
+pub mod backup;
 pub mod blobs;
 pub mod clinical;
 pub mod clock;
@@ -49,6 +52,7 @@ pub mod combine;
 pub mod config;
 pub mod csrf;
 pub mod dashboard;
+pub mod data_settings;
 pub mod db;
 pub mod devices;
 pub mod error;
@@ -115,6 +119,8 @@ pub fn app(state: AppState) -> Router {
         .merge(export_zip::router())
         .merge(fhir::router())
         .merge(system::router())
+        .merge(data_settings::router())
+        .merge(backup::router())
         .merge(report_pdf::router())
         .merge(models::router())
         .merge(combine::router())
@@ -181,26 +187,38 @@ pub enum StartError {
     /// The address could not be bound.
     #[error("cannot listen on the address: {0}")]
     Bind(#[source] std::io::Error),
+    /// The data key (`CARDIO_DATA_KEY` or the key file) is unusable.
+    #[error("data key: {0}")]
+    DataKey(#[from] blobs::KeyError),
 }
 
 /// A bound, ready-to-run server.
 pub struct Application {
     listener: tokio::net::TcpListener,
     router: Router,
+    state: AppState,
 }
 
 impl Application {
-    /// Opens the database, runs migrations and binds the address (port 0 picks a free port).
+    /// Opens the database, runs migrations, resolves the data key (creating the key file on first
+    /// start) and binds the address (port 0 picks a free port).
     ///
     /// # Errors
     /// See [`StartError`].
     pub async fn build(config: config::Config) -> Result<Self, StartError> {
+        let blobs = blobs::BlobStore::open(&config.data_dir, config.data_key.clone())?;
         let db = db::Db::connect(&config.database_url).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(StartError::Bind)?;
-        let router = app(AppState::new(db, config));
-        Ok(Self { listener, router })
+        let mut state = AppState::new(db, config);
+        state.blobs = blobs;
+        let router = app(state.clone());
+        Ok(Self {
+            listener,
+            router,
+            state,
+        })
     }
 
     /// The address actually bound.
@@ -210,18 +228,22 @@ impl Application {
             .expect("a bound listener has an address")
     }
 
-    /// Serves until Ctrl-C or SIGTERM, then finishes open requests.
+    /// Serves until Ctrl-C or SIGTERM, then finishes open requests. The daily automatic backup
+    /// ([`backup::auto_backup_task`]) runs beside it.
     ///
     /// # Errors
     /// An I/O error from the listener.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        axum::serve(
+        let auto_backup = tokio::spawn(backup::auto_backup_task(self.state.clone()));
+        let served = axum::serve(
             self.listener,
             self.router
                 .into_make_service_with_connect_info::<SocketAddr>(),
         )
         .with_graceful_shutdown(shutdown_signal())
-        .await
+        .await;
+        auto_backup.abort();
+        served
     }
 }
 

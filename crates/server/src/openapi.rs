@@ -5,9 +5,9 @@ use utoipa::OpenApi;
 
 use crate::devices;
 use crate::{
-    analyses, audit, auth, clinical, combine, dashboard, error::ErrorBody, export_zip, sharing, fhir, health, models, notifications,
-    patients, predict, profile, report_pdf, reports, reviews, screenings, settings, system,
-    waveforms,
+    analyses, audit, auth, backup, clinical, combine, dashboard, data_settings, error::ErrorBody,
+    export_zip, fhir, health, models, notifications, patients, predict, profile, report_pdf,
+    reports, reviews, screenings, settings, sharing, system, waveforms,
 };
 
 /// The API description.
@@ -28,7 +28,8 @@ use crate::{
         analyses::read, waveforms::read, models::list, combine::combine,
         reviews::review_analysis, reviews::analysis_history, reviews::review_screening,
         reviews::screening_history, reports::summary, reports::export_csv, reports::history, export_zip::export_all, notifications::feed, notifications::mark_seen, sharing::current_share, sharing::invite, sharing::revoke, sharing::invitations, sharing::accept, sharing::results, sharing::shared_report,
-        fhir::export, system::storage, system::release_notes, report_pdf::analysis_report, report_pdf::screening_report,
+        fhir::export, system::storage, system::release_notes,
+        data_settings::read, data_settings::save, backup::read, backup::make, report_pdf::analysis_report, report_pdf::screening_report,
         devices::list, devices::register, devices::rename, devices::rotate_token, devices::revoke,
         devices::heartbeat, devices::push_recording, devices::inbox, devices::attach,
         devices::read_log, devices::write_log,
@@ -53,6 +54,8 @@ use crate::{
         reviews::Review, reviews::ReviewForm, report_pdf::PdfFile, export_zip::ZipFile, notifications::NotificationFeed, notifications::Notification, notifications::NotificationKind, sharing::Share, sharing::ShareStatus, sharing::ShareState, sharing::ShareForm, sharing::Invitation, sharing::SharedResult, reviews::Agreement,
         reports::ReportSummary, reports::ByModality, reports::MonthVolume,
         system::StorageUsage, reports::GeneratedReport,
+        data_settings::DataSettings, data_settings::DataSettingsView,
+        backup::BackupList, backup::BackupSummary, backup::Counts,
         models::ModelSummary, models::Metric,
         combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,
         devices::DeviceType, devices::DeviceStatus, devices::NetworkDevice, devices::RegisteredDevice,

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::{clock::Clock, config::Config, db::Db, models::ModelRegistry};
+use crate::{blobs::BlobStore, clock::Clock, config::Config, db::Db, models::ModelRegistry};
 
 /// Shared, cheaply cloned state of the application.
 #[derive(Clone, Debug)]
@@ -16,6 +16,9 @@ pub struct AppState {
     pub models: Arc<ModelRegistry>,
     /// The clock sessions are created and checked against (tests move it forward).
     pub clock: Clock,
+    /// The blob store under the data folder, with the configured data key (or the key file).
+    /// Writers take [`crate::data_settings::blob_writer`], which applies the encryption setting.
+    pub blobs: BlobStore,
 }
 
 impl AppState {
@@ -28,6 +31,7 @@ impl AppState {
     pub fn with_models(db: Db, config: Config, models: ModelRegistry) -> Self {
         Self {
             db,
+            blobs: BlobStore::with_key(&config.data_dir, config.data_key.clone()),
             config: Arc::new(config),
             models: Arc::new(models),
             clock: Clock::system(),

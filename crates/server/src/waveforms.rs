@@ -163,9 +163,7 @@ fn stored_upload(blobs: &BlobStore, analysis: &Analysis) -> Result<Upload, ApiEr
         .files
         .iter()
         .map(|f| {
-            let bytes = blobs.get(&f.sha256).map_err(|e| {
-                ApiError::Internal(format!("blob {} of analysis unreadable: {e}", f.sha256))
-            })?;
+            let bytes = blobs.get(&f.sha256)?;
             Ok(UploadedFile {
                 name: f.name.clone(),
                 content_type: None,
@@ -222,7 +220,7 @@ pub async fn read(
     }
     analyses::audit_read(&mut tx, user_id, &client, &analysis, "analysis_waveform").await?;
     tx.commit().await?;
-    let blobs = BlobStore::new(&state.config.data_dir);
+    let blobs = state.blobs.clone();
     let start_s = query.start_s.unwrap_or(0.0);
     let duration_s = query.duration_s.unwrap_or(DEFAULT_WINDOW_S);
     let view = tokio::task::spawn_blocking(move || {

@@ -26,7 +26,6 @@ use crate::{
     analyses::{self, Modality, NewAnalysis, PredictionResult, StoredFile},
     audit::{self, Action},
     auth::{session::CurrentUser, ClientAddr},
-    blobs::BlobStore,
     db::now_ms,
     error::{ApiError, ErrorBody},
     extract::Json,
@@ -349,7 +348,7 @@ pub(crate) async fn analyse_upload(
         upload.screening_id.clone(),
     )
     .await?;
-    let blobs = BlobStore::new(&state.config.data_dir);
+    let blobs = crate::data_settings::blob_writer(state).await?;
     let file_name = upload.display_name();
     let (prediction, stored) = tokio::task::spawn_blocking(move || {
         let recording = upload::to_recording(&upload)?;

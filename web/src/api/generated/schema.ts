@@ -1011,6 +1011,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The backups (newest first), whether Auto Backup is on and when the last one was made; on
+         *     PostgreSQL an empty list and the note that backups are the operator's job.
+         */
+        get: operations["list_backups"];
+        put?: never;
+        /** Makes a backup now (SQLite only; audited as an export). */
+        post: operations["create_backup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/system/data-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server-wide Data Encryption and Auto Backup settings. */
+        get: operations["get_data_settings"];
+        /** Changes the server-wide Data Encryption and Auto Backup settings (audited). */
+        put: operations["save_data_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/system/storage": {
         parameters: {
             query?: never;
@@ -1101,6 +1140,44 @@ export interface components {
             patientId?: string | null;
             /** @description The patient's name, when it concerns one of the user's patients. */
             patientName?: string | null;
+        };
+        /** @description `GET /api/system/backups`: the backups and how they are made. */
+        BackupList: {
+            /** @description Whether the daily backup is on. */
+            auto_backup: boolean;
+            /** @description Newest first. */
+            backups: components["schemas"]["BackupSummary"][];
+            /** @description The folder backups are written to. */
+            backups_dir: string;
+            /** @description `sqlite` or `postgres`. */
+            database: string;
+            /** @description How many backups are kept. */
+            keep: number;
+            /** @description The newest backup's time (RFC 3339), null if none. */
+            last_backup_at?: string | null;
+            /** @description On PostgreSQL, [`POSTGRES_BACKUPS`]; otherwise null. */
+            note?: string | null;
+            /** @description Whether this server makes backups (SQLite only). */
+            supported: boolean;
+        };
+        /** @description One backup as the Manage list shows it. */
+        BackupSummary: {
+            /** @description What it holds. */
+            counts: components["schemas"]["Counts"];
+            /** @description When it was made (RFC 3339, UTC). */
+            created_at: string;
+            /**
+             * Format: int64
+             * @description How many of its blob files are encrypted.
+             */
+            encrypted_blobs: number;
+            /** @description The backup's folder name under `backups/` (its UTC time). */
+            id: string;
+            /**
+             * Format: int64
+             * @description Bytes of its files.
+             */
+            size_bytes: number;
         };
         /** @description Counts per modality. */
         ByModality: {
@@ -1290,6 +1367,34 @@ export interface components {
             /** @description The screening. */
             screening_id: string;
         };
+        /** @description Row counts of a backup's database. */
+        Counts: {
+            /**
+             * Format: int64
+             * @description Analyses (predictions).
+             */
+            analyses: number;
+            /**
+             * Format: int64
+             * @description Blob files.
+             */
+            blobs: number;
+            /**
+             * Format: int64
+             * @description Patients.
+             */
+            patients: number;
+            /**
+             * Format: int64
+             * @description Screening sessions.
+             */
+            screenings: number;
+            /**
+             * Format: int64
+             * @description Accounts.
+             */
+            users: number;
+        };
         /** @description The home page's figures. */
         Dashboard: {
             /**
@@ -1323,6 +1428,26 @@ export interface components {
              * @description How many patients the doctor has.
              */
             totalPatients: number;
+        };
+        /** @description The server-wide Data & Storage settings. */
+        DataSettings: {
+            /** @description A SQLite backup is made daily when on (nothing happens on PostgreSQL). */
+            auto_backup: boolean;
+            /** @description New blobs are encrypted at rest (AES-256-GCM) when on; stored in clear when off. */
+            encrypt_blobs: boolean;
+        };
+        /** @description The settings as the page shows them, with where the data key comes from. */
+        DataSettingsView: {
+            /** @description Daily SQLite backups when on. */
+            auto_backup: boolean;
+            /** @description New blobs are encrypted at rest when on. */
+            encrypt_blobs: boolean;
+            /** @description A short public fingerprint of the data key (never the key); null while no key exists yet. */
+            key_fingerprint?: string | null;
+            /** @description `environment` (`CARDIO_DATA_KEY`) or `key_file` (the data folder's key file). */
+            key_source: string;
+            /** @description When a doctor last changed them (RFC 3339), null if never. */
+            updated_at?: string | null;
         };
         /** @description The multipart form a device pushes, for the OpenAPI document. */
         DevicePush: {
@@ -5504,6 +5629,180 @@ export interface operations {
             };
             /** @description Only patient accounts can see shared results. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_backups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backups and how they are made */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupList"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_backup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup made */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupSummary"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account, or a request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Backups of a PostgreSQL database are the database operator's job (for example with pg_dump); this server does not make them. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_data_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings and the data key's source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataSettingsView"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_data_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataSettings"];
+            };
+        };
+        responses: {
+            /** @description The saved settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataSettingsView"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a doctor account, or a request from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is missing or not a boolean */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,10 +5,11 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { LanguageSelect, ThemeSelect } from '../../components/PreferenceControls';
 import { PageHeader } from '../../components/PageHeader';
 import { Spinner } from '../../components/Spinner';
-import { useCurrentUser } from '../../lib/session';
 import { useHealth } from './api/health';
-import { formatBytes, useLoadedModels, useStorageUsage } from './api/system';
+import { useLoadedModels } from './api/system';
 import { useSaveSettings, useSettings, type SettingsChange } from './api/settings';
+import { DataStorage } from './DataStorage';
+import { Toggle } from './Toggle';
 
 /** Spec §9: the session timeout options, in the order shown. */
 export const SESSION_TIMEOUTS: readonly SessionTimeout[] = ['15m', '30m', '1h', 'never'];
@@ -68,81 +69,6 @@ function About() {
         </dl>
       )}
     </section>
-  );
-}
-
-/** Data & Storage: real sizes of the database and the recordings, and the data folder. */
-function DataStorage() {
-  const { t } = useTranslation();
-  const user = useCurrentUser();
-  const usage = useStorageUsage(user.role === 'doctor');
-  if (user.role !== 'doctor') return null;
-  return (
-    <section className="card settings-section" aria-labelledby="settings-storage">
-      <h2 id="settings-storage" className="section__title">
-        {t('settings.dataStorage')}
-      </h2>
-      {usage.isPending ? (
-        <p className="muted">{t('app.loading')}</p>
-      ) : usage.isError ? (
-        <p className="muted">{t('settings.storageUnavailable')}</p>
-      ) : (
-        <dl className="details">
-          <div>
-            <dt>{t('settings.storageUsage')}</dt>
-            <dd>
-              {t('settings.storageUsageValue', {
-                database: formatBytes(usage.data.database_bytes),
-                recordings: formatBytes(usage.data.blob_bytes),
-                files: usage.data.blob_files,
-              })}
-            </dd>
-          </div>
-          <div>
-            <dt>{t('settings.storageLocation')}</dt>
-            <dd>
-              <code>{usage.data.data_dir}</code>
-              <p className="field__help">{t('settings.storageLocationHelp')}</p>
-            </dd>
-          </div>
-        </dl>
-      )}
-    </section>
-  );
-}
-
-function Toggle({
-  label,
-  help,
-  checked,
-  onChange,
-}: {
-  label: string;
-  help: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-}) {
-  const id = useId();
-  return (
-    <div className="toggle-row">
-      <div>
-        <label htmlFor={id} className="field__label">
-          {label}
-        </label>
-        <p className="field__help" id={`${id}-help`}>
-          {help}
-        </p>
-      </div>
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        className="switch"
-        aria-describedby={`${id}-help`}
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-      />
-    </div>
   );
 }
 

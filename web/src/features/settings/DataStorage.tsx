@@ -1,0 +1,200 @@
+/**
+ * The Settings page's Data & Storage section (doctors only): storage figures and the data folder, the
+ * server-wide Auto Backup and Data Encryption switches, "Back up now" and the list of backups (Manage).
+ * On PostgreSQL the server makes no backups and the section says whose job they are.
+ */
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, type BackupList, type DataSettingsView } from '../../api/client';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { useCurrentUser } from '../../lib/session';
+import { useBackups, useCreateBackup, useDataSettings, useSaveDataSettings } from './api/dataStorage';
+import { formatBytes, useStorageUsage } from './api/system';
+import { Toggle } from './Toggle';
+
+function StorageFigures({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation();
+  const usage = useStorageUsage(enabled);
+  if (usage.isPending) return <p className="muted">{t('app.loading')}</p>;
+  if (usage.isError) return <p className="muted">{t('settings.storageUnavailable')}</p>;
+  return (
+    <dl className="details">
+      <div>
+        <dt>{t('settings.storageUsage')}</dt>
+        <dd>
+          {t('settings.storageUsageValue', {
+            database: formatBytes(usage.data.database_bytes),
+            recordings: formatBytes(usage.data.blob_bytes),
+            files: usage.data.blob_files,
+          })}
+        </dd>
+      </div>
+      <div>
+        <dt>{t('settings.storageLocation')}</dt>
+        <dd>
+          <code>{usage.data.data_dir}</code>
+          <p className="field__help">{t('settings.storageLocationHelp')}</p>
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function formatTime(iso: string, language: string): string {
+  return new Date(iso).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function BackupTable({ list }: { list: BackupList }) {
+  const { t, i18n } = useTranslation();
+  if (list.backups.length === 0) return <p className="muted">{t('settings.backupsEmpty')}</p>;
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">{t('settings.backupsCaption', { keep: list.keep })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('settings.backupTime')}</th>
+            <th scope="col">{t('settings.backupSize')}</th>
+            <th scope="col">{t('settings.backupContents')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.backups.map((backup) => (
+            <tr key={backup.id}>
+              <td>
+                <time dateTime={backup.created_at}>{formatTime(backup.created_at, i18n.language)}</time>
+              </td>
+              <td>{formatBytes(backup.size_bytes)}</td>
+              <td>
+                {t('settings.backupContentsValue', {
+                  patients: backup.counts.patients,
+                  analyses: backup.counts.analyses,
+                  files: backup.counts.blobs,
+                })}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Backups({ settings }: { settings: DataSettingsView }) {
+  const { t, i18n } = useTranslation();
+  const listId = useId();
+  const [managing, setManaging] = useState(false);
+  const backups = useBackups(true);
+  const create = useCreateBackup();
+  const save = useSaveDataSettings();
+
+  if (backups.isPending) return <p className="muted">{t('app.loading')}</p>;
+  if (backups.isError) return <p className="muted">{t('settings.backupsUnavailable')}</p>;
+  const list = backups.data;
+  if (!list.supported) {
+    return (
+      <div className="toggle-list">
+        <Toggle
+          label={t('settings.autoBackup')}
+          help={t('settings.backupsPostgres')}
+          checked={false}
+          disabled
+          onChange={() => {}}
+        />
+      </div>
+    );
+  }
+  const createError =
+    create.error instanceof ApiError && create.error.detail
+      ? t('settings.backupFailedDetail', { detail: create.error.detail })
+      : create.isError
+        ? t('settings.backupFailed')
+        : null;
+  return (
+    <>
+      <div className="toggle-list">
+        <Toggle
+          label={t('settings.autoBackup')}
+          help={t('settings.autoBackupHelp', { keep: list.keep })}
+          checked={settings.auto_backup}
+          disabled={save.isPending}
+          onChange={(checked) => save.mutate({ encrypt_blobs: settings.encrypt_blobs, auto_backup: checked })}
+        />
+      </div>
+      <ErrorBanner message={save.isError ? t('settings.dataSettingsFailed') : null} />
+      <ErrorBanner message={createError} />
+      <p className="muted small" role="status">
+        {create.isPending
+          ? t('settings.backingUp')
+          : list.last_backup_at
+            ? t('settings.lastBackup', { time: formatTime(list.last_backup_at, i18n.language) })
+            : t('settings.noBackupYet')}
+      </p>
+      <div className="backup-actions">
+        <button
+          type="button"
+          className="button button--primary button--small"
+          disabled={create.isPending}
+          onClick={() => create.mutate()}
+        >
+          {create.isPending ? t('settings.backingUp') : t('settings.backupNow')}
+        </button>
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          aria-expanded={managing}
+          aria-controls={listId}
+          onClick={() => setManaging((open) => !open)}
+        >
+          {t('settings.manageBackups')}
+        </button>
+      </div>
+      <div id={listId} className="backup-list" hidden={!managing}>
+        <h3>{t('settings.backupsTitle')}</h3>
+        <p className="field__help">{t('settings.backupsFolder', { dir: list.backups_dir })}</p>
+        <BackupTable list={list} />
+      </div>
+    </>
+  );
+}
+
+function Switches() {
+  const { t } = useTranslation();
+  const settings = useDataSettings(true);
+  const save = useSaveDataSettings();
+  if (settings.isPending) return <p className="muted">{t('app.loading')}</p>;
+  if (settings.isError) return <p className="muted">{t('settings.dataSettingsUnavailable')}</p>;
+  const current = settings.data;
+  return (
+    <>
+      <div className="toggle-list">
+        <Toggle
+          label={t('settings.dataEncryption')}
+          help={t('settings.dataEncryptionHelp')}
+          checked={current.encrypt_blobs}
+          disabled={save.isPending}
+          onChange={(checked) => save.mutate({ encrypt_blobs: checked, auto_backup: current.auto_backup })}
+        />
+      </div>
+      <ErrorBanner message={save.isError ? t('settings.dataSettingsFailed') : null} />
+      <Backups settings={current} />
+    </>
+  );
+}
+
+/** Data & Storage, shown to doctors only (the server answers 403 to other accounts). */
+export function DataStorage() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const doctor = user.role === 'doctor';
+  if (!doctor) return null;
+  return (
+    <section className="card settings-section" aria-labelledby="settings-storage">
+      <h2 id="settings-storage" className="section__title">
+        {t('settings.dataStorage')}
+      </h2>
+      <StorageFigures enabled={doctor} />
+      <Switches />
+    </section>
+  );
+}
