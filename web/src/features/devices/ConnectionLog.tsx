@@ -39,7 +39,9 @@ export function logMessage(entry: LogEntry, t: TFunction): string {
   if (event === 'device_online' && entry.detail) {
     return t('devices.log.device_back', { device: entry.device, seconds: entry.detail });
   }
-  return t(`devices.log.${event}`, { device: entry.device, detail: entry.detail });
+  // The device type is stored as its code (`ecg`); the page shows it as the spec does (ECG).
+  const detail = event === 'device_registered' ? entry.detail.toUpperCase() : entry.detail;
+  return t(`devices.log.${event}`, { device: entry.device, detail });
 }
 
 /** Spec §2 "Connection Log": the user's device events, newest first, from the server. */

@@ -97,7 +97,9 @@ export function useSerialRecording(
         const elapsed = performance.now() - startedAt;
         setElapsedMs(Math.min(elapsed, limitMs));
         setDataPoints(samples.length);
-        const last = samples.slice(-WAVEFORM_POINTS).map((s) => s.value);
+        // The last 3 seconds (at least the spec's 200 points): a beat or two of ECG, not a fifth of one.
+        const shown = Math.max(WAVEFORM_POINTS, Math.round(3 * (current.headerRate ?? fallbackRate)));
+        const last = samples.slice(-shown).map((s) => s.value);
         const mean = last.reduce((s, v) => s + v, 0) / Math.max(1, last.length);
         setWaveform(last.map((v) => v - mean));
         if (elapsed >= limitMs) stop();
