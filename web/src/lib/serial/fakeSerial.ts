@@ -37,6 +37,12 @@ export class FakePort implements SerialPortLike {
     this.openedAt = null;
   }
 
+  /** The device goes away (unplugged): the stream ends and the port has no readable side. */
+  unplug() {
+    this.controller?.close();
+    this.readable = null;
+  }
+
   /** Streams text to the page as the device would. */
   emit(text: string) {
     this.controller?.enqueue(new TextEncoder().encode(text));

@@ -51,6 +51,8 @@ export const DEFAULT_BAUD_RATE = 115200;
 export const TEST_LINE = '# cardio test\n';
 /** Samples kept per port for the live waveform. */
 export const RING_SIZE = 4096;
+/** How often the figures of a streaming port are shown anew, ms. */
+export const FIGURES_MS = 200;
 
 export type PortState = 'disconnected' | 'connecting' | 'connected' | 'error';
 
@@ -88,6 +90,10 @@ interface Entry {
   ringAt: number;
   ringCount: number;
   reader: ReadableStreamDefaultReader<Uint8Array> | null;
+  /** A pending update of the figures (samples, malformed lines). */
+  flushTimer: ReturnType<typeof setTimeout> | null;
+  /** The read loop of an open port: it has released the stream when this settles. */
+  loop: Promise<void> | null;
   closing: boolean;
 }
 
@@ -204,7 +210,7 @@ export class SerialManager {
     entry.closing = false;
     this.update(entry, { state: 'connected' });
     this.onEvent({ event: 'serial_connected', type: 'success', device: entry.view.label, detail: String(baudRate) });
-    void this.readLoop(entry);
+    entry.loop = this.readLoop(entry);
   }
 
   /** Stops reading and closes a port. */
@@ -217,6 +223,9 @@ export class SerialManager {
     } catch {
       // Already cancelled by a lost device.
     }
+    // A port closes only once its stream is unlocked: wait for the read loop to let go.
+    await entry.loop;
+    entry.loop = null;
     try {
       await entry.port.close();
     } catch {
@@ -263,6 +272,8 @@ export class SerialManager {
       ringAt: 0,
       ringCount: 0,
       reader: null,
+      flushTimer: null,
+      loop: null,
       closing: false,
       view: {
         id,
@@ -329,9 +340,22 @@ export class SerialManager {
     }
     const p = entry.parser;
     const v = entry.view;
-    if (p.samples !== v.samples || p.malformed !== v.malformed || p.rateHz !== v.rateHz || p.kind !== v.kind) {
-      this.update(entry, { samples: p.samples, malformed: p.malformed, rateHz: p.rateHz, kind: p.kind });
+    if (p.rateHz !== v.rateHz || p.kind !== v.kind) {
+      this.flushFigures(entry);
+    } else if (p.samples !== v.samples || p.malformed !== v.malformed) {
+      // A port at 115200 baud delivers hundreds of chunks a second: the page re-renders its counts
+      // at most every FIGURES_MS, and once more after the last chunk.
+      if (entry.flushTimer === null) {
+        entry.flushTimer = setTimeout(() => this.flushFigures(entry), FIGURES_MS);
+      }
     }
+  }
+
+  private flushFigures(entry: Entry) {
+    if (entry.flushTimer !== null) clearTimeout(entry.flushTimer);
+    entry.flushTimer = null;
+    const p = entry.parser;
+    this.update(entry, { samples: p.samples, malformed: p.malformed, rateHz: p.rateHz, kind: p.kind });
   }
 
   private update(entry: Entry, patch: Partial<PortView>) {
