@@ -93,6 +93,9 @@ describe('Settings page: backups and encryption', () => {
     const autoBackup = await within(storage).findByRole('switch', { name: 'Auto Backup' });
     expect(autoBackup).toBeChecked();
     expect(within(storage).getByText('/var/lib/cardio')).toBeInTheDocument();
+    expect(
+      within(storage).getByText(/Data key: the file data.key in the data folder \(fingerprint 0123456789abcdef\)/),
+    ).toBeInTheDocument();
 
     const user = userEvent.setup();
     await user.click(encryption);

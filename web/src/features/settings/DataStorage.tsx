@@ -176,6 +176,13 @@ function Switches() {
           onChange={(checked) => save.mutate({ encrypt_blobs: checked, auto_backup: current.auto_backup })}
         />
       </div>
+      <p className="field__help">
+        {current.key_fingerprint
+          ? t(current.key_source === 'environment' ? 'settings.dataKeyEnvironment' : 'settings.dataKeyFile', {
+              fingerprint: current.key_fingerprint,
+            })
+          : t('settings.dataKeyNone')}
+      </p>
       <ErrorBanner message={save.isError ? t('settings.dataSettingsFailed') : null} />
       <Backups settings={current} />
     </>
