@@ -7,6 +7,7 @@ mod audit;
 mod auth;
 mod clinical;
 mod combine;
+mod email_links;
 mod data_storage;
 mod email_links;
 mod devices;

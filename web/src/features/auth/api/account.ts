@@ -42,6 +42,11 @@ export function useVerifyEmail() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: verifyEmail,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: meQueryKey }),
+    onSuccess: async () => {
+      // The page's first /me may still be in flight with the answer from before the verification,
+      // and a refetch would join it rather than ask again: drop it, then ask.
+      await queryClient.cancelQueries({ queryKey: meQueryKey });
+      await queryClient.invalidateQueries({ queryKey: meQueryKey });
+    },
   });
 }
