@@ -9,7 +9,6 @@ mod clinical;
 mod combine;
 mod email_links;
 mod data_storage;
-mod email_links;
 mod devices;
 mod export_zip;
 mod fhir;
