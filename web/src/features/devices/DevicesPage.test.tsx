@@ -167,4 +167,53 @@ describe('Devices page', () => {
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByText('cdv_secret-token')).not.toBeInTheDocument();
   });
+
+  it('configures a device: rename, a new token shown once, revoke after confirming', async () => {
+    withSerial(fakeSerial([]));
+    const device = {
+      id: 'd1',
+      name: 'Cart',
+      type: 'ECG',
+      status: 'offline',
+      address: null,
+      lastSeenAt: null,
+      createdAt: '2026-01-01T09:00:00.000Z',
+    };
+    const fetchMock = mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/health': () => json(503),
+      'GET /api/devices': () => json(200, [device]),
+      'GET /api/devices/recordings': () => json(200, []),
+      'GET /api/devices/log': () => json(200, []),
+      'PATCH /api/devices/d1': () => json(200, { ...device, name: 'Cart 2' }),
+      'POST /api/devices/d1/token': () => json(200, { device, token: 'cdv_new-token' }),
+      'DELETE /api/devices/d1': () => json(204),
+    });
+    const user = userEvent.setup();
+    renderApp('/devices');
+
+    await user.click(await screen.findByRole('button', { name: 'Configure' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Configure Cart' });
+    const name = within(dialog).getByLabelText('Name');
+    await user.clear(name);
+    await user.type(name, 'Cart 2');
+    await user.click(within(dialog).getByRole('button', { name: 'Save name' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const [rename] = requestsTo(fetchMock, 'PATCH', '/api/devices/d1');
+    expect(await rename!.json()).toEqual({ name: 'Cart 2' });
+
+    await user.click(screen.getByRole('button', { name: 'Configure' }));
+    dialog = await screen.findByRole('dialog', { name: 'Configure Cart' });
+    await user.click(within(dialog).getByRole('button', { name: 'New token' }));
+    expect(await screen.findByTestId('device-token')).toHaveTextContent('cdv_new-token');
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+
+    await user.click(screen.getByRole('button', { name: 'Configure' }));
+    dialog = await screen.findByRole('dialog', { name: 'Configure Cart' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke device' }));
+    expect(requestsTo(fetchMock, 'DELETE', '/api/devices/d1')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, revoke' }));
+    await waitFor(() => expect(requestsTo(fetchMock, 'DELETE', '/api/devices/d1')).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
 });
