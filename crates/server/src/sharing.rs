@@ -47,8 +47,7 @@ pub const PATIENTS_ONLY: &str = "Only patient accounts can see shared results.";
 /// The message for an invitation that is not (or no longer) open to this account.
 pub const INVITATION_NOT_FOUND: &str = "Invitation not found.";
 /// The message for accepting before the account's email address is verified.
-pub const VERIFY_EMAIL_FIRST: &str =
-    "Verify your email address before accepting a shared record.";
+pub const VERIFY_EMAIL_FIRST: &str = "Verify your email address before accepting a shared record.";
 /// The message for a patient record with nothing shared.
 pub const NOT_SHARED: &str = "This patient's results are not shared.";
 /// The message for an invite without an address when the record has none.

@@ -57,7 +57,11 @@ impl Client {
             .oneshot(self.request(Method::POST, path, Some(body)))
             .await
             .unwrap();
-        assert!(response.status().is_success(), "{path}: {}", response.status());
+        assert!(
+            response.status().is_success(),
+            "{path}: {}",
+            response.status()
+        );
         if let Some(cookie) = response.headers().get(header::SET_COOKIE) {
             let pair = cookie.to_str().unwrap().split(';').next().unwrap();
             self.cookie = Some(pair.to_owned());

@@ -679,10 +679,15 @@ pub async fn screening_report(
 ) -> Result<Response, ApiError> {
     let language = settings::load(&state.db, doctor.id()).await?.language;
     let mut tx = state.db.begin().await?;
-    let (data, patient_id) =
-        screening_data(&mut tx, &id, doctor.id(), language, &doctor.0.user.display_name)
-            .await?
-            .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
+    let (data, patient_id) = screening_data(
+        &mut tx,
+        &id,
+        doctor.id(),
+        language,
+        &doctor.0.user.display_name,
+    )
+    .await?
+    .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
     audit::record(
         &mut tx,
         &audit::Entry {

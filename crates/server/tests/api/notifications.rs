@@ -169,10 +169,7 @@ pub async fn a_patient_viewing_shared_results_notifies_the_doctor_when_asked(mut
     .await;
     // Twice the same day: one notification.
     for _ in 0..2 {
-        assert_eq!(
-            app.get("/api/shared/results").await.status,
-            StatusCode::OK
-        );
+        assert_eq!(app.get("/api/shared/results").await.status, StatusCode::OK);
     }
     // A patient account has no notifications of its own here.
     assert_eq!(feed(&mut app).await, json!({"unread": 0, "items": []}));

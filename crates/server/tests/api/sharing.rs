@@ -186,15 +186,15 @@ pub async fn a_doctor_shares_reviewed_results_with_the_patients_account_until_re
     );
 }
 
-pub async fn sharing_is_scoped_to_the_doctor_and_to_the_invited_verified_address(
-    mut app: TestApp,
-) {
+pub async fn sharing_is_scoped_to_the_doctor_and_to_the_invited_verified_address(mut app: TestApp) {
     with_echo(&mut app);
     app.signed_in_doctor().await;
     let (patient, _) = patient_with_results(&mut app).await;
     let share_url = format!("/api/patients/{patient}/share");
 
-    let invalid = app.post(&share_url, json!({"email": "not-an-address"})).await;
+    let invalid = app
+        .post(&share_url, json!({"email": "not-an-address"}))
+        .await;
     assert_eq!(invalid.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(invalid.detail(), "Invalid email address.");
     let none = app.post(&share_url, json!({})).await;
