@@ -88,8 +88,9 @@ struct ServeArgs {
     /// Largest recording upload in MiB; larger uploads are answered 413.
     #[arg(long, env = "CARDIO_MAX_UPLOAD_MB", default_value_t = 50)]
     max_upload_mb: usize,
-    /// SMTP server for verification and password-reset mail (smtp://user:pass@host:587); without
-    /// it, messages are written to <data dir>/outbox/.
+    /// SMTP server for verification and password-reset mail: smtps://user:pass@host:465 (TLS),
+    /// smtp://user:pass@host:587?tls=required (STARTTLS) or smtp://host:25 (no TLS); without it,
+    /// messages are written to <data dir>/outbox/.
     #[arg(long, env = "CARDIO_SMTP_URL", hide_env_values = true)]
     smtp_url: Option<String>,
     /// The From: address of those messages.

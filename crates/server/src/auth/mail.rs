@@ -24,8 +24,9 @@ pub const OUTBOX_DIR: &str = "outbox";
 /// Mail settings: where messages go and what links in them point at.
 #[derive(Clone)]
 pub struct MailConfig {
-    /// `smtp://user:pass@host:587` (STARTTLS), `smtps://...` (TLS) or `smtp://host:25?tls=none`
-    /// (lettre's URL format); `None`: write messages to the outbox folder.
+    /// lettre's URL format: `smtps://user:pass@host:465` (TLS), `smtp://user:pass@host:587?tls=required`
+    /// (STARTTLS) or `smtp://host:25` (no TLS, a relay on the same network); `None`: write messages to
+    /// the outbox folder.
     pub smtp_url: Option<String>,
     /// The `From:` mailbox.
     pub from: String,
@@ -203,5 +204,83 @@ mod tests {
         );
         assert!(raw.contains(&link), "{raw}");
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// A minimal SMTP server on localhost that accepts one message and hands back its DATA.
+    async fn fake_smtp_server() -> (u16, tokio::task::JoinHandle<String>) {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = tokio::spawn(async move {
+            let (socket, _) = listener.accept().await.unwrap();
+            let (read, mut write) = socket.into_split();
+            let mut lines = BufReader::new(read).lines();
+            write.write_all(b"220 fake ESMTP\r\n").await.unwrap();
+            let mut data = String::new();
+            let mut in_data = false;
+            while let Some(line) = lines.next_line().await.unwrap() {
+                if in_data {
+                    if line == "." {
+                        in_data = false;
+                        write.write_all(b"250 queued\r\n").await.unwrap();
+                    } else {
+                        data.push_str(&line);
+                        data.push('\n');
+                    }
+                    continue;
+                }
+                let reply: &[u8] = match line.get(..4).unwrap_or("").to_ascii_uppercase().as_str() {
+                    "EHLO" | "HELO" => b"250 fake\r\n",
+                    "DATA" => {
+                        in_data = true;
+                        b"354 go ahead\r\n"
+                    }
+                    "QUIT" => {
+                        write.write_all(b"221 bye\r\n").await.unwrap();
+                        break;
+                    }
+                    _ => b"250 ok\r\n",
+                };
+                write.write_all(reply).await.unwrap();
+            }
+            data
+        });
+        (port, server)
+    }
+
+    #[tokio::test]
+    async fn with_smtp_configured_the_message_goes_to_the_server_and_not_the_outbox() {
+        let (port, server) = fake_smtp_server().await;
+        let dir = std::env::temp_dir().join(format!("cardio-mail-{}", uuid::Uuid::new_v4()));
+        let config = Config {
+            data_dir: dir.clone(),
+            mail: MailConfig {
+                smtp_url: Some(format!("smtp://127.0.0.1:{port}")),
+                ..MailConfig::default()
+            },
+            ..Config::default()
+        };
+        let mail = Mail {
+            to: "ana@clinic.test",
+            subject: "Reset your Cardio password",
+            text: "Open http://127.0.0.1:8080/reset-password?token=abc.def\n".into(),
+            kind: "password-reset",
+            selector: "abc",
+        };
+
+        let sent = send(&config, &mail).await.unwrap();
+
+        assert_eq!(sent, None);
+        let data = tokio::time::timeout(std::time::Duration::from_secs(10), server)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(data.contains("To: ana@clinic.test"), "{data}");
+        assert!(
+            data.contains("Subject: Reset your Cardio password"),
+            "{data}"
+        );
+        assert!(data.contains("/reset-password?token=abc.def"), "{data}");
+        assert!(!dir.join(OUTBOX_DIR).exists());
     }
 }
