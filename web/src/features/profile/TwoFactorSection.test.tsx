@@ -36,7 +36,8 @@ describe('Two-factor sign-in on the profile', () => {
     renderApp('/profile');
     await user.click(await screen.findByRole('button', { name: 'Enable' }));
 
-    expect(await screen.findByTestId('totp-manual-key')).toHaveTextContent(SETUP.secret);
+    expect(await screen.findByTestId('totp-manual-key')).toHaveTextContent('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP');
+    expect(screen.getByLabelText('Authentication code')).toHaveFocus();
     const qr = await screen.findByRole('img', { name: 'QR code for your authenticator app' });
     expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
 

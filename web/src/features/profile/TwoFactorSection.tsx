@@ -29,6 +29,11 @@ function useQrDataUrl(uri: string): string | null {
   return url;
 }
 
+/** The manual key in groups of four, as authenticator apps show and accept it. */
+function groupsOfFour(key: string): string {
+  return (key.match(/.{1,4}/g) ?? []).join(' ');
+}
+
 function Enrolment({ setup, onDone, onCancel }: { setup: TotpSetup; onDone: () => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const id = useId();
@@ -75,7 +80,7 @@ function Enrolment({ setup, onDone, onCancel }: { setup: TotpSetup; onDone: () =
           {t('twoFactor.manualKey')}
         </span>
         <code className="two-factor__key" aria-labelledby={`${id}-key-label`} data-testid="totp-manual-key">
-          {setup.secret}
+          {groupsOfFour(setup.secret)}
         </code>
       </div>
       <ErrorBanner message={error} />
@@ -92,6 +97,7 @@ function Enrolment({ setup, onDone, onCancel }: { setup: TotpSetup; onDone: () =
           pattern="[0-9]{6}"
           maxLength={6}
           required
+          autoFocus
           value={code}
           onChange={(event) => setCode(event.target.value)}
         />
