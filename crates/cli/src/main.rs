@@ -88,17 +88,6 @@ struct ServeArgs {
     /// Largest recording upload in MiB; larger uploads are answered 413.
     #[arg(long, env = "CARDIO_MAX_UPLOAD_MB", default_value_t = 50)]
     max_upload_mb: usize,
-    /// SMTP server for verification and password-reset mail (smtp://user:pass@host:587); without
-    /// it, messages are written to <data dir>/outbox/.
-    #[arg(long, env = "CARDIO_SMTP_URL", hide_env_values = true)]
-    smtp_url: Option<String>,
-    /// The From: address of those messages.
-    #[arg(long, env = "CARDIO_MAIL_FROM", default_value = cardio_server::auth::mail::DEFAULT_FROM)]
-    mail_from: String,
-    /// The address people reach the web app at, the base of links in messages
-    /// [default: http://<addr>].
-    #[arg(long, env = "CARDIO_PUBLIC_URL")]
-    public_url: Option<String>,
     /// SMTP server for verification and password-reset mail: smtps://user:pass@host:465 (TLS),
     /// smtp://user:pass@host:587?tls=required (STARTTLS) or smtp://host:25 (no TLS); without it,
     /// messages are written to <data dir>/outbox/.
