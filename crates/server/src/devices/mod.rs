@@ -533,11 +533,20 @@ pub async fn heartbeat(
     let mut tx = state.db.begin().await?;
     store::touch(&mut tx, &device.id, now, &client).await?;
     if !is_online(&device, now) {
-        // Back after a silence (or for the first time): worth a line in the log.
-        let detail = device
-            .last_seen_at
-            .map(|seen| format!("{}", (now - seen) / 1000))
-            .unwrap_or_default();
+        if let Some(seen) = device.last_seen_at {
+            // The silence was a lost connection. No task watches the clock, so it is logged when
+            // the device is heard again, with how long it lasted (seconds).
+            log::write(
+                &mut tx,
+                &device.user_id,
+                now,
+                LogType::Warning,
+                "device_offline",
+                &device.name,
+                &((now - seen) / 1000).to_string(),
+            )
+            .await?;
+        }
         log::write(
             &mut tx,
             &device.user_id,
@@ -545,7 +554,7 @@ pub async fn heartbeat(
             LogType::Success,
             "device_online",
             &device.name,
-            &detail,
+            "",
         )
         .await?;
     }

@@ -363,6 +363,17 @@ pub async fn a_device_is_online_while_its_heartbeat_is_recent(mut app: TestApp) 
         .filter(|(_, e)| e == "device_online")
         .count();
     assert_eq!(online, 2);
+    // The silence in between is logged as a lost connection when the device is heard again.
+    let events = log_events(&mut app).await;
+    assert_eq!(
+        &events[..2],
+        &[
+            ("success".to_owned(), "device_online".to_owned()),
+            ("warning".to_owned(), "device_offline".to_owned())
+        ]
+    );
+    let offline = app.get("/api/devices/log").await.json()[1]["detail"].clone();
+    assert_eq!(offline, "91");
     let events = log_events(&mut app).await;
     assert_eq!(events.last().unwrap().1, "device_registered");
 }

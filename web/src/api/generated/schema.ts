@@ -1568,6 +1568,7 @@ export interface components {
             device: string;
             /**
              * @description What happened: `device_registered`, `token_rotated`, `device_revoked`, `device_online`,
+             *     `device_offline` (a silence, logged when the device is heard again; detail: its seconds),
              *     `recording_received`, `recording_refused`, `recording_attached`, `serial_connected`,
              *     `serial_disconnected`, `serial_error`, `serial_test_data`.
              */

@@ -20,6 +20,7 @@ const EVENTS = [
   'token_rotated',
   'device_revoked',
   'device_online',
+  'device_offline',
   'recording_received',
   'recording_refused',
   'recording_attached',
@@ -35,9 +36,6 @@ export function logMessage(entry: LogEntry, t: TFunction): string {
   if (!event) return [entry.event, entry.device, entry.detail].filter(Boolean).join(' ');
   if (event === 'serial_disconnected' && entry.detail === 'lost') {
     return t('devices.log.serial_lost', { device: entry.device });
-  }
-  if (event === 'device_online' && entry.detail) {
-    return t('devices.log.device_back', { device: entry.device, seconds: entry.detail });
   }
   // The device type is stored as its code (`ecg`); the page shows it as the spec does (ECG).
   const detail = event === 'device_registered' ? entry.detail.toUpperCase() : entry.detail;

@@ -115,6 +115,13 @@ describe('Devices page', () => {
           device: 'USB 2341:0043',
           detail: 'lost',
         },
+        {
+          time: '2026-01-01T09:58:00.000Z',
+          type: 'warning',
+          event: 'device_offline',
+          device: 'Pulse clip',
+          detail: '95',
+        },
       ],
     );
     renderApp('/devices');
@@ -128,6 +135,7 @@ describe('Devices page', () => {
     expect(screen.getByText('Online: 1/2')).toBeInTheDocument();
     expect(await screen.findByText('Recording received from Bedside ECG: Normal')).toBeInTheDocument();
     expect(screen.getByText('Connection to USB 2341:0043 lost')).toBeInTheDocument();
+    expect(screen.getByText('Connection to Pulse clip lost for 95 s')).toBeInTheDocument();
   });
 
   it('registers a device and shows its token once', async () => {
