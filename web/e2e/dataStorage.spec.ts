@@ -15,7 +15,9 @@ test('data & storage: encryption and auto backup saved on the server, a backup m
   await createAccount(page.request, { name: 'Florence Nightingale', email: uniqueEmail('storage') });
   await page.goto('/settings');
   const section = page.locator('section', { has: page.getByRole('heading', { name: 'Data & Storage' }) });
-  const encryption = section.getByRole('switch', { name: 'Data Encryption' });
+  // Data Encryption is under Privacy & Security, as in the spec.
+  const security = page.locator('section', { has: page.getByRole('heading', { name: 'Privacy & Security' }) });
+  const encryption = security.getByRole('switch', { name: 'Data Encryption' });
   const autoBackup = section.getByRole('switch', { name: 'Auto Backup' });
   await expect(encryption).toBeChecked();
   await expect(autoBackup).toBeChecked();

@@ -76,6 +76,12 @@ async function section() {
   return heading.closest('section') as HTMLElement;
 }
 
+/** Privacy & Security, where the spec puts Data Encryption. */
+async function securitySection(): Promise<HTMLElement> {
+  const heading = await screen.findByRole('heading', { name: 'Privacy & Security' });
+  return heading.closest('section') as HTMLElement;
+}
+
 describe('Settings page: backups and encryption', () => {
   it("shows the server's switches and saves Data Encryption and Auto Backup on the server", async () => {
     let saved = dataSettings();
@@ -88,13 +94,15 @@ describe('Settings page: backups and encryption', () => {
     });
     renderApp('/settings');
     const storage = await section();
-    const encryption = await within(storage).findByRole('switch', { name: 'Data Encryption' });
+    const security = await securitySection();
+    const encryption = await within(security).findByRole('switch', { name: 'Data Encryption' });
     expect(encryption).toBeChecked();
+    expect(within(storage).queryByRole('switch', { name: 'Data Encryption' })).not.toBeInTheDocument();
     const autoBackup = await within(storage).findByRole('switch', { name: 'Auto Backup' });
     expect(autoBackup).toBeChecked();
     expect(within(storage).getByText('/var/lib/cardio')).toBeInTheDocument();
     expect(
-      within(storage).getByText(/Data key: the file data.key in the data folder \(fingerprint 0123456789abcdef\)/),
+      within(security).getByText(/Data key: the file data.key in the data folder \(fingerprint 0123456789abcdef\)/),
     ).toBeInTheDocument();
 
     const user = userEvent.setup();
@@ -104,7 +112,7 @@ describe('Settings page: backups and encryption', () => {
       encrypt_blobs: false,
       auto_backup: true,
     });
-    await waitFor(() => expect(within(storage).getByRole('switch', { name: 'Data Encryption' })).not.toBeChecked());
+    await waitFor(() => expect(within(security).getByRole('switch', { name: 'Data Encryption' })).not.toBeChecked());
 
     await user.click(within(storage).getByRole('switch', { name: 'Auto Backup' }));
     await waitFor(() => expect(requestsTo(mock, 'PUT', '/api/system/data-settings')).toHaveLength(2));
@@ -117,12 +125,12 @@ describe('Settings page: backups and encryption', () => {
   it('says so when a switch cannot be saved, and keeps the saved state', async () => {
     server({ 'PUT /api/system/data-settings': () => json(500, { detail: 'Internal server error.' }) });
     renderApp('/settings');
-    const storage = await section();
-    await userEvent.setup().click(await within(storage).findByRole('switch', { name: 'Data Encryption' }));
-    expect(await within(storage).findByRole('alert')).toHaveTextContent(
+    const security = await securitySection();
+    await userEvent.setup().click(await within(security).findByRole('switch', { name: 'Data Encryption' }));
+    expect(await within(security).findByRole('alert')).toHaveTextContent(
       'Could not save this setting. Please try again.',
     );
-    expect(within(storage).getByRole('switch', { name: 'Data Encryption' })).toBeChecked();
+    expect(within(security).getByRole('switch', { name: 'Data Encryption' })).toBeChecked();
   });
 
   it('backs up now and lists the backups with their time and size under Manage', async () => {
@@ -189,7 +197,7 @@ describe('Settings page: backups and encryption', () => {
     expect(autoBackup).toBeDisabled();
     expect(autoBackup).not.toBeChecked();
     expect(within(storage).queryByRole('button', { name: 'Back up now' })).not.toBeInTheDocument();
-    expect(within(storage).getByRole('switch', { name: 'Data Encryption' })).toBeEnabled();
+    expect(within(await securitySection()).getByRole('switch', { name: 'Data Encryption' })).toBeEnabled();
   });
 
   it('says when the backups or the switches cannot be loaded', async () => {
@@ -206,7 +214,7 @@ describe('Settings page: backups and encryption', () => {
     renderApp('/settings');
     const storage = await section();
     expect(await within(storage).findByText('The data settings are unavailable right now.')).toBeInTheDocument();
-    expect(within(storage).queryByRole('switch', { name: 'Data Encryption' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Data Encryption' })).not.toBeInTheDocument();
   });
 
   it('shows the section in Spanish', async () => {
@@ -215,7 +223,7 @@ describe('Settings page: backups and encryption', () => {
     renderApp('/settings');
     const heading = await screen.findByRole('heading', { name: 'Datos y almacenamiento' });
     const storage = heading.closest('section') as HTMLElement;
-    expect(await within(storage).findByRole('switch', { name: 'Cifrado de datos' })).toBeChecked();
+    expect(await screen.findByRole('switch', { name: 'Cifrado de datos' })).toBeChecked();
     expect(within(storage).getByRole('button', { name: 'Hacer copia ahora' })).toBeInTheDocument();
   });
 });

@@ -161,7 +161,22 @@ function Backups({ settings }: { settings: DataSettingsView }) {
 function Switches() {
   const { t } = useTranslation();
   const settings = useDataSettings(true);
+  if (settings.isPending) return <p className="muted">{t('app.loading')}</p>;
+  if (settings.isError) return <p className="muted">{t('settings.dataSettingsUnavailable')}</p>;
+  return <Backups settings={settings.data} />;
+}
+
+/**
+ * Data Encryption (spec §2: in Privacy & Security), a server-wide switch shown to doctors only,
+ * with where the data key comes from.
+ */
+export function DataEncryption() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const doctor = user.role === 'doctor';
+  const settings = useDataSettings(doctor);
   const save = useSaveDataSettings();
+  if (!doctor) return null;
   if (settings.isPending) return <p className="muted">{t('app.loading')}</p>;
   if (settings.isError) return <p className="muted">{t('settings.dataSettingsUnavailable')}</p>;
   const current = settings.data;
@@ -184,7 +199,6 @@ function Switches() {
           : t('settings.dataKeyNone')}
       </p>
       <ErrorBanner message={save.isError ? t('settings.dataSettingsFailed') : null} />
-      <Backups settings={current} />
     </>
   );
 }

@@ -44,6 +44,14 @@ describe('Settings page', () => {
       '1 hour',
       'Never',
     ]);
+    // The spec's sections, in its order.
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Application',
+      'Notifications',
+      'Data & Storage',
+      'Privacy & Security',
+      'About',
+    ]);
   });
 
   it('saves a toggle with every other setting as loaded', async () => {

@@ -8,7 +8,7 @@ import { Spinner } from '../../components/Spinner';
 import { useHealth } from './api/health';
 import { useLoadedModels } from './api/system';
 import { useSaveSettings, useSettings, type SettingsChange } from './api/settings';
-import { DataStorage } from './DataStorage';
+import { DataEncryption, DataStorage } from './DataStorage';
 import { Toggle } from './Toggle';
 
 /** Spec §9: the session timeout options, in the order shown. */
@@ -72,60 +72,67 @@ function About() {
   );
 }
 
-function SavedSettings({ settings, save }: { settings: Settings; save: (change: SettingsChange) => void }) {
+/** Notifications (spec §2): the three toggles, saved to the account. */
+function Notifications({ settings, save }: { settings: Settings; save: (change: SettingsChange) => void }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card settings-section" aria-labelledby="settings-notifications">
+      <h2 id="settings-notifications" className="section__title">
+        {t('settings.notifications')}
+      </h2>
+      <p className="muted small">{t('settings.notificationsNote')}</p>
+      <div className="toggle-list">
+        {NOTIFICATIONS.map((key) => (
+          <Toggle
+            key={key}
+            label={t(`settings.${key}`)}
+            help={t(`settings.${key}Help`)}
+            checked={settings[key]}
+            onChange={(checked) => save({ [key]: checked })}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+/** Privacy & Security (spec §2): Data Encryption (server-wide, doctors) and the session timeout. */
+function PrivacySecurity({ settings, save }: { settings: Settings; save: (change: SettingsChange) => void }) {
   const { t } = useTranslation();
   const timeoutId = useId();
   return (
-    <>
-      <section className="card settings-section" aria-labelledby="settings-notifications">
-        <h2 id="settings-notifications" className="section__title">
-          {t('settings.notifications')}
-        </h2>
-        <p className="muted small">{t('settings.notificationsNote')}</p>
-        <div className="toggle-list">
-          {NOTIFICATIONS.map((key) => (
-            <Toggle
-              key={key}
-              label={t(`settings.${key}`)}
-              help={t(`settings.${key}Help`)}
-              checked={settings[key]}
-              onChange={(checked) => save({ [key]: checked })}
-            />
-          ))}
+    <section className="card settings-section" aria-labelledby="settings-security">
+      <h2 id="settings-security" className="section__title">
+        {t('settings.privacySecurity')}
+      </h2>
+      <DataEncryption />
+      <div className="settings-grid">
+        <div className="field">
+          <label htmlFor={timeoutId} className="field__label">
+            {t('settings.sessionTimeout')}
+          </label>
+          <select
+            id={timeoutId}
+            className="select"
+            value={settings.sessionTimeout}
+            aria-describedby={`${timeoutId}-help`}
+            onChange={(event) => {
+              const value = SESSION_TIMEOUTS.find((option) => option === event.target.value);
+              if (value) save({ sessionTimeout: value });
+            }}
+          >
+            {SESSION_TIMEOUTS.map((option) => (
+              <option key={option} value={option}>
+                {t(`settings.timeout.${option}`)}
+              </option>
+            ))}
+          </select>
+          <p className="field__help" id={`${timeoutId}-help`}>
+            {t('settings.sessionTimeoutHelp')}
+          </p>
         </div>
-      </section>
-      <section className="card settings-section" aria-labelledby="settings-security">
-        <h2 id="settings-security" className="section__title">
-          {t('settings.privacySecurity')}
-        </h2>
-        <div className="settings-grid">
-          <div className="field">
-            <label htmlFor={timeoutId} className="field__label">
-              {t('settings.sessionTimeout')}
-            </label>
-            <select
-              id={timeoutId}
-              className="select"
-              value={settings.sessionTimeout}
-              aria-describedby={`${timeoutId}-help`}
-              onChange={(event) => {
-                const value = SESSION_TIMEOUTS.find((option) => option === event.target.value);
-                if (value) save({ sessionTimeout: value });
-              }}
-            >
-              {SESSION_TIMEOUTS.map((option) => (
-                <option key={option} value={option}>
-                  {t(`settings.timeout.${option}`)}
-                </option>
-              ))}
-            </select>
-            <p className="field__help" id={`${timeoutId}-help`}>
-              {t('settings.sessionTimeoutHelp')}
-            </p>
-          </div>
-        </div>
-      </section>
-    </>
+      </div>
+    </section>
   );
 }
 
@@ -160,9 +167,10 @@ export function SettingsPage() {
       ) : settings.isError ? (
         <ErrorBanner message={t('settings.loadFailed')} />
       ) : (
-        <SavedSettings settings={settings.data} save={save} />
+        <Notifications settings={settings.data} save={save} />
       )}
       <DataStorage />
+      {settings.isSuccess ? <PrivacySecurity settings={settings.data} save={save} /> : null}
       <About />
     </div>
   );
