@@ -125,7 +125,12 @@ export class SerialManager {
   constructor(
     readonly api: SerialApi | null,
     private readonly onEvent: (event: SerialEvent) => void = () => undefined,
-  ) {}
+  ) {
+    // A granted device plugged in or out: the list follows without a click on Refresh.
+    const follow = () => void this.refresh().catch(() => undefined);
+    api?.addEventListener?.('connect', follow);
+    api?.addEventListener?.('disconnect', follow);
+  }
 
   /** Whether this browser can reach serial ports at all. */
   get supported(): boolean {
