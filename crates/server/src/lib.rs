@@ -211,6 +211,10 @@ impl Application {
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(StartError::Bind)?;
+        // The address actually bound (port 0 picks one): the base of e-mail links and the
+        // server's own origin.
+        let mut config = config;
+        config.addr = listener.local_addr().map_err(StartError::Bind)?;
         let mut state = AppState::new(db, config);
         state.blobs = blobs;
         let router = app(state.clone());
@@ -264,5 +268,33 @@ async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = terminate => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_server_on_port_0_links_to_the_port_it_bound() {
+        let dir = std::env::temp_dir().join(format!("cardio-start-{}", uuid::Uuid::new_v4()));
+        let config = config::Config {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            database_url: format!("sqlite://{}/cardio.db", dir.display()),
+            data_dir: dir.clone(),
+            ..config::Config::default()
+        };
+
+        let app = Application::build(config).await.unwrap();
+
+        let bound = app.local_addr();
+        assert_ne!(bound.port(), 0);
+        assert_eq!(app.state.config.addr, bound);
+        assert_eq!(
+            auth::mail::public_base(&app.state.config),
+            format!("http://{bound}")
+        );
+        drop(app);
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
