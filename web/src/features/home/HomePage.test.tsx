@@ -22,7 +22,14 @@ describe('Home page', () => {
     const fake = mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),
       'GET /api/dashboard': () =>
-        json(200, { totalPatients: 12, screeningsToday: 3, testsToday: 5, needsReviewToday: 1, pendingReviews: 4 }),
+        json(200, {
+          totalPatients: 12,
+          screeningsToday: 3,
+          testsToday: 5,
+          needsReviewToday: 1,
+          pendingReviews: 4,
+          devicesActive: 2,
+        }),
       'GET /api/audit': () => json(200, []),
     });
     renderApp('/home');
@@ -31,6 +38,7 @@ describe('Home page', () => {
     expect(screen.getByText('Screenings Today').previousElementSibling).toHaveTextContent('3');
     expect(screen.getByText('Tests Today').previousElementSibling).toHaveTextContent('5');
     expect(screen.getByText('Pending Reviews').previousElementSibling).toHaveTextContent('4');
+    expect(screen.getByText('Devices Active').previousElementSibling).toHaveTextContent('2');
     const [request] = requestsTo(fake, 'GET', '/api/dashboard');
     const now = new Date();
     const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
@@ -76,11 +84,10 @@ describe('Home page', () => {
     expect(screen.queryByText('Patient figures are shown to healthcare professionals only.')).not.toBeInTheDocument();
     // The sidebar offers a patient account no doctor pages.
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual([
-      'Home',
-      'Test Results',
-      'Profile',
-      'Settings',
-    ]);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Home', 'Test Results', 'Profile', 'Settings']);
   });
 });
