@@ -35,7 +35,13 @@ describe('Home page', () => {
     renderApp('/home');
     const total = await screen.findByText('Total Patients');
     expect(total.previousElementSibling).toHaveTextContent('12');
-    expect(screen.getByText('Screenings Today').previousElementSibling).toHaveTextContent('3');
+    // The spec's four cards, in its order.
+    const cards = screen.getByText('Total Patients').closest('ul');
+    expect(
+      within(cards as HTMLElement)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['12Total Patients', '5Tests Today', '4Pending Reviews', '2Devices Active']);
     expect(screen.getByText('Tests Today').previousElementSibling).toHaveTextContent('5');
     expect(screen.getByText('Pending Reviews').previousElementSibling).toHaveTextContent('4');
     expect(screen.getByText('Devices Active').previousElementSibling).toHaveTextContent('2');

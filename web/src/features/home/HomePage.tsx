@@ -80,7 +80,8 @@ export function HomePage() {
   );
 }
 
-/** Real figures only (total patients, screenings since local midnight); none for user-role accounts. */
+/** The spec's four figures, from stored data: total patients, tests today (since local midnight),
+ * pending reviews, devices active; none for user-role accounts. */
 function Figures({ isDoctor }: { isDoctor: boolean }) {
   const { t } = useTranslation();
   // The start of the day is fixed when the page opens, so the query key stays stable.
@@ -97,7 +98,6 @@ function Figures({ isDoctor }: { isDoctor: boolean }) {
   } else {
     const stats = [
       { key: 'totalPatients', value: dashboard.data.totalPatients, icon: <Users size={24} /> },
-      { key: 'screeningsToday', value: dashboard.data.screeningsToday, icon: <Activity size={24} /> },
       { key: 'testsToday', value: dashboard.data.testsToday, icon: <Waves size={24} /> },
       { key: 'pendingReviews', value: dashboard.data.pendingReviews, icon: <Inbox size={24} /> },
       { key: 'devicesActive', value: dashboard.data.devicesActive, icon: <Usb size={24} /> },
