@@ -118,6 +118,9 @@ test('a user-role account is told that patient records are for professionals', a
   await createAccount(page.request, { name: 'Pat Ient', email: uniqueEmail('user-role'), role: 'user' });
   await page.goto('/patients');
   await expect(page.getByText('Only healthcare professionals can access patient records.')).toBeVisible();
+  // Their home shows what doctors shared with them instead of doctor figures.
   await page.goto('/home');
-  await expect(page.getByText('Patient figures are shown to healthcare professionals only.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'My results' })).toBeVisible();
+  await expect(page.getByText('No shared results yet')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Patients' })).toHaveCount(0);
 });

@@ -135,7 +135,11 @@ for (const variant of VARIANTS) {
 
     await page.getByRole('button', { name: variant.text.edit }).click();
     await page.locator('#edit-phone').fill('');
-    await page.locator('form button[type="submit"]').click();
+    // The edit form's own submit (the page also has the share card's invite form).
+    await page
+      .locator('form', { has: page.locator('#edit-phone') })
+      .locator('button[type="submit"]')
+      .click();
     await expect(page.locator('.field__error').first()).toBeVisible();
     await shot(page, variant.name, 'patient-edit');
 
