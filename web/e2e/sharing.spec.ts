@@ -16,7 +16,7 @@ async function verifyEmail(request: APIRequestContext, email: string): Promise<v
     .map((name) => readFileSync(join(outbox, name), 'utf8'))
     // Quoted-printable soft line breaks and '=' escapes.
     .map((text) => text.replace(/=\r?\n/g, '').replace(/=3D/g, '='))
-    .filter((text) => text.includes(email));
+    .filter((text) => text.includes(email) && text.includes('verify-email?token='));
   const token = /verify-email\?token=([0-9a-f]+\.[A-Za-z0-9_-]+)/.exec(messages.at(-1) ?? '')?.[1];
   expect(token, 'a verification link in the outbox').toBeTruthy();
   const verified = await request.post('/api/auth/verify-email', { data: { token } });
@@ -56,6 +56,13 @@ test('a doctor shares a reviewed result; the invited patient sees it and nothing
   await expect(card.getByText('Invited', { exact: true })).toBeVisible();
   await expect(card.getByText(`Invitation sent to ${patientEmail}`, { exact: false })).toBeVisible();
   await card.screenshot({ path: join(OUT, 'light-share-card.png') });
+
+  // The address was told by e-mail (the outbox here, without SMTP).
+  const outbox = join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+  const invitation = readdirSync(outbox)
+    .map((name) => readFileSync(join(outbox, name), 'utf8'))
+    .find((text) => text.includes(patientEmail) && text.includes('Results shared with you on Cardio'));
+  expect(invitation).toContain('/login');
 
   // The patient signs up with that address, verifies it and accepts.
   const patient = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });

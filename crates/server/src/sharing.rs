@@ -1,7 +1,8 @@
 //! Results shared with the patient (the `user` role of spec §6).
 //!
-//! A doctor invites the email of one of their patient records (`POST /api/patients/{id}/share`);
-//! the account with that email, once its address is verified, sees the invitation
+//! A doctor invites the email of one of their patient records (`POST /api/patients/{id}/share`),
+//! which is told so by e-mail; the account with that email, once its address is verified, sees the
+//! invitation
 //! (`GET /api/shared/invitations`) and accepts it. From then on that account sees, and only it,
 //! what the doctor shares of that record: the reviewed results by default, every result when the
 //! doctor chooses (`GET /api/shared/results`), each with its PDF report
@@ -29,6 +30,7 @@ use crate::{
     audit::{self, Action},
     auth::{
         email::Email,
+        mail::{self, Mail},
         session::{CurrentDoctor, CurrentUser},
         ClientAddr,
     },
@@ -278,6 +280,7 @@ pub async fn invite(
     let email = Email::parse(&raw).map_err(|m| ApiError::Validation(m.into()))?;
     let now = now_ms();
     let current = current_of(&mut tx, &patient_id, doctor.id()).await?;
+    let mut invited = false;
     let id = match current {
         Some(share) if share.email == email.as_str() => {
             sqlx::query("UPDATE patient_shares SET share_all = $1 WHERE id = $2")
@@ -310,6 +313,7 @@ pub async fn invite(
             .bind(now)
             .execute(&mut *tx)
             .await?;
+            invited = true;
             id
         }
     };
@@ -329,7 +333,35 @@ pub async fn invite(
         .await?
         .ok_or_else(|| ApiError::Internal("the share just written is gone".into()))?;
     tx.commit().await?;
+    if invited {
+        send_invitation(&state, &share, &doctor.0.user.display_name).await;
+    }
     Ok(Json(share))
+}
+
+/// Tells the invited address where to see the results (SMTP, or the outbox folder). The share
+/// stands even when the message cannot be sent: the person sees the invitation once signed in.
+async fn send_invitation(state: &AppState, share: &Share, doctor_name: &str) {
+    let base = mail::public_base(&state.config);
+    let text = format!(
+        "{doctor_name} has shared screening results with you on Cardio.\n\n\
+         To see them, sign in (or create a patient account) with this e-mail address at\n\
+         {base}/login\n\
+         verify the address when asked, then accept the invitation on your home page.\n\n\
+         These are screening results, not a diagnosis: talk to your doctor about them.\n\n\
+         Cardio\n"
+    );
+    let selector = share.id.get(..8).unwrap_or(&share.id);
+    let message = Mail {
+        to: &share.email,
+        subject: "Results shared with you on Cardio",
+        text,
+        kind: "share-invitation",
+        selector,
+    };
+    if let Err(err) = mail::send(&state.config, &message).await {
+        tracing::warn!(share = %selector, error = %err, "share invitation mail not sent");
+    }
 }
 
 /// Ends the sharing of one of the doctor's patient records.

@@ -79,6 +79,29 @@ pub async fn a_doctor_shares_reviewed_results_with_the_patients_account_until_re
     assert_eq!(share["status"], "invited");
     assert_eq!(share["shareAll"], false);
     assert_eq!(app.get(&share_url).await.json()["current"], share);
+    // The address is told where to see the results (no SMTP here: the outbox folder).
+    let outbox = app.config.data_dir.join("outbox");
+    let invitation = std::fs::read_dir(&outbox)
+        .unwrap()
+        .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+        .find(|text| text.contains("Subject: Results shared with you on Cardio"))
+        .expect("an invitation in the outbox");
+    assert!(
+        invitation.contains("To: maria.lopez@example.com"),
+        "{invitation}"
+    );
+    assert!(invitation.contains("/login"), "{invitation}");
+    assert!(
+        invitation.contains("Ana Ruiz has shared screening results"),
+        "{invitation}"
+    );
+    // Changing what is shared with the same address sends nothing new.
+    app.post(
+        &share_url,
+        json!({"email": "maria.lopez@example.com", "share_all": false}),
+    )
+    .await;
+    assert_eq!(std::fs::read_dir(&outbox).unwrap().count(), 1);
 
     // The patient signs up with the invited address; accepting needs it verified.
     app.logout().await;
