@@ -388,17 +388,7 @@ pub async fn change_password(
     password::check_new_password(&req.new_password)?;
     let now = state.clock.now_ms();
     let email = current.user.email.as_str();
-    rate_limit::check(&state.db, email, &client, now).await?;
-    let valid = password::verify(
-        req.current_password,
-        Some(current.user.password_hash.clone()),
-    )
-    .await?;
-    if !valid {
-        rate_limit::record_failure(&state.db, email, &client, now).await?;
-        tracing::info!(user_id = %current.user.id, "password change refused: wrong current password");
-        return Err(ApiError::Forbidden(WRONG_CURRENT_PASSWORD.into()));
-    }
+    confirm_password(&state, &current.user, req.current_password, &client, now).await?;
     let new_hash = password::hash(req.new_password).await?;
     let ended = store::set_password_ending_other_sessions(
         &state.db,
@@ -411,6 +401,24 @@ pub async fn change_password(
     rate_limit::clear_account(&state.db, email).await?;
     tracing::info!(user_id = %current.user.id, ended, "password changed");
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Checks the signed-in account's current password before a sensitive change, rate limited like
+/// sign-in: a wrong one counts as a failed attempt and gets [`WRONG_CURRENT_PASSWORD`] (403).
+pub(crate) async fn confirm_password(
+    state: &AppState,
+    user: &UserRow,
+    password: String,
+    client: &str,
+    now: i64,
+) -> Result<(), ApiError> {
+    rate_limit::check(&state.db, &user.email, client, now).await?;
+    if password::verify(password, Some(user.password_hash.clone())).await? {
+        return Ok(());
+    }
+    rate_limit::record_failure(&state.db, &user.email, client, now).await?;
+    tracing::info!(user_id = %user.id, "refused: wrong current password");
+    Err(ApiError::Forbidden(WRONG_CURRENT_PASSWORD.into()))
 }
 
 pub(crate) async fn start_session(

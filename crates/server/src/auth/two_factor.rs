@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::{
-    password, rate_limit,
+    rate_limit,
     session::{self, CurrentUser},
     store, totp, ClientAddr, User,
 };
@@ -246,12 +246,7 @@ pub async fn disable(
         return Err(ApiError::Conflict(NOT_ON.into()));
     }
     let now = state.clock.now_ms();
-    rate_limit::check(&state.db, &user.email, &client, now).await?;
-    let password_ok = password::verify(req.password, Some(user.password_hash.clone())).await?;
-    if !password_ok {
-        rate_limit::record_failure(&state.db, &user.email, &client, now).await?;
-        return Err(ApiError::Forbidden(super::WRONG_CURRENT_PASSWORD.into()));
-    }
+    super::confirm_password(&state, user, req.password, &client, now).await?;
     if !check_second_factor(&state.db, &user.id, &req.code, now).await? {
         rate_limit::record_failure(&state.db, &user.email, &client, now).await?;
         tracing::info!(user_id = %user.id, "two-factor disable refused: wrong code");
