@@ -210,6 +210,16 @@ async fn current_of(
     row.as_ref().map(share_from_row).transpose()
 }
 
+/// Revokes a share (the row stays, as the record of what was shared when).
+async fn end_share(conn: &mut AnyConnection, id: &str, now: i64) -> Result<(), ApiError> {
+    sqlx::query("UPDATE patient_shares SET status = 'revoked', revoked_at = $1 WHERE id = $2")
+        .bind(now)
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
 /// A `user`-role account (the `/api/shared` endpoints); a doctor gets 403.
 fn patient_account(current: &CurrentUser) -> Result<&str, ApiError> {
     if current.user.role == "user" {
@@ -292,13 +302,7 @@ pub async fn invite(
         }
         other => {
             if let Some(old) = other {
-                sqlx::query(
-                    "UPDATE patient_shares SET status = 'revoked', revoked_at = $1 WHERE id = $2",
-                )
-                .bind(now)
-                .bind(&old.id)
-                .execute(&mut *tx)
-                .await?;
+                end_share(&mut tx, &old.id, now).await?;
             }
             let id = uuid::Uuid::new_v4().to_string();
             sqlx::query(
@@ -389,11 +393,7 @@ pub async fn revoke(
     let share = current_of(&mut tx, &patient_id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(NOT_SHARED.into()))?;
-    sqlx::query("UPDATE patient_shares SET status = 'revoked', revoked_at = $1 WHERE id = $2")
-        .bind(now_ms())
-        .bind(&share.id)
-        .execute(&mut *tx)
-        .await?;
+    end_share(&mut tx, &share.id, now_ms()).await?;
     audit::record(
         &mut tx,
         &audit::Entry {
