@@ -84,8 +84,8 @@ bench:
 
 # API latency of a 30-s ECG upload at 50 concurrent requests (needs CARDIO_DATASETS).
 bench-api:
-	cargo build --release -p cardio
-	CARDIO_RELEASE_BIN=$(CARDIO_RELEASE_BIN) scripts/bench-api.sh 50 2000
+	cargo build --release -p cardio -p cardio-server --bin cardio --example load_predict
+	CARDIO_RELEASE_BIN=$(CARDIO_RELEASE_BIN) CARDIO_LOAD_BIN=$(CARGO_TARGET_DIR)/release/examples/load_predict scripts/bench-api.sh 50 2000
 
 GOLDEN_VENV ?= $(HOME)/.cache/cardio/golden-venv
 golden:

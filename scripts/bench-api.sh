@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Latency of the prediction API under load: starts a release `cardio serve` on a throwaway SQLite
-# database, runs scripts/load-predict.mjs against it, stops it. Needs $CARDIO_DATASETS (cinc2017).
+# database, runs the load generator (crates/server/examples/load_predict.rs, built by `make
+# bench-api`) against it, stops it. Needs $CARDIO_DATASETS (cinc2017).
 #   scripts/bench-api.sh [CONCURRENCY] [TOTAL]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CARDIO_RELEASE_BIN:-${CARGO_TARGET_DIR:-target}/release/cardio}"
+load="${CARDIO_LOAD_BIN:-${CARGO_TARGET_DIR:-target}/release/examples/load_predict}"
 record="${CARDIO_DATASETS:?set CARDIO_DATASETS}/cinc2017/training2017/A00001"
 tmp="$(mktemp -d)"
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
@@ -17,5 +19,5 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$url" ] || { cat "$tmp/err"; exit 1; }
-node scripts/load-predict.mjs --url "$url" --kind ecg --files "$record.hea,$record.mat" \
+"$load" --url "$url" --kind ecg --files "$record.hea,$record.mat" \
   --concurrency "${1:-50}" --total "${2:-2000}"

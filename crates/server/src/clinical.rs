@@ -233,7 +233,7 @@ pub async fn create(
             return Err(ApiError::NotFound(SCREENING_NOT_FOUND.into()));
         }
     }
-    let id = uuid::Uuid::new_v4().to_string();
+    let id = crate::record_id::new();
     let now = now_ms();
     sqlx::query(
         "INSERT INTO clinical_records (id, patient_id, doctor_id, age, chest_pain_type, cholesterol, \

@@ -66,6 +66,7 @@ pub mod openapi;
 pub mod patients;
 pub mod predict;
 pub mod profile;
+pub mod record_id;
 pub mod report_pdf;
 pub mod reports;
 pub mod reviews;

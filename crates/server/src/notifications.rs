@@ -237,7 +237,7 @@ pub async fn mark_seen(
     )
     .bind(&current.user.id)
     .bind(now)
-    .execute(&state.db.pool)
+    .execute(&state.db.writer)
     .await?;
     Ok(StatusCode::NO_CONTENT)
 }

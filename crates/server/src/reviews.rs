@@ -247,7 +247,7 @@ async fn add_review(
     .fetch_one(&mut *tx)
     .await?;
     let created_at = latest.map_or(now_ms(), |t| now_ms().max(t + 1));
-    let id = uuid::Uuid::new_v4().to_string();
+    let id = crate::record_id::new();
     sqlx::query(
         "INSERT INTO reviews (id, reviewer_id, target_type, target_id, agreement, comment, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7)",

@@ -224,7 +224,7 @@ pub async fn create(
     {
         return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
     }
-    let id = uuid::Uuid::new_v4().to_string();
+    let id = crate::record_id::new();
     let now = now_ms();
     sqlx::query(
         "INSERT INTO screenings (id, patient_id, doctor_id, status, created_at, updated_at) \

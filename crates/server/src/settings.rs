@@ -296,7 +296,7 @@ pub async fn save(
     .bind(i64::from(settings.notify_patient_updates))
     .bind(settings.session_timeout.as_str())
     .bind(now)
-    .execute(&state.db.pool)
+    .execute(&state.db.writer)
     .await?;
     tracing::info!(user_id = %current.user.id, "settings saved");
     Ok(Json(Settings {

@@ -304,7 +304,7 @@ pub async fn invite(
             if let Some(old) = other {
                 end_share(&mut tx, &old.id, now).await?;
             }
-            let id = uuid::Uuid::new_v4().to_string();
+            let id = crate::record_id::new();
             sqlx::query(
                 "INSERT INTO patient_shares (id, patient_id, doctor_id, email, status, share_all, \
                  created_at) VALUES ($1, $2, $3, $4, 'invited', $5, $6)",

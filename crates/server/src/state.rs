@@ -19,6 +19,10 @@ pub struct AppState {
     /// The blob store under the data folder, with the configured data key (or the key file).
     /// Writers take [`crate::data_settings::blob_writer`], which applies the encryption setting.
     pub blobs: BlobStore,
+    /// Slots for CPU-bound work (model inference): one per core. Fifty uploads at once would
+    /// otherwise be fifty runnable threads on two cores, and the threads that hold the database's
+    /// write connection or answer the other requests would wait their turn behind them.
+    pub compute_slots: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -35,6 +39,9 @@ impl AppState {
             config: Arc::new(config),
             models: Arc::new(models),
             clock: Clock::system(),
+            compute_slots: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get),
+            )),
         }
     }
 }

@@ -112,7 +112,7 @@ async fn store_token(
     .bind(purpose)
     .bind(now)
     .bind(now + ttl_ms)
-    .execute(&state.db.pool)
+    .execute(&state.db.writer)
     .await?;
     Ok(token)
 }

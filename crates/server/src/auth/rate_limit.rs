@@ -41,11 +41,11 @@ pub async fn record_failure(db: &Db, email: &str, client: &str, now: i64) -> Res
         .bind(email)
         .bind(client)
         .bind(now)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await?;
     sqlx::query("DELETE FROM login_failures WHERE at <= $1")
         .bind(now - WINDOW_MS)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await?;
     Ok(())
 }
@@ -54,7 +54,7 @@ pub async fn record_failure(db: &Db, email: &str, client: &str, now: i64) -> Res
 pub async fn clear_account(db: &Db, email: &str) -> Result<(), ApiError> {
     sqlx::query("DELETE FROM login_failures WHERE email = $1")
         .bind(email)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await?;
     Ok(())
 }

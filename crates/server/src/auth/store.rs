@@ -82,7 +82,7 @@ pub async fn insert_user(
     new: &NewUser<'_>,
     now: i64,
 ) -> Result<Option<UserRow>, ApiError> {
-    let id = uuid::Uuid::new_v4().to_string();
+    let id = crate::record_id::new();
     let result = sqlx::query(
         "INSERT INTO users (id, email, display_name, password_hash, role, is_active, created_at, updated_at, last_login_at) \
          VALUES ($1, $2, $3, $4, $5, 1, $6, $6, $6)",
@@ -93,7 +93,7 @@ pub async fn insert_user(
     .bind(new.password_hash)
     .bind(new.role)
     .bind(now)
-    .execute(&db.pool)
+    .execute(&db.writer)
     .await;
     match result {
         Ok(_) => {}
@@ -125,7 +125,7 @@ pub async fn touch_login(db: &Db, user_id: &str, now: i64) -> Result<(), ApiErro
     sqlx::query("UPDATE users SET last_login_at = $1, updated_at = $1 WHERE id = $2")
         .bind(now)
         .bind(user_id)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await?;
     Ok(())
 }
@@ -145,7 +145,7 @@ pub async fn create_session(
     .bind(user_id)
     .bind(now)
     .bind(expires_at)
-    .execute(&db.pool)
+    .execute(&db.writer)
     .await?;
     Ok(())
 }
@@ -187,7 +187,7 @@ pub async fn touch_session(db: &Db, token_hash: &str, now: i64) -> Result<(), Ap
     sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE token_hash = $2")
         .bind(now)
         .bind(token_hash)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await?;
     Ok(())
 }
@@ -229,7 +229,7 @@ pub async fn update_display_name(
         .bind(display_name)
         .bind(now)
         .bind(user_id)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await?;
     Ok(())
 }
@@ -238,7 +238,7 @@ pub async fn update_display_name(
 pub async fn delete_session(db: &Db, token_hash: &str) -> Result<(), ApiError> {
     sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
         .bind(token_hash)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await?;
     Ok(())
 }
@@ -247,7 +247,7 @@ pub async fn delete_session(db: &Db, token_hash: &str) -> Result<(), ApiError> {
 pub async fn delete_expired_sessions(db: &Db, now: i64) -> Result<(), ApiError> {
     sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
         .bind(now)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await?;
     Ok(())
 }

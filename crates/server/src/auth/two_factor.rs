@@ -310,7 +310,7 @@ pub async fn login_with_code(
     sqlx::query("DELETE FROM login_challenges WHERE token_hash = $1 OR expires_at <= $2")
         .bind(&challenge_hash)
         .bind(now)
-        .execute(&state.db.pool)
+        .execute(&state.db.writer)
         .await?;
     rate_limit::clear_account(&state.db, &user.email).await?;
     store::touch_login(&state.db, &user.id, now).await?;
@@ -333,7 +333,7 @@ pub async fn start_challenge(state: &AppState, user_id: &str) -> Result<Response
     .bind(user_id)
     .bind(now)
     .bind(now + CHALLENGE_TTL_MS)
-    .execute(&state.db.pool)
+    .execute(&state.db.writer)
     .await?;
     tracing::info!(user_id = %user_id, "password accepted; second factor required");
     Ok((
@@ -379,7 +379,7 @@ async fn check_second_factor(
         )
         .bind(step)
         .bind(user_id)
-        .execute(&db.pool)
+        .execute(&db.writer)
         .await?
         .rows_affected();
         return Ok(updated == 1);
@@ -394,7 +394,7 @@ async fn check_second_factor(
     .bind(now)
     .bind(user_id)
     .bind(totp::recovery_code_hash(code))
-    .execute(&db.pool)
+    .execute(&db.writer)
     .await?
     .rows_affected();
     if used > 0 {

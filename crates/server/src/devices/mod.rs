@@ -357,7 +357,7 @@ pub async fn register(
     let name = device_name(&request.name)?;
     let now = state.clock.now_ms();
     let device = DeviceRow {
-        id: uuid::Uuid::new_v4().to_string(),
+        id: crate::record_id::new(),
         user_id: doctor.id().to_owned(),
         name,
         kind: request.kind,
@@ -614,7 +614,7 @@ pub async fn push_recording(
     let recording = match outcome {
         Ok((file_name, result)) => {
             let recording = RecordingRow {
-                id: uuid::Uuid::new_v4().to_string(),
+                id: crate::record_id::new(),
                 device_id: device.id.clone(),
                 device_name: device.name.clone(),
                 device_kind: device.kind,

@@ -319,7 +319,7 @@ pub async fn create(
     Json(form): Json<PatientForm>,
 ) -> Result<(StatusCode, Json<Patient>), ApiError> {
     let fields = form.validate()?;
-    let id = uuid::Uuid::new_v4().to_string();
+    let id = crate::record_id::new();
     let mut tx = state.db.begin().await?;
     store::insert(&mut tx, &id, doctor.id(), &fields, now_ms()).await?;
     audit::record(

@@ -262,4 +262,49 @@ mod tests {
         assert_eq!(like_pattern(""), "%%");
         assert_eq!(like_pattern("a\u{1f}b"), "%ab%");
     }
+
+    // Regression: CI saw the search list of three patients made back to back in a random order,
+    // once the server made them within one millisecond (random ids broke the tie).
+    #[tokio::test]
+    async fn patients_made_in_the_same_millisecond_are_listed_newest_first() {
+        let dir = std::env::temp_dir().join(format!("cardio-order-{}", crate::record_id::new()));
+        let db = Db::connect(&format!("sqlite://{}/c.db", dir.display()))
+            .await
+            .unwrap();
+        let now = crate::db::now_ms();
+        sqlx::query(
+            "INSERT INTO users (id, email, display_name, password_hash, role, is_active, created_at, updated_at) \
+             VALUES ('d', 'd@example.org', 'D', 'x', 'doctor', 1, $1, $1)",
+        )
+        .bind(now)
+        .execute(&db.writer)
+        .await
+        .unwrap();
+        let form: crate::patients::PatientForm = serde_json::from_value(serde_json::json!({
+            "firstName": "A", "lastName": "B", "dateOfBirth": "1960-01-01", "gender": "female",
+            "phone": "600 123 456"
+        }))
+        .unwrap();
+        let fields = form.validate().unwrap();
+        let mut made = Vec::new();
+        for _ in 0..20 {
+            let id = crate::record_id::new();
+            let mut conn = db.writer.acquire().await.unwrap();
+            insert(&mut conn, &id, "d", &fields, now).await.unwrap();
+            made.push(id);
+        }
+
+        let listed: Vec<String> = list(&db, "d", None, None)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|p| p.id)
+            .collect();
+
+        made.reverse();
+        assert_eq!(listed, made);
+        db.pool.close().await;
+        db.writer.close().await;
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

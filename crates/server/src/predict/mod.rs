@@ -186,7 +186,7 @@ async fn store_result(
 
 fn to_result(modality: Modality, prediction: Prediction) -> PredictionResult {
     PredictionResult {
-        analysis_id: uuid::Uuid::new_v4().to_string(),
+        analysis_id: crate::record_id::new(),
         model: modality.display().into(),
         label: prediction.label,
         prediction: prediction.prediction,
@@ -350,12 +350,21 @@ pub(crate) async fn analyse_upload(
     .await?;
     let blobs = crate::data_settings::blob_writer(state).await?;
     let file_name = upload.display_name();
+    let slot = state
+        .compute_slots
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::Internal("compute slots closed".into()))?;
+    // The model holds a compute slot; storing the files (I/O, an fsync each) happens after it is
+    // given back, on the same blocking thread.
     let (prediction, stored) = tokio::task::spawn_blocking(move || {
         let recording = upload::to_recording(&upload)?;
         let prediction = model.predict(&recording).map_err(|err| match err {
             PredictError::Unusable(reason) => ApiError::Validation(reason),
             PredictError::ModelNotLoaded(_) => ApiError::ModelNotLoaded,
         })?;
+        drop(slot);
         // Each file under its own hash, the one the record is named by (a WFDB header) first.
         let mut files = upload.files;
         if let Some(at) = files.iter().position(|f| f.name == file_name) {

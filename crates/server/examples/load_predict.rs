@@ -1,0 +1,365 @@
+//! Load generator for the prediction API (`make bench-api`): signs up a doctor on a running
+//! `cardio serve`, then keeps `--concurrency` requests in flight until `--total` have completed, and
+//! prints p50/p90/p99/max latency and throughput. A reference endpoint (`GET /api/auth/me`: the
+//! session lookup every request pays, no model) is measured the same way in the same run, so the
+//! prediction's cost is also given as a ratio against it.
+//!
+//! It speaks HTTP/1.1 over keep-alive connections with pre-built request bytes: a load generator
+//! that spends little CPU of its own, since on a 2-core machine it shares the cores with the server
+//! (the Node generator it replaced used about half a core at this load).
+//!
+//! ```text
+//! cargo run --release -p cardio-server --example load_predict -- --url http://127.0.0.1:8080 \
+//!     --files A00001.hea,A00001.mat [--kind ecg] [--concurrency 50] [--total 2000] [--warmup 100]
+//! ```
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+fn arg(name: &str, fallback: &str) -> String {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == &format!("--{name}"))
+        .and_then(|i| args.get(i + 1).cloned())
+        .unwrap_or_else(|| fallback.to_owned())
+}
+
+/// One HTTP response: status and body.
+struct Response {
+    status: u16,
+    body: Vec<u8>,
+    set_cookie: Option<String>,
+}
+
+/// Reads one response from a keep-alive connection (Content-Length or chunked bodies).
+async fn read_response(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<Response, BoxError> {
+    let head_end = loop {
+        if let Some(at) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+        read_more(stream, buf).await?;
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .ok_or("bad status line")?;
+    let mut length = None;
+    let mut chunked = false;
+    let mut set_cookie = None;
+    for line in lines {
+        let Some((name, value)) = line.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        match name.to_ascii_lowercase().as_str() {
+            "content-length" => length = value.parse::<usize>().ok(),
+            "transfer-encoding" => chunked = value.eq_ignore_ascii_case("chunked"),
+            "set-cookie" => set_cookie = value.split(';').next().map(str::to_owned),
+            _ => {}
+        }
+    }
+    buf.drain(..head_end);
+    let body = if chunked {
+        let mut body = Vec::new();
+        loop {
+            let line_end = loop {
+                if let Some(at) = buf.windows(2).position(|w| w == b"\r\n") {
+                    break at;
+                }
+                read_more(stream, buf).await?;
+            };
+            let size = usize::from_str_radix(
+                String::from_utf8_lossy(&buf[..line_end])
+                    .split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim(),
+                16,
+            )?;
+            buf.drain(..line_end + 2);
+            while buf.len() < size + 2 {
+                read_more(stream, buf).await?;
+            }
+            body.extend_from_slice(&buf[..size]);
+            buf.drain(..size + 2);
+            if size == 0 {
+                break body;
+            }
+        }
+    } else {
+        let length = length.unwrap_or(0);
+        while buf.len() < length {
+            read_more(stream, buf).await?;
+        }
+        buf.drain(..length).collect()
+    };
+    Ok(Response {
+        status,
+        body,
+        set_cookie,
+    })
+}
+
+async fn read_more(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<(), BoxError> {
+    buf.reserve(16 * 1024);
+    if stream.read_buf(buf).await? == 0 {
+        return Err("connection closed".into());
+    }
+    Ok(())
+}
+
+fn request(method: &str, path: &str, host: &str, headers: &str, body: &[u8]) -> Vec<u8> {
+    let mut out = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{headers}Content-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+/// A multipart body with every file in a field named `file`; a WFDB header gets a unique comment
+/// line so that every upload is a new stored file, as real uploads are.
+fn multipart(files: &[(String, Vec<u8>)], boundary: &str, n: usize) -> Vec<u8> {
+    let mut body = Vec::new();
+    for (name, bytes) in files {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        if name.to_ascii_lowercase().ends_with(".hea") {
+            let nanos = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            body.extend_from_slice(format!("# load request {n} {nanos}\n").as_bytes());
+        }
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    body
+}
+
+struct Run {
+    label: String,
+    n: usize,
+    failures: usize,
+    first_error: Option<String>,
+    seconds: f64,
+    latencies_ms: Vec<f64>,
+}
+
+impl Run {
+    fn quantile(&self, p: f64) -> f64 {
+        let i = ((p * self.latencies_ms.len() as f64) as usize).min(self.latencies_ms.len() - 1);
+        self.latencies_ms[i]
+    }
+}
+
+/// Keeps `concurrency` connections busy until `n` requests built by `build` have completed.
+async fn run(
+    label: &str,
+    addr: &str,
+    concurrency: usize,
+    n: usize,
+    build: Arc<dyn Fn(usize) -> Vec<u8> + Send + Sync>,
+) -> Result<Run, BoxError> {
+    let next = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for _ in 0..concurrency {
+        let next = next.clone();
+        let build = build.clone();
+        let addr = addr.to_owned();
+        workers.push(tokio::spawn(async move {
+            let mut stream = TcpStream::connect(&addr).await?;
+            stream.set_nodelay(true)?;
+            let mut buf = Vec::new();
+            let mut out: Vec<(f64, u16, Vec<u8>)> = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let bytes = build(i);
+                let t0 = Instant::now();
+                stream.write_all(&bytes).await?;
+                let response = read_response(&mut stream, &mut buf).await?;
+                out.push((
+                    t0.elapsed().as_secs_f64() * 1000.0,
+                    response.status,
+                    response.body,
+                ));
+            }
+            Ok::<_, BoxError>(out)
+        }));
+    }
+    let mut latencies_ms = Vec::with_capacity(n);
+    let mut failures = 0;
+    let mut first_error = None;
+    for worker in workers {
+        for (ms, status, body) in worker.await?? {
+            latencies_ms.push(ms);
+            if status != 200 {
+                failures += 1;
+                first_error.get_or_insert_with(|| {
+                    format!(
+                        "{status} {}",
+                        String::from_utf8_lossy(&body)
+                            .chars()
+                            .take(200)
+                            .collect::<String>()
+                    )
+                });
+            }
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    latencies_ms.sort_by(f64::total_cmp);
+    Ok(Run {
+        label: label.to_owned(),
+        n,
+        failures,
+        first_error,
+        seconds,
+        latencies_ms,
+    })
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), BoxError> {
+    let url = arg("url", "http://127.0.0.1:8080");
+    let addr = url
+        .strip_prefix("http://")
+        .ok_or("--url must start with http://")?
+        .trim_end_matches('/')
+        .to_owned();
+    let kind = arg("kind", "ecg");
+    let concurrency: usize = arg("concurrency", "50").parse()?;
+    let total: usize = arg("total", "2000").parse()?;
+    let warmup: usize = arg("warmup", "100").parse()?;
+    let files: Vec<(String, Vec<u8>)> = arg("files", "")
+        .split(',')
+        .filter(|f| !f.is_empty())
+        .map(|f| {
+            let name = Path::new(f)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            std::fs::read(f).map(|bytes| (name, bytes))
+        })
+        .collect::<Result<_, _>>()?;
+    if files.is_empty() {
+        return Err("--files is required (a recording, or a WFDB .hea and its signal file)".into());
+    }
+    let names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
+
+    // Sign up a doctor and keep the session cookie.
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH)?.as_nanos();
+    let signup = format!(
+        r#"{{"full_name":"Load Test","email":"load-{nanos}@bench.test","password":"load-test-pass","role":"doctor"}}"#
+    );
+    let mut stream = TcpStream::connect(&addr).await?;
+    stream
+        .write_all(&request(
+            "POST",
+            "/api/auth/signup",
+            &addr,
+            "Content-Type: application/json\r\n",
+            signup.as_bytes(),
+        ))
+        .await?;
+    let response = read_response(&mut stream, &mut Vec::new()).await?;
+    if response.status != 201 {
+        return Err(format!(
+            "signup: {} {}",
+            response.status,
+            String::from_utf8_lossy(&response.body)
+        )
+        .into());
+    }
+    let cookie = response.set_cookie.ok_or("signup set no cookie")?;
+
+    let boundary = "cardio-load-boundary-7d1f";
+    let predict_path = format!("/api/predict/{kind}/upload");
+    let predict: Arc<dyn Fn(usize) -> Vec<u8> + Send + Sync> = {
+        let (addr, cookie, path) = (addr.clone(), cookie.clone(), predict_path.clone());
+        Arc::new(move |i| {
+            let body = multipart(&files, boundary, i);
+            request(
+                "POST",
+                &path,
+                &addr,
+                &format!(
+                    "Cookie: {cookie}\r\nContent-Type: multipart/form-data; boundary={boundary}\r\n"
+                ),
+                &body,
+            )
+        })
+    };
+    let reference: Arc<dyn Fn(usize) -> Vec<u8> + Send + Sync> = {
+        let bytes = request(
+            "GET",
+            "/api/auth/me",
+            &addr,
+            &format!("Cookie: {cookie}\r\n"),
+            b"",
+        );
+        Arc::new(move |_| bytes.clone())
+    };
+
+    run("warmup", &addr, concurrency, warmup, predict.clone()).await?;
+    let reference = run("GET /api/auth/me", &addr, concurrency, total, reference).await?;
+    let predict = run(
+        &format!("POST {predict_path}"),
+        &addr,
+        concurrency,
+        total,
+        predict,
+    )
+    .await?;
+
+    println!(
+        "concurrency {concurrency}, {total} requests each, files: {}",
+        names.join(" + ")
+    );
+    println!(
+        "endpoint                          req/s     p50 ms   p90 ms   p99 ms   max ms  failures"
+    );
+    for r in [&reference, &predict] {
+        println!(
+            "{:<32} {:>8.1}  {:>7.1}  {:>7.1}  {:>7.1}  {:>7.1}  {}",
+            r.label,
+            r.n as f64 / r.seconds,
+            r.quantile(0.5),
+            r.quantile(0.9),
+            r.quantile(0.99),
+            r.latencies_ms.last().copied().unwrap_or(f64::NAN),
+            r.failures
+        );
+        if let Some(e) = &r.first_error {
+            println!("  first failure: {e}");
+        }
+    }
+    println!(
+        "ratio predict/reference: p50 {:.2}x, p99 {:.2}x",
+        predict.quantile(0.5) / reference.quantile(0.5),
+        predict.quantile(0.99) / reference.quantile(0.99)
+    );
+    if predict.failures > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
+}
