@@ -23,12 +23,27 @@ use tokio::net::TcpStream;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
-fn arg(name: &str, fallback: &str) -> String {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == &format!("--{name}"))
-        .and_then(|i| args.get(i + 1).cloned())
-        .unwrap_or_else(|| fallback.to_owned())
+/// The load to generate.
+#[derive(clap::Parser)]
+struct Args {
+    /// The server's address (plain http).
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// The model to call: `POST /api/predict/{kind}/upload`.
+    #[arg(long, default_value = "ecg")]
+    kind: String,
+    /// The files of one upload, comma-separated (a recording, or a WFDB .hea and its signal file).
+    #[arg(long, value_delimiter = ',', required = true)]
+    files: Vec<String>,
+    /// Requests kept in flight.
+    #[arg(long, default_value_t = 50)]
+    concurrency: usize,
+    /// Requests measured per endpoint.
+    #[arg(long, default_value_t = 2000)]
+    total: usize,
+    /// Uploads sent (and not measured) before the measurement.
+    #[arg(long, default_value_t = 100)]
+    warmup: usize,
 }
 
 /// One HTTP response: status and body.
@@ -240,18 +255,21 @@ async fn run(
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), BoxError> {
-    let url = arg("url", "http://127.0.0.1:8080");
+    let Args {
+        url,
+        kind,
+        files,
+        concurrency,
+        total,
+        warmup,
+    } = <Args as clap::Parser>::parse();
     let addr = url
         .strip_prefix("http://")
         .ok_or("--url must start with http://")?
         .trim_end_matches('/')
         .to_owned();
-    let kind = arg("kind", "ecg");
-    let concurrency: usize = arg("concurrency", "50").parse()?;
-    let total: usize = arg("total", "2000").parse()?;
-    let warmup: usize = arg("warmup", "100").parse()?;
-    let files: Vec<(String, Vec<u8>)> = arg("files", "")
-        .split(',')
+    let files: Vec<(String, Vec<u8>)> = files
+        .iter()
         .filter(|f| !f.is_empty())
         .map(|f| {
             let name = Path::new(f)
