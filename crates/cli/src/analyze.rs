@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use cardio_formats::ReadOptions;
+use cardio_formats::{FormatError, ReadOptions};
 use cardio_models::analysis::{self, AnalyzeOptions, ChannelChoice, Kind, Powerline};
 use clap::Args;
 
@@ -57,13 +57,17 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         }
         _ => None,
     };
-    let recording = cardio_formats::read_path_with(
-        &args.file,
-        &ReadOptions {
-            sampling_rate_hz: args.sampling_rate,
-        },
-    )
-    .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let options = ReadOptions {
+        sampling_rate_hz: args.sampling_rate,
+    };
+    let recording = crate::predict::read_recording(&args.file, &options).map_err(|err| {
+        // A file that cannot be opened is named by the reader's own message already.
+        if matches!(err.downcast_ref(), Some(FormatError::Io { .. })) {
+            err
+        } else {
+            err.context(format!("cannot read {}", args.file.display()))
+        }
+    })?;
     let result = analysis::analyze(
         &recording,
         &AnalyzeOptions {

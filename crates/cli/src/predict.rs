@@ -15,7 +15,7 @@ use std::{
 };
 
 use anyhow::anyhow;
-use cardio_formats::ReadOptions;
+use cardio_formats::{FormatError, ReadOptions, Recording};
 use cardio_models::prediction::Prediction;
 use cardio_server::models::{ModelRegistry, SignalModel};
 use clap::{Args, ValueEnum};
@@ -68,13 +68,24 @@ fn model(kind: Kind) -> anyhow::Result<Arc<dyn SignalModel>> {
     loaded.map_err(|e| anyhow!("model not loaded: {e}"))
 }
 
+/// Reads a recording file; a file whose rate cannot be known is told which flag gives it.
+///
+/// # Errors
+/// The reader's error.
+pub fn read_recording(path: &Path, options: &ReadOptions) -> anyhow::Result<Recording> {
+    cardio_formats::read_path_with(path, options).map_err(|err| match err {
+        FormatError::NoSamplingRate(_) => anyhow!("{err}: pass --sampling-rate"),
+        other => other.into(),
+    })
+}
+
 /// Reads and scores one file.
 pub fn predict_file(
     model: &dyn SignalModel,
     path: &Path,
     options: &ReadOptions,
 ) -> anyhow::Result<Prediction> {
-    let recording = cardio_formats::read_path_with(path, options)?;
+    let recording = read_recording(path, options)?;
     Ok(model.predict(&recording)?)
 }
 

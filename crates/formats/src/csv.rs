@@ -430,8 +430,7 @@ pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Recording, FormatErro
         }
         (None, None) => {
             return Err(FormatError::NoSamplingRate(
-                "CSV has no time column and no sampling rate was given: pass --sampling-rate"
-                    .into(),
+                "CSV has no time column and no sampling rate was given".into(),
             ));
         }
     };
@@ -569,7 +568,7 @@ mod tests {
         assert!(matches!(err, FormatError::NoSamplingRate(_)));
         assert_eq!(
             err.to_string(),
-            "CSV has no time column and no sampling rate was given: pass --sampling-rate"
+            "CSV has no time column and no sampling rate was given"
         );
         let rec = read(
             b"ppg\n0.1\n0.2\n",

@@ -21,7 +21,7 @@ use crate::{extract::Json, state::AppState};
 /// One validated figure of a model card.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Metric {
-    /// Machine code, e.g. `cv_auroc`, `cv_mean_f1_nao`, `cv_macc`, `af_sensitivity_10s`.
+    /// Machine code, e.g. `cv_auroc`, `cv_mean_f1_nao`, `cv_macc`, `cv_af_sensitivity_10s`.
     pub code: String,
     /// The measured value, 0-1.
     pub value: f64,
@@ -201,10 +201,10 @@ impl SignalModel for Ppg {
         let p = &self.0.params;
         let v = &p.validation;
         let mut metrics = vec![
-            metric("af_sensitivity_10s", v.cv_af_se_10s, None, Some(0.90)),
-            metric("af_specificity_10s", v.cv_af_sp_10s, None, Some(0.90)),
-            metric("af_sensitivity_30s", v.cv_af_se_30s, None, Some(0.90)),
-            metric("af_specificity_30s", v.cv_af_sp_30s, None, Some(0.90)),
+            metric("cv_af_sensitivity_10s", v.cv_af_se_10s, None, Some(0.90)),
+            metric("cv_af_specificity_10s", v.cv_af_sp_10s, None, Some(0.90)),
+            metric("cv_af_sensitivity_30s", v.cv_af_se_30s, None, Some(0.90)),
+            metric("cv_af_specificity_30s", v.cv_af_sp_30s, None, Some(0.90)),
         ];
         if let Some(mae) = v.bidmc_hr_mae_10s_bpm {
             metrics.push(metric("hr_mae_bpm", mae, None, None));
@@ -272,4 +272,27 @@ pub fn router() -> Router<AppState> {
 )]
 pub async fn list(State(state): State<AppState>) -> Json<Vec<ModelSummary>> {
     Json(state.models.summaries())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Every result's `details.model.metric` names the model's headline figure; the welcome page
+    // lists the same figure under the same code (it was `af_sensitivity_10s` here and
+    // `cv_af_sensitivity_10s` in the PPG results).
+    #[test]
+    fn each_signal_models_headline_code_is_its_first_listed_figure() {
+        let registry = ModelRegistry::load();
+        let ppg = cardio_models::ppg_rhythm::model().unwrap();
+        for (model, headline) in [
+            (&registry.ecg, cardio_models::ecg_rhythm::METRIC),
+            (&registry.pcg, cardio_models::pcg_model::METRIC),
+            (&registry.ppg, ppg.params.validation.metric.as_str()),
+        ] {
+            let summary = model.as_ref().unwrap().summary();
+            assert_eq!(summary.metrics[0].code, headline, "{}", summary.modality);
+        }
+        assert_eq!(ppg.params.validation.metric, "cv_af_sensitivity_10s");
+    }
 }

@@ -133,6 +133,36 @@ pub struct Calibration {
     pub bins: Vec<ReliabilityBin>,
 }
 
+impl Calibration {
+    /// The reliability table in Markdown: `| predicted | n | mean predicted | observed |`, a row
+    /// per bin (an empty bin shows `-`).
+    pub fn markdown_table(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s =
+            String::from("| predicted | n | mean predicted | observed |\n|---|---|---|---|\n");
+        for b in &self.bins {
+            let _ = if b.count == 0 {
+                writeln!(s, "| {:.1}-{:.1} | 0 | - | - |", b.from, b.to)
+            } else {
+                writeln!(
+                    s,
+                    "| {:.1}-{:.1} | {} | {:.3} | {:.3} |",
+                    b.from, b.to, b.count, b.mean_predicted, b.observed
+                )
+            };
+        }
+        s
+    }
+
+    /// One line: slope, intercept and ECE.
+    pub fn summary(&self) -> String {
+        format!(
+            "calibration slope {:.2}, intercept {:.2}, expected calibration error {:.3}",
+            self.slope, self.intercept, self.ece
+        )
+    }
+}
+
 /// Calibration intercept and slope (logistic recalibration), ECE and a five-bin reliability table.
 pub fn calibration(p: &[f64], y: &[bool]) -> Calibration {
     let logits: Vec<f64> = p

@@ -343,14 +343,6 @@ pub fn table(r: &ClinicalReport) -> String {
         "\nReliability of the CV probabilities (all repeats pooled; ECE {:.3}):",
         r.cv.calibration.ece
     );
-    let _ = writeln!(s, "| predicted | n | mean predicted | observed |");
-    let _ = writeln!(s, "|---|---|---|---|");
-    for b in &r.cv.calibration.bins {
-        let _ = writeln!(
-            s,
-            "| {:.1}-{:.1} | {} | {:.3} | {:.3} |",
-            b.from, b.to, b.count, b.mean_predicted, b.observed
-        );
-    }
+    s.push_str(&r.cv.calibration.markdown_table());
     s
 }

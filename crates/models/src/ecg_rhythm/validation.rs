@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::data::Table;
 use super::features::FEATURE_NAMES;
 use super::{candidate_configs, describe_config, Class, CLASSES};
-use crate::clinical::metrics::SplitMix64;
+use crate::clinical::metrics::{calibration, Calibration, SplitMix64};
 use crate::gbdt::{balanced_weights, fit, Gbdt, GbdtConfig};
 
 /// Seed of the folds and the bootstrap.
@@ -189,6 +189,11 @@ pub struct Report {
     pub af_specificity: WithCi,
     /// Accuracy over the four classes.
     pub accuracy: f64,
+    /// Calibration of the out-of-fold `P(af)` against AF (one against the rest).
+    pub af_calibration: Calibration,
+    /// Calibration of the confidence (the predicted class's probability) against the prediction
+    /// being right.
+    pub confidence_calibration: Calibration,
     /// The 15 features with the largest total split gain in the CV models (share of the total).
     pub top_features: Vec<(String, f64)>,
     /// Seconds spent on feature extraction (wall clock) and threads used.
@@ -335,6 +340,10 @@ pub fn report(table: &Table, cv: &CvResult) -> Report {
     }
     let c = confusion(&table.y, &pred, k);
     let noisy = Class::Noisy.index();
+    let p_af: Vec<f64> = proba.iter().map(|p| p[af]).collect();
+    let is_af: Vec<bool> = table.y.iter().map(|&y| y == af).collect();
+    let confidence: Vec<f64> = proba.iter().zip(&pred).map(|(p, &j)| p[j]).collect();
+    let right: Vec<bool> = table.y.iter().zip(&pred).map(|(y, p)| y == p).collect();
     Report {
         records: n,
         class_counts,
@@ -347,6 +356,8 @@ pub fn report(table: &Table, cv: &CvResult) -> Report {
         af_sensitivity: ci(se, &|b| b.2),
         af_specificity: ci(sp, &|b| b.3),
         accuracy: (0..k).map(|j| c[j][j]).sum::<usize>() as f64 / n as f64,
+        af_calibration: calibration(&p_af, &is_af),
+        confidence_calibration: calibration(&confidence, &right),
         confusion: c,
         top_features: top,
         feature_seconds: table.seconds,
@@ -456,6 +467,20 @@ impl fmt::Display for Report {
         for (c, row) in CLASSES.iter().zip(&self.confusion) {
             let cells: Vec<String> = row.iter().map(ToString::to_string).collect();
             let _ = writeln!(s, "| {} | {} |", c.cinc(), cells.join(" | "));
+        }
+        for (what, c) in [
+            ("P(af) against AF (one against the rest)", &self.af_calibration),
+            (
+                "the confidence (probability of the predicted class) against the prediction being right",
+                &self.confidence_calibration,
+            ),
+        ] {
+            let _ = writeln!(
+                s,
+                "\nCalibration of the out-of-fold {what}: {}\n\n{}",
+                c.summary(),
+                c.markdown_table()
+            );
         }
         let _ = writeln!(
             s,

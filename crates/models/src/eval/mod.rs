@@ -193,7 +193,7 @@ fn files_ending(dir: &Path, suffix: &str) -> Result<Vec<PathBuf>, EvalError> {
             dir,
             cardio_formats::FormatError::Io {
                 path: dir.display().to_string(),
-                source,
+                reason: source,
             },
         )
     })?;

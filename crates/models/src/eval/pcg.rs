@@ -128,7 +128,7 @@ pub fn evaluate(root: &Path) -> Result<PcgReport, EvalError> {
                 &dir,
                 cardio_formats::FormatError::Io {
                     path: dir.display().to_string(),
-                    source,
+                    reason: source,
                 },
             )
         })?

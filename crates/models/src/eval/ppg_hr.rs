@@ -262,7 +262,7 @@ fn matrix(path: &Path, name: &str) -> Result<mat::Matrix, EvalError> {
             path,
             cardio_formats::FormatError::Io {
                 path: path.display().to_string(),
-                source,
+                reason: source,
             },
         )
     })?;

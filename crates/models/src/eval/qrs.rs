@@ -255,7 +255,7 @@ pub fn evaluate_records(root: &Path, only: Option<&[&str]>) -> Result<QrsReport,
                 &atr,
                 cardio_formats::FormatError::Io {
                     path: atr.display().to_string(),
-                    source,
+                    reason: source,
                 },
             )
         })?;

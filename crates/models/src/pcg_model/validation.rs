@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::data::{Record, SITES};
 use super::features::Measured;
-use crate::clinical::metrics::{delong_ci, SplitMix64};
+use crate::clinical::metrics::{calibration, delong_ci, Calibration, SplitMix64};
 use crate::gbdt::{balanced_weights, fit, Gbdt, GbdtConfig};
 
 /// The seed of everything random in training and validation.
@@ -479,6 +479,9 @@ pub struct Report {
     pub leave_one_site_out: Vec<Scores>,
     /// Mean MAcc over the six held-out sites.
     pub leave_one_site_out_mean_macc: f64,
+    /// Calibration of the pooled out-of-fold probability of abnormal, analysable recordings
+    /// (the gate not applied).
+    pub cv_calibration: Calibration,
     /// CV specificity with each site-e normal recording weighted by 1958/300, i.e. as if all of
     /// site e's normal recordings were there (the subset kept 300 of 1958; every other recording
     /// was kept): `(Se, weighted Sp, MAcc)`, point estimates.
@@ -517,6 +520,12 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
         &cv_out,
         SEED,
     );
+    let (p, y): (Vec<f64>, Vec<bool>) = cv_out
+        .iter()
+        .filter(|o| o.p_abnormal.is_finite())
+        .map(|o| (o.p_abnormal, o.abnormal))
+        .unzip();
+    let cv_calibration = calibration(&p, &y);
     let cv_per_site = SITES
         .iter()
         .enumerate()
@@ -614,6 +623,7 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
         cv_per_site,
         leave_one_site_out,
         leave_one_site_out_mean_macc,
+        cv_calibration,
         cv_full_mix,
         training_fit,
         top_features: top,
@@ -679,6 +689,14 @@ impl fmt::Display for Report {
         let _ = writeln!(
             s,
             "Se counts unsure as referred, Sp counts unsure as an error; CIs: {BOOTSTRAP} seeded bootstrap resamples of recordings (percentile); AUROC: DeLong CI on analysable recordings; MAcc without gate: classifier alone."
+        );
+        let c = &self.cv_calibration;
+        let _ = writeln!(
+            s,
+            "\nCalibration of the CV probability of abnormal ({} analysable recordings, gate not applied): {}\n\n{}",
+            c.bins.iter().map(|b| b.count).sum::<usize>(),
+            c.summary(),
+            c.markdown_table()
         );
         let _ = writeln!(
             s,

@@ -28,7 +28,7 @@ use super::classifier::RhythmClassifier;
 use super::data::{Source, Window, WindowLabel, AUGMENT_JITTER_MS};
 use super::features::FEATURE_NAMES;
 use super::{Model, PpgRhythmError};
-use crate::clinical::metrics::{auroc, SplitMix64};
+use crate::clinical::metrics::{auroc, calibration, Calibration, SplitMix64};
 
 /// Folds of the cross-validation.
 pub const FOLDS: usize = 5;
@@ -275,6 +275,8 @@ pub struct Report {
     pub threshold: f64,
     /// Grouped CV, AF per source and length.
     pub cv: Vec<AfCell>,
+    /// Calibration of the out-of-fold `P(af)` per window length (seconds), all sources.
+    pub cv_calibration: Vec<(f64, Calibration)>,
     /// The CV's held-out windows with beat-time jitter (PPG-like timing noise), all sources.
     pub cv_jittered: Vec<JitterCheck>,
     /// 3-class confusion on MIT-BIH (CV predictions).
@@ -532,6 +534,18 @@ pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
         &p_af,
         &[Some(Source::Cinc2017), Some(Source::Mitdb), None],
     );
+    let cv_calibration = LENGTHS_S
+        .iter()
+        .map(|&len| {
+            let (p, y): (Vec<f64>, Vec<bool>) = windows
+                .iter()
+                .zip(&oof)
+                .filter(|(w, o)| w.length_s == len && o.probs[1].is_finite())
+                .map(|(w, o)| (o.probs[1], w.label == WindowLabel::Af))
+                .unzip();
+            (len, calibration(&p, &y))
+        })
+        .collect();
     let jittered = TEST_JITTER_MS
         .iter()
         .enumerate()
@@ -608,6 +622,7 @@ pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
         fold_thresholds,
         threshold,
         cv,
+        cv_calibration,
         cv_jittered: jittered,
         confusion,
         external,
@@ -967,6 +982,14 @@ impl Report {
             self.fold_thresholds, self.threshold
         )?;
         af_table(f, &self.cv)?;
+        for (len, c) in &self.cv_calibration {
+            writeln!(
+                f,
+                "\nCalibration of the out-of-fold P(af), {len:.0}-s windows, all sources: {}\n\n{}",
+                c.summary(),
+                c.markdown_table()
+            )?;
+        }
         for j in &self.cv_jittered {
             writeln!(
                 f,

@@ -275,7 +275,7 @@ pub fn to_recording(upload: &Upload) -> Result<Recording, ApiError> {
     result.map_err(|err| match err {
         FormatError::Unsupported(_) => ApiError::UnsupportedMediaType(capitalise(&err.to_string())),
         FormatError::NoSamplingRate(_) => {
-            ApiError::Validation(format!("{err} (send it in the sampling_rate field)"))
+            ApiError::Validation(format!("{err}: send it in the sampling_rate field."))
         }
         other => ApiError::Validation(format!("Cannot read the file: {other}")),
     })

@@ -1,0 +1,232 @@
+//! `cardio predict ecg|pcg|ppg` end to end: files on disk in, the exact CSV (or JSON) on stdout, one
+//! row per file in the order given; a file that cannot be read or judged gets an empty label, its
+//! error on stderr and exit status 1, and the other files are still scored.
+
+use std::{
+    fmt::Write as _,
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+const HEADER: &str = "file,label,prediction,confidence,risk_score";
+
+/// A fresh folder for one test's files.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardio-predict-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn cardio(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardio"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fingertip-like pulse at 72 bpm, 30 s: values only (`bare`), or with a time column.
+fn pulse(fs: f64, bare: bool) -> String {
+    let mut out = if bare {
+        String::new()
+    } else {
+        String::from("time_s,ppg\n")
+    };
+    for i in 0..(fs as usize * 30) {
+        let t = i as f64 / fs;
+        let phase = (t * 72.0 / 60.0).fract();
+        let value =
+            (-(phase - 0.3).powi(2) / 0.01).exp() + 0.3 * (-(phase - 0.6).powi(2) / 0.02).exp();
+        if bare {
+            writeln!(out, "{value:.5}").unwrap();
+        } else {
+            writeln!(out, "{t:.4},{value:.5}").unwrap();
+        }
+    }
+    out
+}
+
+/// A 30-s single-lead ECG at 300 Hz (P, QRS, T at 75 bpm, a little baseline noise) written as a
+/// WFDB record (`name.hea` + `name.dat`, format 16, 1000 adu/mV); returns the header's path.
+fn wfdb_ecg(dir: &Path, name: &str) -> PathBuf {
+    let fs = 300.0;
+    let n = 9000;
+    let mut dat = Vec::with_capacity(n * 2);
+    let mut noise: u32 = 12345;
+    for i in 0..n {
+        let t = i as f64 / fs;
+        let phase = (t * 75.0 / 60.0).fract() * 0.8; // seconds into the 0.8-s beat
+        let wave = |centre: f64, width: f64, height: f64| {
+            height * (-(phase - centre).powi(2) / (2.0 * width * width)).exp()
+        };
+        noise = noise.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        let jitter = f64::from((noise >> 16) & 0x7fff) / 32768.0 - 0.5;
+        let mv = wave(0.10, 0.020, 0.15) - wave(0.185, 0.006, 0.10) + wave(0.20, 0.008, 1.2)
+            - wave(0.215, 0.006, 0.25)
+            + wave(0.42, 0.040, 0.30)
+            + 0.02 * jitter;
+        let adu = (mv * 1000.0).round() as i16;
+        dat.extend_from_slice(&adu.to_le_bytes());
+    }
+    std::fs::write(dir.join(format!("{name}.dat")), dat).unwrap();
+    let header = dir.join(format!("{name}.hea"));
+    std::fs::write(
+        &header,
+        format!("{name} 1 300 {n}\n{name}.dat 16 1000 16 0 0 0 0 II\n"),
+    )
+    .unwrap();
+    header
+}
+
+fn rows(stdout: &str) -> Vec<Vec<String>> {
+    stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect()
+}
+
+#[test]
+fn scores_every_file_in_order_and_gives_a_failed_file_an_empty_label() {
+    let dir = temp_dir("order");
+    let first = wfdb_ecg(&dir, "first");
+    let missing = dir.join("missing.hea");
+    let second = wfdb_ecg(&dir, "second");
+    let empty = dir.join("empty.csv");
+    std::fs::write(&empty, "").unwrap();
+    let files = [&first, &missing, &second, &empty].map(|p| p.to_str().unwrap().to_owned());
+
+    let out = cardio(&["predict", "ecg", &files[0], &files[1], &files[2], &files[3]]);
+
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().next(), Some(HEADER));
+    let rows = rows(&stdout);
+    assert_eq!(rows.len(), 4, "{stdout}");
+    for (row, file) in rows.iter().zip(&files) {
+        assert_eq!(&row[0], file);
+    }
+    // The WFDB records (given by their .hea) are scored with a label of the ECG model's codes.
+    for row in [&rows[0], &rows[2]] {
+        assert_eq!(row.len(), 5, "{row:?}");
+        assert!(
+            ["normal", "af", "other", "noisy"].contains(&row[1].as_str()),
+            "{row:?}"
+        );
+        assert!(!row[2].is_empty());
+        for number in &row[3..] {
+            let value: f64 = number.parse().unwrap();
+            assert!((0.0..=1.0).contains(&value), "{row:?}");
+        }
+    }
+    assert_eq!(
+        rows[0][1], "normal",
+        "a clean regular synthetic ECG: {stdout}"
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[2], format!("{},,,,", files[1]));
+    assert_eq!(lines[4], format!("{},,,,", files[3]));
+    let stderr = text(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].starts_with(&format!("{}: cannot read {}: ", files[1], files[1])));
+    // The operating system's reason once, not twice.
+    assert_eq!(lines[0].matches("os error").count(), 1, "{stderr}");
+    assert_eq!(
+        lines[1],
+        format!("{}: invalid CSV/TXT file: no rows of numbers", files[3])
+    );
+}
+
+#[test]
+fn parallel_jobs_print_the_same_rows_as_one() {
+    let dir = temp_dir("jobs");
+    let files: Vec<String> = (0..6)
+        .map(|i| {
+            wfdb_ecg(&dir, &format!("r{i}"))
+                .to_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    let mut args = vec!["predict", "ecg"];
+    args.extend(files.iter().map(String::as_str));
+
+    let one = cardio(&[&args[..], &["--jobs", "1"]].concat());
+    let three = cardio(&[&args[..], &["--jobs", "3"]].concat());
+
+    assert!(one.status.success(), "{}", text(&one.stderr));
+    assert_eq!(text(&one.stdout), text(&three.stdout));
+    assert_eq!(text(&one.stdout).lines().count(), 7);
+}
+
+#[test]
+fn a_bare_pulse_file_needs_its_rate_and_is_scored_with_it() {
+    let dir = temp_dir("rate");
+    let bare = dir.join("pulse.txt");
+    std::fs::write(&bare, pulse(50.0, true)).unwrap();
+    let timed = dir.join("timed.csv");
+    std::fs::write(&timed, pulse(50.0, false)).unwrap();
+    let (bare, timed) = (bare.to_str().unwrap(), timed.to_str().unwrap());
+
+    let without = cardio(&["predict", "ppg", bare, timed]);
+    let with = cardio(&["predict", "ppg", bare, "--sampling-rate", "50"]);
+
+    assert_eq!(without.status.code(), Some(1));
+    assert_eq!(
+        text(&without.stderr).trim_end(),
+        format!(
+            "{bare}: CSV has no time column and no sampling rate was given: pass --sampling-rate"
+        )
+    );
+    let rows_without = rows(&text(&without.stdout));
+    assert_eq!(rows_without[0][1], "");
+    assert_eq!(rows_without[1][1], "normal", "{rows_without:?}");
+    assert!(with.status.success(), "{}", text(&with.stderr));
+    let rows_with = rows(&text(&with.stdout));
+    assert_eq!(rows_with[0][1], "normal", "{rows_with:?}");
+    assert_eq!(rows_with[0][2], "Regular pulse rhythm");
+}
+
+#[test]
+fn json_output_has_full_results_and_an_error_for_a_file_that_is_not_audio() {
+    let dir = temp_dir("json");
+    let fake = dir.join("fake.wav");
+    std::fs::write(&fake, "this is not a recording").unwrap();
+    let timed = dir.join("timed.csv");
+    std::fs::write(&timed, pulse(50.0, false)).unwrap();
+
+    let pcg = cardio(&["predict", "pcg", fake.to_str().unwrap(), "--format", "json"]);
+    let ppg = cardio(&[
+        "predict",
+        "ppg",
+        timed.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+
+    assert_eq!(pcg.status.code(), Some(1));
+    let failed: serde_json::Value = serde_json::from_slice(&pcg.stdout).unwrap();
+    assert_eq!(failed[0]["file"], fake.to_str().unwrap());
+    assert_eq!(failed[0]["label"], "");
+    assert!(
+        failed[0]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid WAV file"),
+        "{failed}"
+    );
+    assert!(ppg.status.success(), "{}", text(&ppg.stderr));
+    let scored: serde_json::Value = serde_json::from_slice(&ppg.stdout).unwrap();
+    assert_eq!(scored[0]["label"], "normal");
+    assert!(scored[0]["recommendations"].as_array().unwrap().len() >= 2);
+    assert!(
+        (scored[0]["details"]["heart_rate_bpm"].as_f64().unwrap() - 72.0).abs() < 2.0,
+        "{scored}"
+    );
+    assert!(scored[0]["details"]["model"]["id"].is_string(), "{scored}");
+}
