@@ -261,6 +261,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_reliability_table_has_a_row_per_bin_and_dashes_for_an_empty_one() {
+        let p = [0.1, 0.1, 0.3, 0.9, 0.9, 0.9, 0.9];
+        let y = [false, true, false, true, true, true, false];
+
+        let c = calibration(&p, &y);
+
+        assert_eq!(
+            c.markdown_table(),
+            "| predicted | n | mean predicted | observed |\n|---|---|---|---|\n\
+             | 0.0-0.2 | 2 | 0.100 | 0.500 |\n\
+             | 0.2-0.4 | 1 | 0.300 | 0.000 |\n\
+             | 0.4-0.6 | 0 | - | - |\n\
+             | 0.6-0.8 | 0 | - | - |\n\
+             | 0.8-1.0 | 4 | 0.900 | 0.750 |\n"
+        );
+        // ECE: (2 * 0.4 + 1 * 0.3 + 4 * 0.15) / 7.
+        assert!((c.ece - 1.7 / 7.0).abs() < 1e-12, "{}", c.ece);
+        assert!(c
+            .summary()
+            .ends_with(&format!("expected calibration error {:.3}", 1.7 / 7.0)));
+    }
+
+    #[test]
     fn auroc_of_a_hand_computed_example_is_exact() {
         // Positives 0.8, 0.6, 0.4; negatives 0.7, 0.4, 0.2, 0.1. Pairs won: 0.8 beats 4, 0.6 beats 3,
         // 0.4 beats 2 and ties 1 (0.5): 9.5 of 12.

@@ -471,7 +471,7 @@ impl fmt::Display for Report {
         for (what, c) in [
             ("P(af) against AF (one against the rest)", &self.af_calibration),
             (
-                "the confidence (probability of the predicted class) against the prediction being right",
+                "confidence (the probability of the predicted class) against the prediction being right",
                 &self.confidence_calibration,
             ),
         ] {
