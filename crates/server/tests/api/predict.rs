@@ -351,6 +351,17 @@ pub async fn a_recording_is_read_predicted_and_stored_with_its_file(mut app: Tes
         analysis["files"],
         json!([{"name": "holter.CSV", "sha256": sha, "size": bytes.len()}])
     );
+    // Audited as the creation of this analysis, for this patient.
+    let audit = app.get("/api/audit?limit=500").await.json();
+    let entry = audit
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["entityId"] == analysis["id"])
+        .unwrap_or_else(|| panic!("no audit entry for the analysis: {audit}"));
+    assert_eq!(entry["action"], "create");
+    assert_eq!(entry["entity"], "analysis");
+    assert_eq!(entry["patientId"], patient_id.as_str());
 
     // A bare list of PPG values needs its rate; with it the rate is the one given.
     let mut values = String::new();
