@@ -273,6 +273,23 @@ impl TestApp {
         self.config = config;
     }
 
+    /// The same signed-in browser in a second tab: requests from both can be in flight at once.
+    /// The database is cleaned up through this app, not the tab.
+    pub fn second_tab(&self) -> TestApp {
+        TestApp {
+            router: self.router.clone(),
+            db: self.db.clone(),
+            config: self.config.clone(),
+            backend: self.backend,
+            cookie: self.cookie.clone(),
+            client_addr: self.client_addr,
+            origin: self.origin.clone(),
+            clock: self.clock.clone(),
+            sqlite_dir: None,
+            postgres: None,
+        }
+    }
+
     /// What to remove once the test is over.
     pub fn cleanup_handle(&self) -> Cleanup {
         Cleanup {

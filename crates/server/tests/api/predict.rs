@@ -3,7 +3,11 @@
 //! reading, storage) is checked with a model that echoes what it was given, so that these tests
 //! do not depend on what a trained model answers; the trained models have tests of their own.
 
-use std::{fmt::Write as _, sync::Arc};
+use std::{
+    fmt::Write as _,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use axum::http::StatusCode;
 use cardio_formats::Recording;
@@ -34,6 +38,7 @@ crate::backend_tests!(
     the_heart_sound_model_answers_with_its_reasons,
     the_ecg_model_reads_a_wfdb_upload_and_refuses_short_ones,
     the_ppg_model_measures_a_fingertip_pulse_file,
+    inference_runs_off_the_async_executor,
 );
 
 /// Answers with what it read: rate, sample count and channel names.
@@ -98,6 +103,33 @@ pub fn echo_models() -> ModelRegistry {
         pcg: Ok(echo.clone()),
         ppg: Ok(echo),
         ..ModelRegistry::load()
+    }
+}
+
+/// An ECG model that says when it has started and then blocks its thread until it is released (or
+/// 10 s have passed): what a long inference does to the thread it runs on.
+struct BlockingModel {
+    started: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    release: Mutex<std::sync::mpsc::Receiver<()>>,
+}
+
+impl SignalModel for BlockingModel {
+    fn predict(&self, recording: &Recording) -> Result<Prediction, PredictError> {
+        if let Some(started) = self.started.lock().unwrap().take() {
+            let _ = started.send(());
+        }
+        self.release
+            .lock()
+            .unwrap()
+            .recv_timeout(Duration::from_secs(10))
+            .map_err(|_| {
+                PredictError::Unusable("never released: the executor was blocked".into())
+            })?;
+        EchoModel.predict(recording)
+    }
+
+    fn summary(&self) -> ModelSummary {
+        EchoModel.summary()
     }
 }
 
@@ -946,4 +978,38 @@ pub async fn the_dashboard_counts_todays_tests_and_those_needing_review(mut app:
     app.logout().await;
     app.signed_in_doctor().await;
     assert_eq!(app.get("/api/dashboard").await.json()["testsToday"], 0);
+}
+
+// The tests run on a single-threaded runtime: were the model run on it, the request below could not
+// be answered until the model returned, and the model waits for that answer (up to 10 s).
+pub async fn inference_runs_off_the_async_executor(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let (started_tx, started_rx) = tokio::sync::oneshot::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel();
+    let config = app.config.clone();
+    app.rebuild(
+        config,
+        ModelRegistry {
+            ecg: Ok(Arc::new(BlockingModel {
+                started: Mutex::new(Some(started_tx)),
+                release: Mutex::new(release_rx),
+            })),
+            ..echo_models()
+        },
+    );
+    let mut tab = app.second_tab();
+    let bytes = csv_recording(4.0);
+    let parts = [Part::file("ecg.csv", Some("text/csv"), bytes)];
+
+    let meanwhile = async {
+        started_rx.await.expect("the model started");
+        let me = tab.get("/api/auth/me").await;
+        release_tx.send(()).unwrap();
+        me
+    };
+    let (upload, me) = tokio::join!(app.upload("/api/predict/ecg/upload", &parts), meanwhile);
+
+    assert_eq!(me.status, StatusCode::OK, "{}", me.text);
+    assert_eq!(upload.status, StatusCode::OK, "{}", upload.text);
+    assert_eq!(upload.json()["prediction"], "Echo");
 }
