@@ -177,7 +177,7 @@ pub fn predict(args: &PredictArgs) -> anyhow::Result<bool> {
                 ok = false;
                 eprintln!("cardio predict clinical: row {row}: {err}");
                 let _ = writeln!(csv, "{row},,,,");
-                json.push(serde_json::json!({ "row": row, "error": err }));
+                json.push(serde_json::json!({ "row": row, "label": "", "error": err }));
             }
         }
     }

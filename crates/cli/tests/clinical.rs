@@ -92,4 +92,25 @@ fn a_bad_row_gets_an_empty_label_and_the_rest_continue() {
     assert!(stdout.contains("\n1,,,,\n"), "{stdout}");
     assert!(stdout.contains("\n2,no_disease,"), "{stdout}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("row 1"));
+
+    // In JSON the bad row has an empty label too, as in `cardio predict ecg|pcg|ppg`.
+    let out = cardio(&[
+        "predict",
+        "clinical",
+        path.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows[0]["row"], 1);
+    assert_eq!(rows[0]["label"], "");
+    assert!(
+        rows[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("chest_pain_type"),
+        "{rows}"
+    );
+    assert_eq!(rows[1]["label"], "no_disease");
 }
