@@ -1,7 +1,10 @@
 //! `cardio predict clinical` end to end: a CSV of the seven parameters in, one scored row out per
 //! patient, in the exact CSV format (and as JSON).
 
-use std::{path::PathBuf, process::Command};
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
 
 fn temp_file(name: &str, content: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cardio-cli-clinical-{}", std::process::id()));
@@ -21,6 +24,17 @@ fn cardio(args: &[&str]) -> std::process::Output {
         .args(args)
         .output()
         .unwrap()
+}
+
+/// `cardio predict clinical PATH --format json`.
+fn predict_json(path: &Path) -> std::process::Output {
+    cardio(&[
+        "predict",
+        "clinical",
+        path.to_str().unwrap(),
+        "--format",
+        "json",
+    ])
 }
 
 #[test]
@@ -56,13 +70,7 @@ fn predicts_a_csv_of_patients_in_the_exact_csv_format() {
 fn json_output_carries_the_model_details() {
     let path = temp_file("patients-json.csv", INPUT);
 
-    let out = cardio(&[
-        "predict",
-        "clinical",
-        path.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    let out = predict_json(&path);
 
     assert!(
         out.status.success(),
@@ -94,13 +102,7 @@ fn a_bad_row_gets_an_empty_label_and_the_rest_continue() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("row 1"));
 
     // In JSON the bad row has an empty label too, as in `cardio predict ecg|pcg|ppg`.
-    let out = cardio(&[
-        "predict",
-        "clinical",
-        path.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    let out = predict_json(&path);
     assert_eq!(out.status.code(), Some(1));
     let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(rows[0]["row"], 1);

@@ -195,6 +195,7 @@ impl TestResponse {
 }
 
 /// The application under test, with a browser-like cookie jar and client address.
+#[derive(Clone)]
 pub struct TestApp {
     pub router: Router,
     pub db: Db,
@@ -274,20 +275,9 @@ impl TestApp {
     }
 
     /// The same signed-in browser in a second tab: requests from both can be in flight at once.
-    /// The database is cleaned up through this app, not the tab.
+    /// The database is cleaned up once, through the handle [`run_on`] takes from the first.
     pub fn second_tab(&self) -> TestApp {
-        TestApp {
-            router: self.router.clone(),
-            db: self.db.clone(),
-            config: self.config.clone(),
-            backend: self.backend,
-            cookie: self.cookie.clone(),
-            client_addr: self.client_addr,
-            origin: self.origin.clone(),
-            clock: self.clock.clone(),
-            sqlite_dir: None,
-            postgres: None,
-        }
+        self.clone()
     }
 
     /// What to remove once the test is over.
