@@ -12,9 +12,12 @@
 //! - `cardio openapi` prints the OpenAPI document (used by `make gen-client`).
 //! - `cardio backup [--keep N]` backs up a SQLite database and the blob store into
 //!   `<data dir>/backups/<UTC time>/`; `cardio restore DIR` restores one into an empty data folder.
+//! - `cardio admin grant|revoke EMAIL`, `cardio admin list`: who administers the server-wide
+//!   settings (same `DATABASE_URL` as `serve`).
 //! - `cardio device simulate --type ecg --file F --url URL --token T` plays a recording as a network
 //!   device (heartbeat, then the recording pushed with the device's token).
 
+mod admin;
 mod analyze;
 mod backup;
 mod clinical;
@@ -60,6 +63,8 @@ enum Command {
     Restore(backup::RestoreArgs),
     /// Network device tools (`cardio device simulate`).
     Device(device::DeviceArgs),
+    /// Manage administrators, who alone change server-wide settings (`cardio admin grant EMAIL`).
+    Admin(admin::AdminArgs),
 }
 
 #[derive(clap::Args)]
@@ -123,6 +128,7 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Serve(args) => serve(args).await,
         Command::Backup(args) => backup::backup(args).await,
+        Command::Admin(args) => admin::run(args).await,
         Command::Restore(args) => backup::restore(args).await,
         Command::Analyze(args) => {
             if let Err(err) = analyze::run(&args) {

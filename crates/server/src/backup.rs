@@ -1,7 +1,7 @@
 //! Backups of a SQLite installation: the database and the blob store, online and consistent, into
 //! `<data dir>/backups/<UTC timestamp>/`, and the restore of one into an empty data folder.
 //!
-//! Made by `POST /api/system/backups` (doctors only, audited), by `cardio backup`, and once a day by
+//! Made by `POST /api/system/backups` (administrators only, audited), by `cardio backup`, and once a day by
 //! [`auto_backup_task`] while the Auto Backup setting is on ([`crate::data_settings`]). A backup is
 //!
 //! ```text
@@ -42,7 +42,7 @@ use utoipa::ToSchema;
 
 use crate::{
     audit::{self, Action},
-    auth::{session::CurrentDoctor, ClientAddr},
+    auth::{session::CurrentAdmin, ClientAddr},
     blobs::{BlobStore, DataKey, KeyError, KEY_FILE},
     db::{ms_to_rfc3339, Backend, Db},
     error::{ApiError, ErrorBody},
@@ -704,13 +704,13 @@ pub fn router() -> Router<AppState> {
     responses(
         (status = 200, description = "The backups and how they are made", body = BackupList),
         (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        (status = 403, description = "Not an administrator", body = ErrorBody),
     )
 )]
 #[tracing::instrument(skip_all)]
 pub async fn read(
     State(state): State<AppState>,
-    _doctor: CurrentDoctor,
+    _admin: CurrentAdmin,
 ) -> Result<Json<BackupList>, ApiError> {
     let (settings, _) = crate::data_settings::load(&state.db).await?;
     let supported = state.db.backend == Backend::Sqlite;
@@ -742,14 +742,14 @@ pub async fn read(
     responses(
         (status = 201, description = "The backup made", body = BackupSummary),
         (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account, or a request from another origin", body = ErrorBody),
+        (status = 403, description = "Not an administrator, or a request from another origin", body = ErrorBody),
         (status = 409, description = "Backups of a PostgreSQL database are the database operator's job (for example with pg_dump); this server does not make them.", body = ErrorBody),
     )
 )]
 #[tracing::instrument(skip_all)]
 pub async fn make(
     State(state): State<AppState>,
-    doctor: CurrentDoctor,
+    admin: CurrentAdmin,
     ClientAddr(client): ClientAddr,
 ) -> Result<(StatusCode, Json<BackupSummary>), ApiError> {
     let summary = create(
@@ -764,7 +764,7 @@ pub async fn make(
     audit::record(
         &mut tx,
         &audit::Entry {
-            user_id: doctor.id(),
+            user_id: admin.id(),
             action: Action::Export,
             entity: "backup",
             entity_id: &summary.id,

@@ -2,8 +2,9 @@
 //! server-wide Data & Storage switches, Data Encryption and Auto Backup (both on by default).
 //!
 //! There is one blob store and one backup schedule per server, so these live in the one-row
-//! `server_settings` table rather than in each user's preferences; only doctors read or change
-//! them (a `user` gets 403) and every change is written to the audit trail. Turning encryption
+//! `server_settings` table rather than in each user's preferences; only administrators read or
+//! change them (anyone else gets 403) and every change is written to the audit trail, its record
+//! naming the new values, where the other administrators' notifications pick it up. Turning encryption
 //! off makes [`blob_writer`] store new blobs in clear; what was stored before stays as it is and
 //! readable (see [`crate::blobs`]).
 
@@ -14,7 +15,7 @@ use utoipa::ToSchema;
 
 use crate::{
     audit::{self, Action},
-    auth::{session::CurrentDoctor, ClientAddr},
+    auth::{session::CurrentAdmin, ClientAddr},
     blobs::BlobStore,
     db::{ms_to_rfc3339, now_ms, Db},
     error::{ApiError, ErrorBody},
@@ -45,6 +46,19 @@ impl Default for DataSettings {
     }
 }
 
+impl DataSettings {
+    /// How the audit trail names a change: the new values, e.g.
+    /// `encrypt_blobs=off;auto_backup=on`.
+    pub fn audit_record(&self) -> String {
+        let word = |on: bool| if on { "on" } else { "off" };
+        format!(
+            "encrypt_blobs={};auto_backup={}",
+            word(self.encrypt_blobs),
+            word(self.auto_backup)
+        )
+    }
+}
+
 /// The settings as the page shows them, with where the data key comes from.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct DataSettingsView {
@@ -56,7 +70,7 @@ pub struct DataSettingsView {
     pub key_source: String,
     /// A short public fingerprint of the data key (never the key); null while no key exists yet.
     pub key_fingerprint: Option<String>,
-    /// When a doctor last changed them (RFC 3339), null if never.
+    /// When an administrator last changed them (RFC 3339), null if never.
     pub updated_at: Option<String>,
 }
 
@@ -118,13 +132,13 @@ async fn view(state: &AppState) -> Result<DataSettingsView, ApiError> {
     responses(
         (status = 200, description = "The settings and the data key's source", body = DataSettingsView),
         (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        (status = 403, description = "Not an administrator", body = ErrorBody),
     )
 )]
 #[tracing::instrument(skip_all)]
 pub async fn read(
     State(state): State<AppState>,
-    _doctor: CurrentDoctor,
+    _admin: CurrentAdmin,
 ) -> Result<Json<DataSettingsView>, ApiError> {
     Ok(Json(view(&state).await?))
 }
@@ -136,14 +150,14 @@ pub async fn read(
     responses(
         (status = 200, description = "The saved settings", body = DataSettingsView),
         (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account, or a request from another origin", body = ErrorBody),
+        (status = 403, description = "Not an administrator, or a request from another origin", body = ErrorBody),
         (status = 422, description = "A field is missing or not a boolean", body = ErrorBody),
     )
 )]
 #[tracing::instrument(skip_all)]
 pub async fn save(
     State(state): State<AppState>,
-    doctor: CurrentDoctor,
+    admin: CurrentAdmin,
     ClientAddr(client): ClientAddr,
     Json(input): Json<DataSettings>,
 ) -> Result<Json<DataSettingsView>, ApiError> {
@@ -155,16 +169,16 @@ pub async fn save(
     .bind(i64::from(input.encrypt_blobs))
     .bind(i64::from(input.auto_backup))
     .bind(now_ms())
-    .bind(doctor.id())
+    .bind(admin.id())
     .execute(&mut *tx)
     .await?;
     audit::record(
         &mut tx,
         &audit::Entry {
-            user_id: doctor.id(),
+            user_id: admin.id(),
             action: Action::Update,
             entity: "data_settings",
-            entity_id: "server",
+            entity_id: &input.audit_record(),
             patient_id: None,
             client_addr: &client,
         },

@@ -9,6 +9,10 @@
 //! - **Device Alerts** (default on): the warnings of the doctor's connection log (a device that
 //!   stopped, a port error, a pushed file that could not be read).
 //!
+//! - **Server settings** (administrators only, always on): another administrator changed a
+//!   server-wide setting, made a backup, or an account was made or stopped being an administrator
+//!   (from the audit trail of the last [`WINDOW_DAYS`] days).
+//!
 //! Nothing is stored per notification: `POST /api/notifications/seen` keeps the moment the user
 //! marked them read, and an entry is unread when it is newer. A `user` (patient) account has no
 //! notifications here: its home lists what was shared with it.
@@ -50,6 +54,9 @@ pub enum NotificationKind {
     SharedViewed,
     /// A warning of the connection log (toggle: device alerts).
     DeviceAlert,
+    /// Another administrator changed a server-wide setting or made a backup, or the
+    /// administrators changed (administrators only).
+    AdminChange,
 }
 
 /// One notification.
@@ -74,9 +81,14 @@ pub struct Notification {
     pub patient_name: Option<String>,
     /// The device (device_alert).
     pub device: Option<String>,
-    /// The log event code (device_alert), e.g. `serial_lost`.
+    /// The log event code (device_alert), e.g. `serial_lost`; what changed (admin_change):
+    /// `data_settings`, `backup`, `administrator_granted` or `administrator_revoked`.
     pub event: Option<String>,
-    /// The log entry's detail text (device_alert).
+    /// Who made the change (admin_change): the account's e-mail address; for
+    /// `administrator_granted` / `administrator_revoked`, the account concerned.
+    pub actor: Option<String>,
+    /// The log entry's detail text (device_alert); the new values (admin_change of
+    /// `data_settings`, e.g. `encrypt_blobs=off;auto_backup=on`) or the backup's name.
     pub detail: Option<String>,
 }
 
@@ -103,13 +115,14 @@ pub async fn feed(
     current: CurrentUser,
 ) -> Result<Json<NotificationFeed>, ApiError> {
     let user_id = current.user.id.as_str();
-    if current.user.role != "doctor" {
+    if current.user.role != "doctor" && !current.user.is_admin {
         return Ok(Json(NotificationFeed {
             unread: 0,
             items: Vec::new(),
         }));
     }
     let wanted = settings::load(&state.db, user_id).await?;
+    let is_doctor = current.user.role == "doctor";
     let mut conn = state.db.pool.acquire().await?;
     let seen: i64 = sqlx::query("SELECT seen_at FROM notification_marks WHERE user_id = $1")
         .bind(user_id)
@@ -131,10 +144,40 @@ pub async fn feed(
         patient_name: None,
         device: None,
         event: None,
+        actor: None,
         detail: None,
     };
 
-    if wanted.notify_test_results {
+    if current.user.is_admin {
+        let rows = sqlx::query(
+            "SELECT l.id, l.at, l.entity, l.entity_id, u.email FROM audit_log l \
+             JOIN users u ON u.id = l.user_id \
+             WHERE l.user_id <> $1 AND l.at >= $2 AND l.entity IN \
+             ('data_settings', 'backup', 'administrator_granted', 'administrator_revoked') \
+             ORDER BY l.at DESC, l.id DESC LIMIT $3",
+        )
+        .bind(user_id)
+        .bind(state.clock.now_ms() - WINDOW_DAYS * DAY_MS)
+        .bind(PER_KIND)
+        .fetch_all(&mut *conn)
+        .await?;
+        for row in &rows {
+            let at: i64 = row.try_get("at")?;
+            let seq: i64 = row.try_get("id")?;
+            let entity: String = row.try_get("entity")?;
+            let mut n = blank(format!("admin-{seq}"), NotificationKind::AdminChange, at);
+            n.actor = Some(row.try_get("email")?);
+            // A grant or revoke (made on the command line) is recorded as the account's own, so
+            // `actor` names the account concerned and there is no detail.
+            if !entity.starts_with("administrator_") {
+                n.detail = Some(row.try_get("entity_id")?);
+            }
+            n.event = Some(entity);
+            items.push((at, n));
+        }
+    }
+
+    if is_doctor && wanted.notify_test_results {
         let rows = sqlx::query(
             "SELECT a.id, a.modality, a.created_at, a.patient_id, \
              p.first_name || ' ' || p.last_name AS patient_name \
@@ -160,7 +203,7 @@ pub async fn feed(
         }
     }
 
-    if wanted.notify_patient_updates {
+    if is_doctor && wanted.notify_patient_updates {
         let rows = sqlx::query(
             "SELECT p.id, p.first_name || ' ' || p.last_name AS patient_name, \
              l.at / $2 AS day, MAX(l.at) AS at \
@@ -189,7 +232,7 @@ pub async fn feed(
         }
     }
 
-    if wanted.notify_device_alerts {
+    if is_doctor && wanted.notify_device_alerts {
         let rows = sqlx::query(
             "SELECT seq, created_at, event, device, detail FROM device_log \
              WHERE user_id = $1 AND level = 'warning' ORDER BY seq DESC LIMIT $2",

@@ -1,5 +1,5 @@
 //! What the Settings page's Data & Storage and About sections show: `GET /api/system/storage`
-//! (doctors only: the database's size, the blob store's size and file count, the data folder, which
+//! (administrators only: the database's size, the blob store's size and file count, the data folder, which
 //! is a server setting) and `GET /api/release-notes` (public: the release notes this server was
 //! built with, `CHANGELOG.md`).
 
@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
-    auth::session::CurrentDoctor,
+    auth::session::CurrentAdmin,
     db::Backend,
     error::{ApiError, ErrorBody},
     extract::Json,
@@ -76,13 +76,13 @@ fn folder_size(dir: &Path) -> (u64, u64) {
     responses(
         (status = 200, description = "Sizes from the database and the data folder", body = StorageUsage),
         (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        (status = 403, description = "Not an administrator", body = ErrorBody),
     )
 )]
 #[tracing::instrument(skip_all)]
 pub async fn storage(
     State(state): State<AppState>,
-    _doctor: CurrentDoctor,
+    _admin: CurrentAdmin,
 ) -> Result<Json<StorageUsage>, ApiError> {
     let sql = match state.db.backend {
         Backend::Sqlite => {

@@ -8,6 +8,7 @@
 //! (TOTP) is in [`two_factor`]; email verification and password reset links in [`email_links`],
 //! sent by [`mail`].
 
+pub mod admin;
 pub mod email;
 pub mod email_links;
 pub mod mail;
@@ -122,6 +123,9 @@ pub struct User {
     pub email_verified: bool,
     /// Whether two-factor sign-in (TOTP) is on.
     pub two_factor_enabled: bool,
+    /// Whether the account is an administrator: it alone may see and change the server-wide
+    /// settings (Data Encryption, Auto Backup, backups, storage figures).
+    pub is_admin: bool,
 }
 
 impl From<&UserRow> for User {
@@ -137,6 +141,7 @@ impl From<&UserRow> for User {
             is_active: row.is_active,
             email_verified: row.email_verified,
             two_factor_enabled: row.totp_enabled,
+            is_admin: row.is_admin,
         }
     }
 }

@@ -147,6 +147,33 @@ impl FromRequestParts<AppState> for CurrentDoctor {
     }
 }
 
+/// The message for an account that is not an administrator on a server-wide setting.
+pub const ADMINS_ONLY: &str =
+    "Only an administrator can see or change server-wide settings (data encryption, backups and storage).";
+
+/// A signed-in administrator (see [`super::admin`]); any other account gets 403 [`ADMINS_ONLY`].
+#[derive(Debug, Clone)]
+pub struct CurrentAdmin(pub CurrentUser);
+
+impl CurrentAdmin {
+    /// The administrator's user id.
+    pub fn id(&self) -> &str {
+        &self.0.user.id
+    }
+}
+
+impl FromRequestParts<AppState> for CurrentAdmin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let current = CurrentUser::from_request_parts(parts, state).await?;
+        if !current.user.is_admin {
+            return Err(ApiError::Forbidden(ADMINS_ONLY.into()));
+        }
+        Ok(Self(current))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,8 @@ pub struct UserRow {
     pub email_verified: bool,
     /// Whether two-factor sign-in is on (a confirmed `user_totp` row exists).
     pub totp_enabled: bool,
+    /// Whether the account is an administrator (server-wide settings, backups, storage).
+    pub is_admin: bool,
     /// Milliseconds since the epoch.
     pub created_at: i64,
     /// Milliseconds since the epoch.
@@ -38,12 +40,13 @@ impl std::fmt::Debug for UserRow {
             .field("id", &self.id)
             .field("role", &self.role)
             .field("is_active", &self.is_active)
+            .field("is_admin", &self.is_admin)
             .finish_non_exhaustive()
     }
 }
 
 const USER_COLUMNS: &str = "u.id, u.email, u.display_name, u.password_hash, u.role, u.is_active, \
-     u.email_verified, u.created_at, u.updated_at, u.last_login_at, \
+     u.email_verified, u.is_admin, u.created_at, u.updated_at, u.last_login_at, \
      (SELECT COUNT(*) FROM user_totp t WHERE t.user_id = u.id AND t.enabled = 1) AS totp_enabled";
 
 fn user_from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
@@ -56,6 +59,7 @@ fn user_from_row(row: &AnyRow) -> Result<UserRow, sqlx::Error> {
         is_active: row.try_get::<i64, _>("is_active")? == 1,
         email_verified: row.try_get::<i64, _>("email_verified")? == 1,
         totp_enabled: row.try_get::<i64, _>("totp_enabled")? > 0,
+        is_admin: row.try_get::<i64, _>("is_admin")? == 1,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         last_login_at: row.try_get("last_login_at")?,
@@ -76,7 +80,9 @@ pub struct NewUser<'a> {
 
 /// Inserts an account; a taken email is `Ok(None)`.
 ///
-/// Signing up counts as the first sign-in (the prototype set `lastLoginAt` at signup too).
+/// Signing up counts as the first sign-in (the prototype set `lastLoginAt` at signup too). The
+/// first account of an empty installation is its administrator: the flag is decided inside the
+/// insert itself, so it reads the table as the insert sees it.
 pub async fn insert_user(
     db: &Db,
     new: &NewUser<'_>,
@@ -84,8 +90,8 @@ pub async fn insert_user(
 ) -> Result<Option<UserRow>, ApiError> {
     let id = crate::record_id::new();
     let result = sqlx::query(
-        "INSERT INTO users (id, email, display_name, password_hash, role, is_active, created_at, updated_at, last_login_at) \
-         VALUES ($1, $2, $3, $4, $5, 1, $6, $6, $6)",
+        "INSERT INTO users (id, email, display_name, password_hash, role, is_active, is_admin, created_at, updated_at, last_login_at) \
+         SELECT $1, $2, $3, $4, $5, 1, CASE WHEN EXISTS (SELECT 1 FROM users) THEN 0 ELSE 1 END, $6, $6, $6",
     )
     .bind(&id)
     .bind(new.email)

@@ -167,6 +167,9 @@ pub async fn a_user_gets_403_on_the_backup_and_encryption_endpoints(mut app: Tes
         let response = app.request(method, path, None).await;
         assert_eq!(response.status, StatusCode::UNAUTHORIZED, "{path}");
     }
+    // The installation's first account (the administrator) is a doctor's.
+    app.signed_in_doctor().await;
+    app.logout().await;
     let email = format!("user-{}@example.com", uuid::Uuid::new_v4().simple());
     app.signup("Pat Doe", &email, "secret-pass", "user").await;
     let body = json!({"encrypt_blobs": false, "auto_backup": false});
@@ -181,11 +184,8 @@ pub async fn a_user_gets_403_on_the_backup_and_encryption_endpoints(mut app: Tes
     }
     assert!(backup::list(&app.config.data_dir).unwrap().is_empty());
     // Nothing changed.
-    app.logout().await;
-    app.signed_in_doctor().await;
-    let settings = app.get("/api/system/data-settings").await.json();
-    assert_eq!(settings["encrypt_blobs"], true);
-    assert_eq!(settings["auto_backup"], true);
+    let (settings, _) = cardio_server::data_settings::load(&app.db).await.unwrap();
+    assert!(settings.encrypt_blobs && settings.auto_backup);
 }
 
 pub async fn data_settings_default_on_and_changes_are_audited(mut app: TestApp) {
@@ -199,9 +199,12 @@ pub async fn data_settings_default_on_and_changes_are_audited(mut app: TestApp) 
     assert_eq!(saved["encrypt_blobs"], false);
     assert_eq!(saved["auto_backup"], false);
     assert!(saved["updated_at"].is_string());
-    // Server-wide: another doctor sees the change.
+    // Server-wide: another administrator sees the change.
     app.logout().await;
-    app.signed_in_doctor().await;
+    let other = app.signed_in_doctor().await;
+    cardio_server::auth::admin::grant(&app.db, &other, 1)
+        .await
+        .unwrap();
     let seen = app.get("/api/system/data-settings").await.json();
     assert_eq!(seen["encrypt_blobs"], false);
     let response = app
@@ -213,7 +216,10 @@ pub async fn data_settings_default_on_and_changes_are_audited(mut app: TestApp) 
         .await;
     assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
     set_data_settings(&mut app, true, true).await;
-    assert_eq!(app.audit_actions().await, vec!["update data_settings"]);
+    assert_eq!(
+        app.audit_actions().await,
+        vec!["update administrator_granted", "update data_settings"]
+    );
 }
 
 pub async fn backups_on_postgresql_are_the_operators_job(mut app: TestApp) {
@@ -244,7 +250,7 @@ pub async fn backups_on_postgresql_are_the_operators_job(mut app: TestApp) {
 
 pub async fn the_daily_backup_follows_the_servers_clock_and_keeps_the_newest(mut app: TestApp) {
     // Arrange: the server's state over the test's database and clock, keeping 2 backups.
-    app.signed_in_doctor().await;
+    let admin = app.signed_in_doctor().await;
     let mut config = app.config.clone();
     config.backup_keep = 2;
     let mut state = AppState::new(app.db.clone(), config);
@@ -277,7 +283,7 @@ pub async fn the_daily_backup_follows_the_servers_clock_and_keeps_the_newest(mut
     assert_eq!(kept, vec![third.id.clone(), second.id.clone()]);
     assert!(!app.config.data_dir.join("backups").join(&first.id).exists());
     // Two days passed on the server's clock: the session timed out.
-    app.signed_in_doctor().await;
+    app.login(&admin, "secret-pass").await;
     let list = app.get("/api/system/backups").await.json();
     assert_eq!(list["keep"], 7, "the API's state keeps the default");
     assert_eq!(list["last_backup_at"], third.created_at.as_str());
@@ -286,7 +292,7 @@ pub async fn the_daily_backup_follows_the_servers_clock_and_keeps_the_newest(mut
     set_data_settings(&mut app, true, false).await;
     app.clock.advance(day * 3);
     assert!(backup::run_if_due(&state).await.unwrap().is_none());
-    app.signed_in_doctor().await;
+    app.login(&admin, "secret-pass").await;
     assert_eq!(
         app.get("/api/system/backups").await.json()["auto_backup"],
         false

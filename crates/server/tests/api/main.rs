@@ -3,6 +3,7 @@
 
 mod helpers;
 
+mod admin;
 mod audit;
 mod auth;
 mod clinical;

@@ -1446,7 +1446,7 @@ export interface components {
             key_fingerprint?: string | null;
             /** @description `environment` (`CARDIO_DATA_KEY`) or `key_file` (the data folder's key file). */
             key_source: string;
-            /** @description When a doctor last changed them (RFC 3339), null if never. */
+            /** @description When an administrator last changed them (RFC 3339), null if never. */
             updated_at?: string | null;
         };
         /** @description The multipart form a device pushes, for the OpenAPI document. */
@@ -1714,15 +1714,26 @@ export interface components {
         };
         /** @description One notification. */
         Notification: {
+            /**
+             * @description Who made the change (admin_change): the account's e-mail address; for
+             *     `administrator_granted` / `administrator_revoked`, the account concerned.
+             */
+            actor?: string | null;
             /** @description The analysis to review (review_needed). */
             analysisId?: string | null;
             /** @description RFC 3339. */
             at: string;
-            /** @description The log entry's detail text (device_alert). */
+            /**
+             * @description The log entry's detail text (device_alert); the new values (admin_change of
+             *     `data_settings`, e.g. `encrypt_blobs=off;auto_backup=on`) or the backup's name.
+             */
             detail?: string | null;
             /** @description The device (device_alert). */
             device?: string | null;
-            /** @description The log event code (device_alert), e.g. `serial_lost`. */
+            /**
+             * @description The log event code (device_alert), e.g. `serial_lost`; what changed (admin_change):
+             *     `data_settings`, `backup`, `administrator_granted` or `administrator_revoked`.
+             */
             event?: string | null;
             /** @description Stable id (kind and source), for lists. */
             id: string;
@@ -1748,7 +1759,7 @@ export interface components {
          * @description What a notification is about.
          * @enum {string}
          */
-        NotificationKind: "review_needed" | "shared_viewed" | "device_alert";
+        NotificationKind: "review_needed" | "shared_viewed" | "device_alert" | "admin_change";
         /** @description Password change form. */
         PasswordChange: {
             /** @description The password in use now. */
@@ -2351,6 +2362,11 @@ export interface components {
             emailVerified: boolean;
             /** @description Whether the account may sign in. */
             isActive: boolean;
+            /**
+             * @description Whether the account is an administrator: it alone may see and change the server-wide
+             *     settings (Data Encryption, Auto Backup, backups, storage figures).
+             */
+            isAdmin: boolean;
             /** @description RFC 3339 time of the last sign-in. */
             lastLoginAt?: string | null;
             /** @description The role chosen at signup. */
@@ -5666,7 +5682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a doctor account */
+            /** @description Not an administrator */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5704,7 +5720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a doctor account, or a request from another origin */
+            /** @description Not an administrator, or a request from another origin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5751,7 +5767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a doctor account */
+            /** @description Not an administrator */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5793,7 +5809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a doctor account, or a request from another origin */
+            /** @description Not an administrator, or a request from another origin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5840,7 +5856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a doctor account */
+            /** @description Not an administrator */
             403: {
                 headers: {
                     [name: string]: unknown;
