@@ -108,6 +108,10 @@ struct ServeArgs {
     /// How many backups the daily backup keeps (the newest).
     #[arg(long, env = "CARDIO_BACKUP_KEEP", default_value_t = cardio_server::config::DEFAULT_BACKUP_KEEP)]
     backup_keep: usize,
+    /// Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For header
+    /// names the client; from any other peer the header is ignored.
+    #[arg(long, env = "CARDIO_TRUSTED_PROXIES", value_delimiter = ',', value_parser = cardio_server::client_addr::parse_trusted_proxy)]
+    trusted_proxies: Vec<cardio_server::ipnet::IpNet>,
 }
 
 #[tokio::main]
@@ -192,6 +196,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         },
         data_key: backup::data_key_from_env()?,
         backup_keep: args.backup_keep,
+        trusted_proxies: args.trusted_proxies,
     };
     std::fs::create_dir_all(&config.data_dir).context("cannot create the data folder")?;
     tracing::info!(?config, "starting");

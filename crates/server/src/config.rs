@@ -45,6 +45,9 @@ pub struct Config {
     pub data_key: Option<crate::blobs::DataKey>,
     /// How many SQLite backups to keep under `<data dir>/backups` (the newest ones).
     pub backup_keep: usize,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (see [`crate::client_addr`]);
+    /// empty: the header is ignored.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 impl Default for Config {
@@ -61,6 +64,7 @@ impl Default for Config {
             mail: crate::auth::mail::MailConfig::default(),
             data_key: None,
             backup_keep: DEFAULT_BACKUP_KEEP,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -79,6 +83,7 @@ impl fmt::Debug for Config {
             .field("mail", &self.mail)
             .field("data_key", &self.data_key)
             .field("backup_keep", &self.backup_keep)
+            .field("trusted_proxies", &self.trusted_proxies)
             .finish()
     }
 }

@@ -46,6 +46,7 @@ pub mod audit;
 pub mod auth;
 pub mod backup;
 pub mod blobs;
+pub mod client_addr;
 pub mod clinical;
 pub mod clock;
 pub mod combine;
@@ -93,6 +94,7 @@ use tower_http::{
     trace::TraceLayer,
 };
 
+pub use ipnet;
 pub use state::AppState;
 
 /// Largest JSON body the API accepts (uploads get their own limits).

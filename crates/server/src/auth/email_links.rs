@@ -255,7 +255,7 @@ pub async fn request_reset(
     // Every request counts, found or not, under keys of their own (reset requests do not lock
     // sign-in, and sign-in failures do not block a reset).
     let (email_key, client_key) = (format!("reset:{email}"), format!("reset:{client}"));
-    rate_limit::check(&state.db, &email_key, &client_key, now).await?;
+    rate_limit::reserve(&state.db, &email_key, &client_key, now).await?;
     rate_limit::record_failure(&state.db, &email_key, &client_key, now).await?;
     let user = store::find_by_email(&state.db, &email).await?;
     let Some(user) = user.filter(|u| u.is_active) else {

@@ -19,11 +19,9 @@ pub mod store;
 pub mod totp;
 pub mod two_factor;
 
-use std::net::SocketAddr;
-
 use axum::{
-    extract::{ConnectInfo, FromRequestParts, State},
-    http::{header, request::Parts, StatusCode},
+    extract::State,
+    http::{header, StatusCode},
     response::{IntoResponse, Response},
     routing::{get, post},
     Router,
@@ -185,21 +183,7 @@ pub struct PasswordChange {
     pub new_password: String,
 }
 
-/// The address of the client that sent the request (`unknown` when the server was not started
-/// with connection info, as in tests that do not set it).
-pub struct ClientAddr(pub String);
-
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let addr = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or_else(|| "unknown".to_owned(), |info| info.0.ip().to_string());
-        Ok(Self(addr))
-    }
-}
+pub use crate::client_addr::ClientAddr;
 
 /// Creates an account with the chosen role and signs it in.
 #[utoipa::path(
@@ -210,11 +194,13 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
         (status = 403, description = "Request from another origin", body = ErrorBody),
         (status = 409, description = "An account with this email already exists.", body = ErrorBody),
         (status = 422, description = "Invalid email address, short password or bad body", body = ErrorBody),
+        (status = 429, description = "Too many accounts were created from this network. Please try again later.", body = ErrorBody),
     )
 )]
 #[tracing::instrument(skip_all)]
 pub async fn signup(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     Json(req): Json<SignupRequest>,
 ) -> Result<Response, ApiError> {
     let email = Email::parse(&req.email).map_err(|m| ApiError::Validation(m.into()))?;
@@ -231,8 +217,9 @@ pub async fn signup(
     {
         return Err(ApiError::Conflict(EMAIL_TAKEN.into()));
     }
-    let password_hash = password::hash(req.password).await?;
     let now = state.clock.now_ms();
+    rate_limit::reserve_signup(&state.db, &client, now).await?;
+    let password_hash = password::hash(req.password).await?;
     let new = store::NewUser {
         email: email.as_str(),
         display_name,
@@ -270,7 +257,7 @@ pub async fn login(
         |_| req.email.trim().to_lowercase(),
         |e| e.as_str().to_owned(),
     );
-    rate_limit::check(&state.db, &email_key, &client, now).await?;
+    rate_limit::reserve(&state.db, &email_key, &client, now).await?;
     let user = store::find_by_email(&state.db, &email_key).await?;
     let stored_hash = user.as_ref().map(|u| u.password_hash.clone());
     let valid = password::verify(req.password, stored_hash).await?;
@@ -284,6 +271,7 @@ pub async fn login(
     }
     if user.totp_enabled {
         // No session yet, and the account's failures stay counted until the code step succeeds.
+        rate_limit::release(&state.db, &email_key).await?;
         return two_factor::start_challenge(&state, &user.id).await;
     }
     rate_limit::clear_account(&state.db, &email_key).await?;
@@ -417,8 +405,9 @@ pub(crate) async fn confirm_password(
     client: &str,
     now: i64,
 ) -> Result<(), ApiError> {
-    rate_limit::check(&state.db, &user.email, client, now).await?;
+    rate_limit::reserve(&state.db, &user.email, client, now).await?;
     if password::verify(password, Some(user.password_hash.clone())).await? {
+        rate_limit::release(&state.db, &user.email).await?;
         return Ok(());
     }
     rate_limit::record_failure(&state.db, &user.email, client, now).await?;

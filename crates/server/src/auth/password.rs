@@ -2,12 +2,17 @@
 //!
 //! Argon2id with the `argon2` crate's defaults (19 MiB, 2 passes, 1 lane), the OWASP baseline;
 //! the PHC string carries the parameters, so they can be raised later without breaking old hashes.
+//!
+//! At most one hash per core runs at once ([`HASHING`]): each takes 19 MiB, and without a bound
+//! memory grew with the requests in flight (200 parallel sign-ups took the server to 7 GB).
+//! Requests beyond it wait their turn, holding nothing but their small JSON body.
 
 use argon2::{
     password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString},
     Argon2,
 };
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
+use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
 
@@ -35,12 +40,28 @@ pub fn check_new_password(password: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// One permit per core: how many Argon2 computations may run at once.
+pub static HASHING: LazyLock<Semaphore> = LazyLock::new(|| {
+    Semaphore::new(std::thread::available_parallelism().map_or(2, std::num::NonZero::get))
+});
+
+/// Runs `work` on the blocking pool once a [`HASHING`] permit is free.
+async fn with_permit<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let _permit = HASHING
+        .acquire()
+        .await
+        .map_err(|_| ApiError::Internal("hashing semaphore closed".into()))?;
+    Ok(tokio::task::spawn_blocking(work).await?)
+}
+
 /// Hashes a password with Argon2id on the blocking pool.
 ///
 /// # Errors
 /// [`ApiError::Internal`] if hashing fails (it does not for valid input).
 pub async fn hash(password: String) -> Result<String, ApiError> {
-    tokio::task::spawn_blocking(move || {
+    with_permit(move || {
         let salt = SaltString::generate(&mut OsRng);
         Argon2::default()
             .hash_password(password.as_bytes(), &salt)
@@ -57,8 +78,8 @@ pub async fn hash(password: String) -> Result<String, ApiError> {
 /// [`ApiError::Internal`] if the blocking task fails.
 pub async fn verify(password: String, stored: Option<String>) -> Result<bool, ApiError> {
     let known = stored.is_some();
-    let stored = stored.unwrap_or_else(|| dummy_hash().to_owned());
-    let matches = tokio::task::spawn_blocking(move || {
+    let matches = with_permit(move || {
+        let stored = stored.unwrap_or_else(|| dummy_hash().to_owned());
         PasswordHash::new(&stored).is_ok_and(|parsed| {
             Argon2::default()
                 .verify_password(password.as_bytes(), &parsed)

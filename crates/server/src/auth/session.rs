@@ -3,7 +3,10 @@
 //! [`CurrentUser`] is the extractor every signed-in route takes: it reads the cookie, looks up an
 //! unexpired session of an active account, and answers 401 otherwise. It also enforces the
 //! account's idle timeout (its Session Timeout setting): a session unused for longer is deleted and
-//! refused; a session in use has its last-use time refreshed, at most once a minute.
+//! refused; a session in use has its last-use time refreshed, at most once a minute. Only a
+//! person's actions count as use: a request the web app makes on its own (background polling of
+//! notifications, devices, the connection log) says so with [`BACKGROUND_HEADER`] and is answered
+//! without extending the session, so an open tab no longer keeps it alive for ever.
 
 use axum::{
     extract::FromRequestParts,
@@ -25,6 +28,17 @@ pub const SESSION_IDLE: &str = "You were signed out after a period of inactivity
 /// How stale a session's last-use time may get before a request writes it again: a session in
 /// steady use costs one write a minute, not one per request.
 pub const LAST_SEEN_RESOLUTION_MS: i64 = 60 * 1000;
+
+/// The request header (value `1`) that marks a request the web app made on its own, not for a
+/// person's action: it does not count as activity for the idle timeout.
+pub const BACKGROUND_HEADER: &str = "x-cardio-background";
+
+/// Whether the request says it is background polling ([`BACKGROUND_HEADER`]).
+pub fn is_background(headers: &HeaderMap) -> bool {
+    headers
+        .get(BACKGROUND_HEADER)
+        .is_some_and(|v| v.as_bytes() == b"1")
+}
 
 /// A new random session token (32 bytes from the OS generator, base64url).
 pub fn new_token() -> String {
@@ -104,7 +118,7 @@ impl FromRequestParts<AppState> for CurrentUser {
             tracing::info!(user_id = %session.user.id, "session ended after idle timeout");
             return Err(ApiError::Unauthorized(SESSION_IDLE.into()));
         }
-        if idle >= LAST_SEEN_RESOLUTION_MS {
+        if idle >= LAST_SEEN_RESOLUTION_MS && !is_background(&parts.headers) {
             store::touch_session(&state.db, &session_hash, now).await?;
         }
         Ok(Self {

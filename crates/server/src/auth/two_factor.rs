@@ -181,7 +181,7 @@ pub async fn enable(
         .await?
         .ok_or_else(|| ApiError::Conflict(NOT_SET_UP.into()))?;
     let now = state.clock.now_ms();
-    rate_limit::check(&state.db, &user.email, &client, now).await?;
+    rate_limit::reserve(&state.db, &user.email, &client, now).await?;
     let Some(step) = totp::matching_step(&secret, &req.code, now) else {
         rate_limit::record_failure(&state.db, &user.email, &client, now).await?;
         tracing::info!(user_id = %user.id, "two-factor confirmation refused: wrong code");
@@ -301,7 +301,7 @@ pub async fn login_with_code(
     let Some(user) = user.filter(|u| u.is_active && u.totp_enabled) else {
         return Err(ApiError::Unauthorized(CHALLENGE_EXPIRED.into()));
     };
-    rate_limit::check(&state.db, &user.email, &client, now).await?;
+    rate_limit::reserve(&state.db, &user.email, &client, now).await?;
     if !check_second_factor(&state.db, &user.id, &req.code, now).await? {
         rate_limit::record_failure(&state.db, &user.email, &client, now).await?;
         tracing::info!(user_id = %user.id, "sign-in code refused");

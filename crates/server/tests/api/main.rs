@@ -26,6 +26,7 @@ mod reviews;
 mod screenings;
 mod settings;
 mod sharing;
+mod sign_in_limits;
 mod system;
 mod two_factor;
 mod waveforms;

@@ -15,6 +15,7 @@ crate::backend_tests!(
     one_users_settings_never_reach_another,
     a_session_idle_past_the_chosen_timeout_is_refused_and_deleted,
     each_use_within_the_timeout_keeps_the_session_alive,
+    background_polling_does_not_keep_an_idle_session_alive,
     the_default_timeout_is_30_minutes,
     never_leaves_only_the_absolute_session_lifetime,
 );
@@ -194,6 +195,40 @@ pub async fn each_use_within_the_timeout_keeps_the_session_alive(mut app: TestAp
         "100 minutes in, but used 50 minutes ago"
     );
     assert_eq!(third.status, StatusCode::UNAUTHORIZED);
+}
+
+pub async fn background_polling_does_not_keep_an_idle_session_alive(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    set_timeout(&mut app, "15m").await;
+    let background = [("X-Cardio-Background", "1")];
+
+    // An open tab polls the notifications every few minutes; nobody touches it.
+    let mut polls = Vec::new();
+    for _ in 0..7 {
+        app.clock.advance(minutes(2));
+        let response = app
+            .request_with(Method::GET, "/api/notifications", None, &background)
+            .await;
+        polls.push(response.status);
+    }
+    app.clock.advance(minutes(2));
+    let after_sixteen_minutes = app
+        .request_with(Method::GET, "/api/notifications", None, &background)
+        .await;
+
+    assert!(polls.iter().all(|s| *s == StatusCode::OK), "{polls:?}");
+    assert_eq!(after_sixteen_minutes.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        after_sixteen_minutes.detail(),
+        "You were signed out after a period of inactivity."
+    );
+    // The same requests made by a person keep it alive.
+    app.signed_in_doctor().await;
+    set_timeout(&mut app, "15m").await;
+    for _ in 0..8 {
+        app.clock.advance(minutes(2));
+        assert_eq!(app.get("/api/notifications").await.status, StatusCode::OK);
+    }
 }
 
 pub async fn the_default_timeout_is_30_minutes(mut app: TestApp) {
