@@ -3,15 +3,12 @@
 //! the stored file's hash. `GET /api/analyses` lists the signed-in user's own, newest first;
 //! `GET /api/analyses/{id}` reads one (audited).
 
-use axum::{
-    extract::{Path, Query, State},
-    routing::get,
-    Router,
-};
+use axum::{extract::State, routing::get, Router};
 use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, Any, Row, Transaction};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::extract::Path;
 use crate::{
     audit::{self, Action},
     auth::{session::CurrentUser, ClientAddr},
@@ -285,9 +282,9 @@ pub struct AnalysesQuery {
 pub async fn list(
     State(state): State<AppState>,
     user: CurrentUser,
-    query: Result<Query<AnalysesQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<axum::extract::Query<AnalysesQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<Analysis>>, ApiError> {
-    let Query(query) = query.map_err(|_| {
+    let axum::extract::Query(query) = query.map_err(|_| {
         ApiError::Validation("type must be one of clinical, ecg, pcg, ppg; limit a number.".into())
     })?;
     let limit = query.limit.unwrap_or(MAX_LIMIT).clamp(1, MAX_LIMIT);

@@ -2,15 +2,12 @@
 //! where. Rows are written in the same transaction as the action they record; `GET /api/audit`
 //! returns the signed-in user's own trail, newest first.
 
-use axum::{
-    extract::{Query, State},
-    routing::get,
-    Router,
-};
+use axum::{extract::State, routing::get, Router};
 use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, Any, Row, Transaction};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::extract::Query;
 use crate::{
     auth::session::CurrentUser,
     db::{ms_to_rfc3339, now_ms},

@@ -4,16 +4,12 @@
 //! The request uses the prototype's snake_case names, spelling included
 //! (`vessels_colored_by_flourosopy`); the ranges are the form's (spec §5) and the model's.
 
-use axum::{
-    extract::{Path, State},
-    http::StatusCode,
-    routing::get,
-    Router,
-};
+use axum::{extract::State, http::StatusCode, routing::get, Router};
 use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, AnyConnection, Row};
 use utoipa::ToSchema;
 
+use crate::extract::Path;
 use crate::{
     audit::{self, Action},
     auth::{session::CurrentDoctor, ClientAddr},

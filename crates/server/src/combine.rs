@@ -8,14 +8,11 @@
 //! result is reported as not performed, never guessed. The result is kept with the screening, which
 //! becomes `completed`.
 
-use axum::{
-    extract::{Path, State},
-    routing::post,
-    Router,
-};
+use axum::{extract::State, routing::post, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::extract::Path;
 use crate::{
     analyses::{self, Analysis, Modality},
     audit::{self, Action},

@@ -18,6 +18,12 @@ pub const DEFAULT_MAX_UPLOAD_BYTES: usize = 50 * 1024 * 1024;
 /// Default number of backups kept.
 pub const DEFAULT_BACKUP_KEEP: usize = 7;
 
+/// Default of [`Config::header_read_timeout`].
+pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default of [`Config::max_connections`]: far more than a clinic's browsers and devices open,
+/// few enough that file descriptors and per-connection buffers stay bounded.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+
 /// Everything the server needs to start.
 #[derive(Clone)]
 pub struct Config {
@@ -48,6 +54,11 @@ pub struct Config {
     /// Reverse proxies whose `X-Forwarded-For` names the client (see [`crate::client_addr`]);
     /// empty: the header is ignored.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// How long a connection may take to send a request's headers (and how long an idle
+    /// keep-alive connection is kept) before it is closed: a slow sender cannot pin it.
+    pub header_read_timeout: Duration,
+    /// Connections served at once; further ones wait in the listen backlog until one closes.
+    pub max_connections: usize,
 }
 
 impl Default for Config {
@@ -65,6 +76,8 @@ impl Default for Config {
             data_key: None,
             backup_keep: DEFAULT_BACKUP_KEEP,
             trusted_proxies: Vec::new(),
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
         }
     }
 }
@@ -84,6 +97,8 @@ impl fmt::Debug for Config {
             .field("data_key", &self.data_key)
             .field("backup_keep", &self.backup_keep)
             .field("trusted_proxies", &self.trusted_proxies)
+            .field("header_read_timeout", &self.header_read_timeout)
+            .field("max_connections", &self.max_connections)
             .finish()
     }
 }

@@ -1,14 +1,11 @@
 //! `GET /api/dashboard`: the home page's figures, computed from the signed-in doctor's stored data
 //! (the prototype showed hard-coded samples).
 
-use axum::{
-    extract::{Query, State},
-    routing::get,
-    Router,
-};
+use axum::{extract::State, routing::get, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::extract::Query;
 use crate::{
     auth::session::CurrentDoctor,
     db::now_ms,

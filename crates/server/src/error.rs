@@ -27,6 +27,9 @@ pub struct ErrorBody {
 /// Everything a request can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
+    /// 400: the request itself is malformed (a query string or path that does not parse).
+    #[error("{0}")]
+    BadRequest(String),
     /// 422: the input breaks a rule; the text names it.
     #[error("{0}")]
     Validation(String),
@@ -72,6 +75,7 @@ impl ApiError {
     /// The HTTP status of this error.
     pub fn status(&self) -> StatusCode {
         match self {
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -138,6 +142,7 @@ mod tests {
 
     #[test]
     fn statuses_match_the_variants() {
+        assert_eq!(ApiError::BadRequest(String::new()).status(), 400);
         assert_eq!(ApiError::Validation(String::new()).status(), 422);
         assert_eq!(ApiError::Unauthorized(String::new()).status(), 401);
         assert_eq!(ApiError::Conflict(String::new()).status(), 409);

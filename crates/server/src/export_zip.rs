@@ -21,7 +21,7 @@ use std::io::{self, Write};
 
 use axum::{
     body::{Body, Bytes},
-    extract::{Query, State},
+    extract::State,
     http::{header, HeaderValue},
     response::{IntoResponse, Response},
     routing::get,
@@ -87,9 +87,9 @@ pub async fn export_all(
     State(state): State<AppState>,
     doctor: CurrentDoctor,
     ClientAddr(client): ClientAddr,
-    period: Result<Query<Period>, axum::extract::rejection::QueryRejection>,
+    period: Result<axum::extract::Query<Period>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(period) = period
+    let axum::extract::Query(period) = period
         .map_err(|_| ApiError::Validation("from and to must be milliseconds since 1970.".into()))?;
     let (from, to) = period.bounds()?;
     let language = settings::load(&state.db, doctor.id()).await?.language;

@@ -15,17 +15,14 @@
 
 use std::collections::BTreeMap;
 
-use axum::{
-    extract::{Path, State},
-    routing::get,
-    Router,
-};
+use axum::{extract::State, routing::get, Router};
 use cardio_models::{
     analysis::Kind,
     waveform::{Waveform, MAX_WINDOW_S},
 };
 use serde_json::{json, Map, Value};
 
+use crate::extract::Path;
 use crate::{
     analyses::{self, Analysis, Modality},
     audit::{self, Action},

@@ -72,6 +72,7 @@ pub mod report_pdf;
 pub mod reports;
 pub mod reviews;
 pub mod screenings;
+pub mod serve;
 pub mod settings;
 pub mod sharing;
 pub mod state;
@@ -239,18 +240,16 @@ impl Application {
     /// ([`backup::auto_backup_task`]) runs beside it.
     ///
     /// # Errors
-    /// An I/O error from the listener.
+    /// None today (a failed accept is logged and retried); kept for callers' `?`.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let auto_backup = tokio::spawn(backup::auto_backup_task(self.state.clone()));
-        let served = axum::serve(
-            self.listener,
-            self.router
-                .into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(shutdown_signal())
-        .await;
+        let limits = serve::Limits {
+            header_read_timeout: self.state.config.header_read_timeout,
+            max_connections: self.state.config.max_connections,
+        };
+        serve::serve(self.listener, self.router, limits, shutdown_signal()).await;
         auto_backup.abort();
-        served
+        Ok(())
     }
 }
 

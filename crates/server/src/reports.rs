@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use axum::{
-    extract::{Query, State},
+    extract::State,
     http::{header, HeaderValue},
     response::{IntoResponse, Response},
     routing::get,
@@ -233,9 +233,9 @@ fn months_start(to_ms: i64) -> i64 {
 pub async fn summary(
     State(state): State<AppState>,
     doctor: CurrentDoctor,
-    period: Result<Query<Period>, axum::extract::rejection::QueryRejection>,
+    period: Result<axum::extract::Query<Period>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<ReportSummary>, ApiError> {
-    let Query(period) = period
+    let axum::extract::Query(period) = period
         .map_err(|_| ApiError::Validation("from and to must be milliseconds since 1970.".into()))?;
     let (from, to) = period.bounds()?;
     let mut conn = state.db.pool.acquire().await?;
@@ -333,9 +333,9 @@ pub async fn export_csv(
     State(state): State<AppState>,
     doctor: CurrentDoctor,
     ClientAddr(client): ClientAddr,
-    period: Result<Query<Period>, axum::extract::rejection::QueryRejection>,
+    period: Result<axum::extract::Query<Period>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(period) = period
+    let axum::extract::Query(period) = period
         .map_err(|_| ApiError::Validation("from and to must be milliseconds since 1970.".into()))?;
     let (from, to) = period.bounds()?;
     let mut tx = state.db.begin().await?;

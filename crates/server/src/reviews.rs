@@ -5,16 +5,12 @@
 //! history (`GET .../reviews`, newest first). Only the doctor who owns the analysis or screening
 //! reviews it (another doctor gets 404, a `user` account 403); every review is audited.
 
-use axum::{
-    extract::{Path, State},
-    http::StatusCode,
-    routing::get,
-    Router,
-};
+use axum::{extract::State, http::StatusCode, routing::get, Router};
 use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, AnyConnection, Row};
 use utoipa::ToSchema;
 
+use crate::extract::Path;
 use crate::{
     analyses::{self, ANALYSIS_NOT_FOUND},
     audit::{self, Action},

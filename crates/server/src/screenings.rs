@@ -6,7 +6,7 @@
 //! later steps attach recordings and results.
 
 use axum::{
-    extract::{Path, State},
+    extract::State,
     http::StatusCode,
     routing::{get, post},
     Router,
@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, AnyConnection, Row};
 use utoipa::ToSchema;
 
+use crate::extract::Path;
 use crate::{
     audit::{self, Action},
     auth::{session::CurrentDoctor, ClientAddr},

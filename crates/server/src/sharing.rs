@@ -15,7 +15,7 @@
 //! revocations and every read of shared data are audited.
 
 use axum::{
-    extract::{Path, State},
+    extract::State,
     http::StatusCode,
     response::Response,
     routing::{get, post},
@@ -25,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, AnyConnection, Row};
 use utoipa::ToSchema;
 
+use crate::extract::Path;
 use crate::{
     analyses::{self, Analysis, Modality, ANALYSIS_NOT_FOUND},
     audit::{self, Action},

@@ -4,11 +4,7 @@
 //!
 //! Only the owner reads it (another user's analysis is a 404); each read is audited.
 
-use axum::{
-    extract::{Path, Query, State},
-    routing::get,
-    Router,
-};
+use axum::{extract::State, routing::get, Router};
 use cardio_models::{
     analysis::Kind,
     waveform::{self, Waveform, WaveformChannel},
@@ -16,6 +12,7 @@ use cardio_models::{
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::extract::Path;
 use crate::{
     analyses::{self, Analysis, Modality, ANALYSIS_NOT_FOUND},
     auth::{session::CurrentUser, ClientAddr},
@@ -200,9 +197,9 @@ pub async fn read(
     user: CurrentUser,
     ClientAddr(client): ClientAddr,
     Path(id): Path<String>,
-    query: Result<Query<WaveformQuery>, axum::extract::rejection::QueryRejection>,
+    query: Result<axum::extract::Query<WaveformQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<WaveformView>, ApiError> {
-    let Query(query) = query
+    let axum::extract::Query(query) = query
         .map_err(|_| ApiError::Validation("start_s and duration_s must be numbers.".into()))?;
     let user_id = user.user.id.as_str();
     let mut tx = state.db.begin().await?;

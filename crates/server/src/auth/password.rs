@@ -11,7 +11,10 @@ use argon2::{
     password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString},
     Argon2,
 };
-use std::sync::{LazyLock, OnceLock};
+use std::{
+    collections::HashSet,
+    sync::{LazyLock, OnceLock},
+};
 use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
@@ -23,10 +26,30 @@ pub const MAX_PASSWORD_LEN: usize = 1024;
 /// The message for a short password (spec §5, exactly).
 pub const PASSWORD_TOO_SHORT: &str = "Password must be at least 6 characters";
 
-/// Checks a new password against the length rules (counted in characters, not bytes).
+/// The message for a password on the common-passwords list.
+pub const PASSWORD_TOO_COMMON: &str =
+    "This password is one of the most commonly used and easily guessed. Please choose another.";
+
+/// The most common passwords (lower case), embedded from `common_passwords.txt` (its header names
+/// the source; `scripts/common-passwords.sh` regenerates it).
+static COMMON_PASSWORDS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("common_passwords.txt")
+        .lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .collect()
+});
+
+/// Whether `password` is on the common-passwords list, whatever its letter case.
+pub fn is_common(password: &str) -> bool {
+    COMMON_PASSWORDS.contains(password.to_lowercase().as_str())
+}
+
+/// Checks a new password against the length rules (counted in characters, not bytes) and the
+/// common-passwords list.
 ///
 /// # Errors
-/// A 422 with [`PASSWORD_TOO_SHORT`], or a message for an overlong password.
+/// A 422 with [`PASSWORD_TOO_SHORT`], [`PASSWORD_TOO_COMMON`], or a message for an overlong
+/// password.
 pub fn check_new_password(password: &str) -> Result<(), ApiError> {
     let chars = password.chars().count();
     if chars < MIN_PASSWORD_LEN {
@@ -36,6 +59,9 @@ pub fn check_new_password(password: &str) -> Result<(), ApiError> {
         return Err(ApiError::Validation(format!(
             "Password must be at most {MAX_PASSWORD_LEN} characters"
         )));
+    }
+    if is_common(password) {
+        return Err(ApiError::Validation(PASSWORD_TOO_COMMON.into()));
     }
     Ok(())
 }
@@ -108,11 +134,28 @@ mod tests {
     #[test]
     fn enforces_the_six_character_minimum_in_characters() {
         assert!(check_new_password("12345").is_err());
-        assert!(check_new_password("123456").is_ok());
+        assert!(check_new_password("x2y4z6").is_ok());
         // Six characters, more than six bytes.
         assert!(check_new_password("ñandúé").is_ok());
         let err = check_new_password("abc").unwrap_err();
         assert_eq!(err.to_string(), PASSWORD_TOO_SHORT);
+    }
+
+    #[test]
+    fn refuses_the_most_common_passwords_whatever_their_case() {
+        assert!(
+            COMMON_PASSWORDS.len() >= 10_000,
+            "{}",
+            COMMON_PASSWORDS.len()
+        );
+        for common in [
+            "123456", "password", "Password", "QWERTY", "iloveyou", "football",
+        ] {
+            let err = check_new_password(common).unwrap_err();
+            assert_eq!(err.to_string(), PASSWORD_TOO_COMMON, "{common}");
+        }
+        assert!(check_new_password("secret-pass").is_ok());
+        assert!(check_new_password("correct horse battery").is_ok());
     }
 
     #[test]

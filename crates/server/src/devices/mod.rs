@@ -20,8 +20,7 @@ pub mod store;
 
 use axum::{
     extract::{
-        multipart::MultipartRejection, DefaultBodyLimit, FromRequestParts, Multipart, Path, Query,
-        State,
+        multipart::MultipartRejection, DefaultBodyLimit, FromRequestParts, Multipart, State,
     },
     http::{header, request::Parts, StatusCode},
     routing::{get, patch, post},
@@ -43,7 +42,7 @@ use crate::{
     },
     db::ms_to_rfc3339,
     error::{ApiError, ErrorBody},
-    extract::Json,
+    extract::{Json, Path, Query},
     predict::{self, upload},
     screenings::{self, SCREENING_NOT_FOUND},
     state::AppState,

@@ -8,15 +8,11 @@
 pub mod fields;
 pub mod store;
 
-use axum::{
-    extract::{Path, Query, State},
-    http::StatusCode,
-    routing::get,
-    Router,
-};
+use axum::{extract::State, http::StatusCode, routing::get, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::extract::{Path, Query};
 use crate::{
     audit::{self, Action},
     auth::{session::CurrentDoctor, ClientAddr},

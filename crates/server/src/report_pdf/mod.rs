@@ -23,7 +23,7 @@ pub mod paper;
 pub mod strings;
 
 use axum::{
-    extract::{Path, State},
+    extract::State,
     http::{header, HeaderValue},
     response::{IntoResponse, Response},
     routing::get,
@@ -37,6 +37,7 @@ use self::{
     layout::{ink, muted, Face, Writer, MARGIN},
     strings::Strings,
 };
+use crate::extract::Path;
 use crate::{
     analyses::{self, Analysis, Modality, ANALYSIS_NOT_FOUND},
     audit::{self, Action},

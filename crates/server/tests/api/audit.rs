@@ -6,6 +6,7 @@ use serde_json::json;
 use crate::helpers::{clinical_form, patient_form, TestApp};
 
 crate::backend_tests!(
+    a_query_string_that_does_not_parse_is_a_json_400,
     every_action_on_patient_data_is_audited,
     the_trail_is_limited_and_newest_first
 );
@@ -73,4 +74,15 @@ pub async fn the_trail_is_limited_and_newest_first(mut app: TestApp) {
     let rows = two.json();
     assert_eq!(rows.as_array().unwrap().len(), 2);
     assert!(rows[0]["id"].as_i64() > rows[1]["id"].as_i64());
+}
+
+pub async fn a_query_string_that_does_not_parse_is_a_json_400(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let response = app.get("/api/audit?limit=9223372036854775808").await;
+    assert_eq!(response.status, StatusCode::BAD_REQUEST);
+    assert!(
+        response.detail().starts_with("Invalid query string: "),
+        "{}",
+        response.text
+    );
 }

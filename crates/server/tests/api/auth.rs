@@ -14,6 +14,7 @@ crate::backend_tests!(
     signup_rejects_a_taken_email_whatever_its_case,
     signup_rejects_a_malformed_email,
     signup_rejects_a_short_password,
+    signup_and_password_change_refuse_a_common_password,
     signup_rejects_an_unknown_role_and_missing_fields,
     login_with_a_wrong_password_or_unknown_email_gets_one_message,
     login_updates_last_login_and_updated_at,
@@ -366,7 +367,12 @@ pub async fn cross_origin_login_and_signup_are_refused(mut app: TestApp) {
         .signup("Ana", "ana@clinic.test", "secret-pass", "doctor")
         .await;
     let login = app.login("ana@clinic.test", "secret-pass").await;
-    for response in [&signup, &login] {
+    // The same host and port under another scheme is another origin.
+    app.origin = Some("https://127.0.0.1:8080".into());
+    let other_scheme = app
+        .signup("Ana", "ana@clinic.test", "secret-pass", "doctor")
+        .await;
+    for response in [&signup, &login, &other_scheme] {
         assert_eq!(response.status, StatusCode::FORBIDDEN);
         assert_eq!(response.detail(), "Cross-origin request rejected.");
     }
@@ -405,4 +411,30 @@ async fn the_cookie_is_secure_when_configured() {
         .unwrap()
         .ends_with("; Secure"));
     app.cleanup_handle().run().await;
+}
+
+pub async fn signup_and_password_change_refuse_a_common_password(mut app: TestApp) {
+    let refused = app
+        .signup("Ana", "ana@clinic.test", "Password", "doctor")
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused.detail(),
+        "This password is one of the most commonly used and easily guessed. Please choose another."
+    );
+    assert!(refused.set_cookie().is_none());
+
+    app.signup("Ana", "ana@clinic.test", "secret-pass", "doctor")
+        .await;
+    let change = app
+        .post(
+            "/api/auth/password",
+            serde_json::json!({"current_password": "secret-pass", "new_password": "qwerty123"}),
+        )
+        .await;
+    assert_eq!(change.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        change.detail(),
+        cardio_server::auth::password::PASSWORD_TOO_COMMON
+    );
 }
