@@ -197,6 +197,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         data_key: backup::data_key_from_env()?,
         backup_keep: args.backup_keep,
         trusted_proxies: args.trusted_proxies,
+        header_read_timeout: cardio_server::config::DEFAULT_HEADER_READ_TIMEOUT,
+        max_connections: cardio_server::config::DEFAULT_MAX_CONNECTIONS,
     };
     std::fs::create_dir_all(&config.data_dir).context("cannot create the data folder")?;
     tracing::info!(?config, "starting");
