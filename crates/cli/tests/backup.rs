@@ -46,6 +46,32 @@ fn text(output: &Output) -> String {
     )
 }
 
+/// Creates the data folder's database with an account and an analysis whose file is `sha`.
+fn name_in_an_analysis(data_dir: &Path, sha: &str) {
+    let url = format!("sqlite://{}/cardio.db", data_dir.display());
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let db = cardio_server::db::Db::connect(&url).await.unwrap();
+        sqlx::query(
+            "INSERT INTO users (id, email, password_hash, role, created_at, updated_at) \
+             VALUES ('u1', 'ana@clinic.test', 'x', 'doctor', 0, 0)",
+        )
+        .execute(&db.pool)
+        .await
+        .unwrap();
+        sqlx::query(
+            "INSERT INTO analyses (id, user_id, modality, file_name, file_sha256, file_size, label, \
+             prediction, confidence, risk_score, result_json, model_id, model_version, created_at) \
+             VALUES ('a1', 'u1', 'ecg', 'ecg.csv', $1, 19, 'normal', 'Normal', 0.9, 0.1, '{}', \
+             'm', '1', 0)",
+        )
+        .bind(sha)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+        db.pool.close().await;
+    });
+}
+
 #[test]
 fn a_backup_is_restored_into_an_empty_folder_and_never_over_data() {
     // Arrange: a data folder with a database and one encrypted blob, under a configured key.
@@ -58,6 +84,8 @@ fn a_backup_is_restored_into_an_empty_folder_and_never_over_data() {
         Some(cardio_server::blobs::DataKey::parse(&key).unwrap()),
     );
     let sha = store.put(b"time,ECG\n0.000,0.1\n").unwrap();
+    // An analysis names it (a backup holds only named files, not orphans).
+    name_in_an_analysis(&data, &sha);
 
     // Act: two backups, keeping one.
     let first = cardio(&["backup"], &data, Some(&key));

@@ -25,7 +25,8 @@ use crate::{Channel, Format, FormatError, Recording, MAX_CHANNELS, MAX_VALUES};
 ///
 /// # Errors
 /// [`FormatError::Invalid`] when the container or the stream cannot be decoded,
-/// [`FormatError::TooLarge`] past [`MAX_VALUES`] decoded samples.
+/// [`FormatError::TooLarge`] past [`MAX_VALUES`] decoded samples, or, for a compressed stream,
+/// past [`crate::max_decoded_values`] of its size.
 pub fn read(bytes: &[u8], format: Format) -> Result<Recording, FormatError> {
     let owned = sanitize(bytes, format)?;
     // symphonia is third-party code fed arbitrary bytes: contain any panic it may have as an error.
@@ -376,6 +377,13 @@ fn check_vorbis_packet(packet: &[u8], format: Format) -> Result<u64, FormatError
 }
 
 fn decode(bytes: Vec<u8>, format: Format) -> Result<Recording, FormatError> {
+    // A PCM WAV holds its samples as they are; a compressed stream is bounded by its size.
+    let input_len = bytes.len();
+    let limit = if format == Format::Wav {
+        MAX_VALUES
+    } else {
+        crate::max_decoded_values(input_len)
+    };
     let invalid =
         |what: &str, err: &AudioError| FormatError::invalid(format, format!("{what}: {err}"));
     let mut hint = Hint::new();
@@ -452,9 +460,9 @@ fn decode(bytes: Vec<u8>, format: Format) -> Result<Recording, FormatError> {
         if decoded.frames() == 0 {
             continue;
         }
-        if interleaved.len() + decoded.frames() * count > MAX_VALUES {
+        if interleaved.len() + decoded.frames() * count > limit {
             return Err(FormatError::TooLarge(format!(
-                "more than {MAX_VALUES} audio samples"
+                "a {input_len}-byte file decoding to more than {limit} audio samples"
             )));
         }
         let mut buffer = SampleBuffer::<f64>::new(decoded.capacity() as u64, spec);

@@ -63,6 +63,31 @@ pub use detect::{detect, Format};
 /// read uses is bounded by a small multiple of the input size and never by this constant alone.
 pub const MAX_VALUES: usize = 1 << 27;
 
+/// Decoded sample values one input byte may give at most in a compressed format (zlib in MAT v5,
+/// FLAC, MP3, Ogg Vorbis), once past [`MIN_DECODED_VALUES`].
+///
+/// Why it is safe for honest recordings: zlib shrinks sampled physiological signals 2-6 times
+/// (MIT-BIH record 100: 2.1x as int16, 6.1x as doubles, i.e. at most about one value per byte);
+/// lossless FLAC gives about one value per byte; lossy audio gives about 8 values per byte at
+/// 8 kbit/s and 8 kHz, and about 11 at 32 kbit/s and 44.1 kHz. Sixteen leaves room above all of
+/// them, while a decompression bomb (zlib reaches 1032x on constant data, FLAC far more) is
+/// refused before it is allocated: a 1.7 MB MAT file that inflated to 256 MiB took the server to
+/// gigabytes of memory before this limit.
+pub const VALUES_PER_INPUT_BYTE: usize = 16;
+
+/// Decoded values any input may give, however small (a few seconds of audio at 48 kHz need a few
+/// hundred thousand).
+pub const MIN_DECODED_VALUES: usize = 4 << 20;
+
+/// The most sample values a compressed input of `input_len` bytes may decode to: never more than
+/// [`MAX_VALUES`], at most [`VALUES_PER_INPUT_BYTE`] per byte, and at least
+/// [`MIN_DECODED_VALUES`].
+pub fn max_decoded_values(input_len: usize) -> usize {
+    input_len
+        .saturating_mul(VALUES_PER_INPUT_BYTE)
+        .clamp(MIN_DECODED_VALUES, MAX_VALUES)
+}
+
 /// Largest number of channels any reader accepts.
 pub const MAX_CHANNELS: usize = 4096;
 

@@ -390,6 +390,9 @@ fn read_mat5(bytes: &[u8]) -> Result<Vec<Matrix>, FormatError> {
     };
     let mut out: Vec<Matrix> = Vec::new();
     let mut pos = 128;
+    // All compressed elements together may inflate to what the file's size allows (see
+    // `crate::max_decoded_values`: values of up to 8 bytes each).
+    let mut inflate_budget = crate::max_decoded_values(bytes.len()).saturating_mul(8) as u64;
     while pos + 8 <= bytes.len() {
         // Compressed elements can each inflate to many values: bound the sum too.
         if out.iter().map(|m| m.data.len()).sum::<usize>() > crate::MAX_VALUES {
@@ -400,17 +403,20 @@ fn read_mat5(bytes: &[u8]) -> Result<Vec<Matrix>, FormatError> {
         }
         let el = element(bytes, pos, e)?;
         pos = el.next;
+        let values_left = crate::max_decoded_values(bytes.len())
+            .saturating_sub(out.iter().map(|m| m.data.len()).sum::<usize>());
         match el.kind {
             MI_MATRIX => {
-                if let Some(m) = matrix5(el.data, e)? {
+                if let Some(m) = matrix5(el.data, e, values_left)? {
                     out.push(m);
                 }
             }
             MI_COMPRESSED => {
-                let inflated = inflate(el.data)?;
+                let inflated = inflate(el.data, inflate_budget.min(MAX_INFLATED))?;
+                inflate_budget = inflate_budget.saturating_sub(inflated.len() as u64);
                 let inner = element(&inflated, 0, e)?;
                 if inner.kind == MI_MATRIX {
-                    if let Some(m) = matrix5(inner.data, e)? {
+                    if let Some(m) = matrix5(inner.data, e, values_left)? {
                         out.push(m);
                     }
                 }
@@ -421,22 +427,22 @@ fn read_mat5(bytes: &[u8]) -> Result<Vec<Matrix>, FormatError> {
     Ok(out)
 }
 
-fn inflate(data: &[u8]) -> Result<Vec<u8>, FormatError> {
+fn inflate(data: &[u8], limit: u64) -> Result<Vec<u8>, FormatError> {
     let mut out = Vec::new();
     flate2::read::ZlibDecoder::new(data)
-        .take(MAX_INFLATED + 1)
+        .take(limit + 1)
         .read_to_end(&mut out)
         .map_err(|err| FormatError::invalid(Format::Mat5, format!("compressed element: {err}")))?;
-    if out.len() as u64 > MAX_INFLATED {
+    if out.len() as u64 > limit {
         return Err(FormatError::TooLarge(format!(
-            "a compressed element inflating past {MAX_INFLATED} bytes"
+            "compressed data inflating past {limit} bytes (more than an honest recording of this file's size holds)"
         )));
     }
     Ok(out)
 }
 
 /// Decodes a `miMATRIX` element's content; `None` for arrays that are not numeric.
-fn matrix5(data: &[u8], e: Endian) -> Result<Option<Matrix>, FormatError> {
+fn matrix5(data: &[u8], e: Endian, values_left: usize) -> Result<Option<Matrix>, FormatError> {
     const F: Format = Format::Mat5;
     if data.is_empty() {
         return Ok(None); // an empty cell placeholder
@@ -481,6 +487,11 @@ fn matrix5(data: &[u8], e: Endian) -> Result<Option<Matrix>, FormatError> {
         }
     };
     let n = checked_values(F, rows, cols, real.data.len() / size)?;
+    if n > values_left {
+        return Err(FormatError::TooLarge(format!(
+            "{n} values where a file of this size holds at most {values_left}"
+        )));
+    }
     let values = real.data[..n * size]
         .chunks_exact(size)
         .map(|c| mat5_value(c, real.kind, e.big))
@@ -623,6 +634,52 @@ pub(crate) mod tests {
             find_matrix(&bytes, "BPM0").unwrap().unwrap().data,
             vec![71.5, 72.0]
         );
+    }
+
+    /// A level 5 `int8` matrix element of `n` zeros (compresses about 1000:1).
+    fn mat5_int8_zeros(n: u32) -> Vec<u8> {
+        let mut body = tag(MI_UINT32, &[6, 0, 0, 0, 0, 0, 0, 0]);
+        body.extend(tag(
+            MI_INT32,
+            &[1u32.to_le_bytes(), n.to_le_bytes()].concat(),
+        ));
+        body.extend(tag(MI_INT8, b"bomb"));
+        body.extend(tag(MI_INT8, &vec![0u8; n as usize]));
+        tag(MI_MATRIX, &body)
+    }
+
+    #[test]
+    fn a_compressed_element_inflating_past_an_honest_recordings_size_is_refused() {
+        // 64 MiB of zeros in a file of about 64 KiB: a decompression bomb.
+        let bomb = mat5_file(&[compress(&mat5_int8_zeros(64 << 20))]);
+        assert!(bomb.len() < 100_000, "{}", bomb.len());
+        let err = read_matrices(&bomb).unwrap_err();
+        assert!(matches!(err, FormatError::TooLarge(_)), "{err}");
+        assert!(
+            err.to_string().contains("compressed data inflating past"),
+            "{err}"
+        );
+        // 16 MiB of int8 zeros inflate within the budget but hold more values than the file's
+        // size allows: refused before they are widened to doubles.
+        let dense = mat5_file(&[compress(&mat5_int8_zeros(16 << 20))]);
+        let err = read_matrices(&dense).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("values where a file of this size holds at most"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_honest_compressed_recording_is_read_whole() {
+        // Ten minutes of a 250 Hz double signal with noise-like detail, compressed.
+        let values: Vec<f64> = (0..150_000)
+            .map(|i: i32| (f64::from(i) * 0.05).sin() + f64::from(i * 7919 % 97) / 1000.0)
+            .collect();
+        let bytes = mat5_file(&[compress(&mat5_matrix("val", 1, 150_000, &values))]);
+        let m = find_matrix(&bytes, "val").unwrap().unwrap();
+        assert_eq!(m.data.len(), 150_000);
+        assert_eq!(m.data[1234], values[1234]);
     }
 
     #[test]

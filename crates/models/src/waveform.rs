@@ -97,15 +97,33 @@ fn decimate(x: &[f64], factor: usize, scale: f64) -> Vec<Option<f32>> {
         .collect()
 }
 
-/// Beat times of a whole recording, seconds.
-struct Marks {
-    beats: Vec<f64>,
-    s1: Vec<f64>,
-    s2: Vec<f64>,
+/// Beat times of a whole recording, seconds: computed once per recording by [`marks`] and reused
+/// for every window of it ([`window_with_marks`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marks {
+    /// R peaks, pulse peaks, or S1.
+    pub beats: Vec<f64>,
+    /// PCG S1 times.
+    pub s1: Vec<f64>,
+    /// PCG S2 times.
+    pub s2: Vec<f64>,
 }
 
-/// Marks of the whole recording on the analysed channel, or why there are none.
-fn marks(rec: &Recording, kind: Kind, channel: usize) -> Result<Marks, String> {
+/// The channel a viewer of `rec` marks: `analysed_channel` when it exists, else the first.
+pub fn marked_channel(rec: &Recording, analysed_channel: Option<usize>) -> usize {
+    analysed_channel
+        .filter(|&i| i < rec.channels.len().min(MAX_CHANNELS))
+        .unwrap_or(0)
+}
+
+/// Marks of the whole recording on `channel` (see [`marked_channel`]), or why there are none.
+///
+/// # Errors
+/// Why no marks could be found, in words (a recording too short or too poor, a bad rate).
+pub fn marks(rec: &Recording, kind: Kind, channel: usize) -> Result<Marks, String> {
+    if channel >= rec.channels.len() {
+        return Err("the recording has no such channel".into());
+    }
     let fs = rec.sampling_rate_hz;
     match kind {
         Kind::Pcg => {
@@ -166,6 +184,27 @@ pub fn window(
     if rec.channels.is_empty() {
         return Err(AnalysisError::NoChannels);
     }
+    let channel = marked_channel(rec, analysed_channel);
+    let found = marks(rec, kind, channel);
+    window_with_marks(rec, kind, channel, &found, start_s, window_s)
+}
+
+/// [`window`] with marks already found by [`marks`] on `channel` (a viewer paging through one
+/// recording computes them once).
+///
+/// # Errors
+/// As [`window`].
+pub fn window_with_marks(
+    rec: &Recording,
+    kind: Kind,
+    channel: usize,
+    found: &Result<Marks, String>,
+    start_s: f64,
+    window_s: f64,
+) -> Result<Waveform, AnalysisError> {
+    if rec.channels.is_empty() {
+        return Err(AnalysisError::NoChannels);
+    }
     let fs = SamplingRate::new(rec.sampling_rate_hz)?.hz();
     let duration_s = rec.duration_seconds();
     let window_s = if window_s.is_finite() {
@@ -209,12 +248,10 @@ pub fn window(
             }
         })
         .collect::<Vec<_>>();
-    let analysed = analysed_channel
-        .filter(|&i| i < channels.len())
-        .unwrap_or(0);
-    let (beats_s, s1_s, s2_s, marks_note) = match marks(rec, kind, analysed) {
-        Ok(Marks { beats, s1, s2 }) => (beats, s1, s2, None),
-        Err(reason) => (Vec::new(), Vec::new(), Vec::new(), Some(reason)),
+    let analysed = channel.min(channels.len().saturating_sub(1));
+    let (beats_s, s1_s, s2_s, marks_note) = match found {
+        Ok(Marks { beats, s1, s2 }) => (beats.clone(), s1.clone(), s2.clone(), None),
+        Err(reason) => (Vec::new(), Vec::new(), Vec::new(), Some(reason.clone())),
     };
     #[allow(clippy::cast_precision_loss)]
     Ok(Waveform {

@@ -314,6 +314,9 @@ pub async fn create(
             .execute(&db.pool)
             .await?;
         let mut counts = count_rows(&db_copy).await?;
+        // Only the files the copied database names: an orphan (see `crate::orphans`) is not
+        // part of the data.
+        let referenced = referenced_in(&db_copy).await?;
         // 2. The blobs (after the database: every blob it names exists already), the hashes and
         // the manifest, on the blocking pool.
         let blob_root = blobs.root().to_path_buf();
@@ -325,7 +328,8 @@ pub async fn create(
         };
         let staging_dir = staging.clone();
         tokio::task::spawn_blocking(move || {
-            let (files, encrypted_blobs, blob_count) = copy_files(&blob_root, &staging_dir)?;
+            let (files, encrypted_blobs, blob_count) =
+                copy_files(&blob_root, &staging_dir, &referenced)?;
             counts.blobs = blob_count;
             let manifest = Manifest {
                 format: MANIFEST_FORMAT,
@@ -405,11 +409,28 @@ async fn count_rows(path: &Path) -> Result<Counts, BackupError> {
     Ok(counts)
 }
 
-/// Links (or copies) every blob file into `staging/blobs/`, hashes it and the database copy.
-/// Returns the manifest's files, how many blobs are encrypted and how many there are.
+/// The blob hashes the database copy at `path` names.
+async fn referenced_in(path: &Path) -> Result<std::collections::HashSet<String>, BackupError> {
+    let mut conn = SqliteConnectOptions::new()
+        .filename(path)
+        .read_only(true)
+        .connect()
+        .await?;
+    let rows: Vec<(Option<String>, Option<String>)> =
+        sqlx::query_as(crate::orphans::REFERENCED_SQL)
+            .fetch_all(&mut conn)
+            .await?;
+    conn.close().await?;
+    Ok(crate::orphans::collect(rows))
+}
+
+/// Links (or copies) every blob file the database names into `staging/blobs/`, hashes it and
+/// the database copy. Returns the manifest's files, how many blobs are encrypted and how many
+/// there are.
 fn copy_files(
     blob_root: &Path,
     staging: &Path,
+    referenced: &std::collections::HashSet<String>,
 ) -> Result<(Vec<ManifestFile>, u64, i64), BackupError> {
     let mut files = vec![hash_file(staging, DATABASE_FILE)?.0];
     let (mut encrypted, mut count) = (0, 0);
@@ -434,8 +455,9 @@ fn copy_files(
             .map_err(io_error(format!("cannot list {}", shard.path().display())))?;
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            // Temporary files of a write in progress start with a dot.
-            if name.starts_with('.') || !entry.path().is_file() {
+            // Temporary files of a write in progress start with a dot; orphans are named by
+            // no analysis.
+            if !crate::orphans::is_referenced(&name, referenced) || !entry.path().is_file() {
                 continue;
             }
             let target = target_dir.join(&name);

@@ -248,6 +248,11 @@ impl BlobStore {
         let sha256 = Self::hash(bytes);
         let path = self.path_of(&sha256);
         if path.exists() {
+            // The stored copy is about to be named by a new row: make it young again, so the
+            // orphan sweep (which removes only old unreferenced files) cannot take it meanwhile.
+            if let Ok(file) = std::fs::File::options().write(true).open(&path) {
+                let _ = file.set_modified(std::time::SystemTime::now());
+            }
             return Ok(sha256);
         }
         let sealed;

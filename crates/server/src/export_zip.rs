@@ -35,10 +35,11 @@ use zip::{write::SimpleFileOptions, CompressionMethod, ZipWriter};
 use crate::{
     audit::{self, Action},
     auth::{session::CurrentDoctor, ClientAddr},
-    blobs::BlobStore,
     db::{ms_to_rfc3339, now_ms, Db},
     error::{ApiError, ErrorBody},
-    fhir, report_pdf,
+    fhir,
+    recordings::Recordings,
+    report_pdf,
     reports::{self, Period},
     settings::{self, Language},
     state::AppState,
@@ -169,14 +170,14 @@ pub async fn export_all(
     };
     let (sender, receiver) = mpsc::channel(CHUNKS_IN_FLIGHT);
     let db = state.db.clone();
-    let blobs = state.blobs.clone();
+    let recordings = state.recordings();
     let runtime = tokio::runtime::Handle::current();
     tokio::task::spawn_blocking(move || {
         let out = ChunkSender {
             sender: sender.clone(),
             buffer: Vec::with_capacity(CHUNK_BYTES),
         };
-        if let Err(e) = write_archive(out, &contents, &db, &blobs, &runtime) {
+        if let Err(e) = write_archive(out, &contents, &db, &recordings, &runtime) {
             // The client has the status already: end the body with an error so it sees a
             // truncated download rather than a ZIP that looks whole.
             tracing::warn!(error = %e, "export archive stopped");
@@ -208,7 +209,7 @@ fn write_archive(
     out: ChunkSender,
     contents: &Contents,
     db: &Db,
-    blobs: &BlobStore,
+    recordings: &Recordings,
     runtime: &tokio::runtime::Handle,
 ) -> io::Result<()> {
     let mut zip = ZipWriter::new_stream(out);
@@ -228,7 +229,7 @@ fn write_archive(
         (Report::Screening, "screenings", &contents.screenings),
     ] {
         for id in ids {
-            let pdf = report(kind, id, contents, db, blobs, runtime);
+            let pdf = report(kind, id, contents, db, recordings, runtime);
             let name = format!("reports/{folder}/{id}.pdf");
             add_or_list(&mut zip, &name, options, pdf, &mut failed)?;
         }
@@ -240,7 +241,7 @@ fn write_archive(
                 fhir::load(&mut conn, id, doctor).await
             })
             .and_then(|data| data.ok_or_else(|| ApiError::NotFound("Patient not found.".into())))
-            .map(|data| fhir::bundle(&data, blobs))
+            .map(|data| fhir::bundle(&data, recordings))
             .and_then(|bundle| {
                 serde_json::to_vec_pretty(&bundle).map_err(|e| ApiError::Internal(e.to_string()))
             });
@@ -281,7 +282,7 @@ fn report(
     id: &str,
     contents: &Contents,
     db: &Db,
-    blobs: &BlobStore,
+    recordings: &Recordings,
     runtime: &tokio::runtime::Handle,
 ) -> Result<Vec<u8>, ApiError> {
     let (doctor, language, name) = (
@@ -303,7 +304,7 @@ fn report(
         }
     })?;
     let data = data.ok_or_else(|| ApiError::NotFound("Not found.".into()))?;
-    report_pdf::render(&data, blobs)
+    report_pdf::render(&data, recordings)
 }
 
 /// Adds an entry, or lists it in `failed` with the reason it could not be made.

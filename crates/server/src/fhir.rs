@@ -27,16 +27,15 @@ use crate::{
     analyses::{self, Analysis, Modality},
     audit::{self, Action},
     auth::{session::CurrentDoctor, ClientAddr},
-    blobs::BlobStore,
     clinical::{self, ClinicalRecord},
     db::{ms_to_rfc3339, now_ms},
     error::{ApiError, ErrorBody},
     extract::Json,
     patients::{self, Patient, PATIENT_NOT_FOUND},
+    recordings::Recordings,
     reviews::Agreement,
     screenings::{self, Screening},
     state::AppState,
-    waveforms,
 };
 
 const LOINC: &str = "http://loinc.org";
@@ -414,8 +413,8 @@ pub async fn export(
     .await?;
     tx.commit().await?;
 
-    let blobs = state.blobs.clone();
-    let bundle = tokio::task::spawn_blocking(move || bundle(&data, &blobs)).await?;
+    let recordings = state.recordings();
+    let bundle = tokio::task::spawn_blocking(move || bundle(&data, &recordings)).await?;
     let mut response = axum::response::IntoResponse::into_response(Json(bundle));
     response.headers_mut().insert(
         axum::http::header::CONTENT_TYPE,
@@ -451,7 +450,7 @@ pub(crate) async fn load(
 }
 
 /// The FHIR R4 Bundle of a patient's data (blocking: recordings are read from the blob store).
-pub(crate) fn bundle(data: &PatientData, blobs: &BlobStore) -> Value {
+pub(crate) fn bundle(data: &PatientData, recordings: &Recordings) -> Value {
     let mut bundle = BundleBuilder::default();
     let subject = bundle.add(patient_resource(&data.patient));
     let mut devices: BTreeMap<(String, String), String> = BTreeMap::new();
@@ -482,7 +481,7 @@ pub(crate) fn bundle(data: &PatientData, blobs: &BlobStore) -> Value {
         // A recording that cannot be read again still gets its report, without the signal.
         let signal = kind
             .filter(|_| !a.files.is_empty())
-            .and_then(|k| waveforms::read_window(blobs, a, k, 0.0, MAX_WINDOW_S).ok());
+            .and_then(|k| recordings.window(a, k, 0.0, MAX_WINDOW_S).ok());
         analysis_resources(&mut bundle, a, signal.as_ref(), &subject, &device);
     }
     for s in &data.screenings {

@@ -64,10 +64,12 @@ pub mod health;
 pub mod models;
 pub mod notifications;
 pub mod openapi;
+pub mod orphans;
 pub mod patients;
 pub mod predict;
 pub mod profile;
 pub mod record_id;
+pub mod recordings;
 pub mod report_pdf;
 pub mod reports;
 pub mod reviews;
@@ -237,18 +239,21 @@ impl Application {
     }
 
     /// Serves until Ctrl-C or SIGTERM, then finishes open requests. The daily automatic backup
-    /// ([`backup::auto_backup_task`]) runs beside it.
+    /// ([`backup::auto_backup_task`]) and the orphan sweep ([`orphans::sweep_task`]) run beside
+    /// it.
     ///
     /// # Errors
     /// None today (a failed accept is logged and retried); kept for callers' `?`.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let auto_backup = tokio::spawn(backup::auto_backup_task(self.state.clone()));
+        let sweep = tokio::spawn(orphans::sweep_task(self.state.clone()));
         let limits = serve::Limits {
             header_read_timeout: self.state.config.header_read_timeout,
             max_connections: self.state.config.max_connections,
         };
         serve::serve(self.listener, self.router, limits, shutdown_signal()).await;
         auto_backup.abort();
+        sweep.abort();
         Ok(())
     }
 }

@@ -3,7 +3,14 @@
 
 use std::sync::Arc;
 
-use crate::{blobs::BlobStore, clock::Clock, config::Config, db::Db, models::ModelRegistry};
+use crate::{
+    blobs::BlobStore,
+    clock::Clock,
+    config::Config,
+    db::Db,
+    models::ModelRegistry,
+    recordings::{DecodeGate, Recordings, WindowCache},
+};
 
 /// Shared, cheaply cloned state of the application.
 #[derive(Clone, Debug)]
@@ -23,6 +30,11 @@ pub struct AppState {
     /// otherwise be fifty runnable threads on two cores, and the threads that hold the database's
     /// write connection or answer the other requests would wait their turn behind them.
     pub compute_slots: Arc<tokio::sync::Semaphore>,
+    /// The memory gate every decode of a recording passes, uploads and read-backs alike
+    /// (see [`crate::recordings`]).
+    pub decode_gate: DecodeGate,
+    /// Decoded recordings with their marks, for the viewers and reports.
+    pub window_cache: WindowCache,
 }
 
 impl AppState {
@@ -42,6 +54,17 @@ impl AppState {
             compute_slots: Arc::new(tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get),
             )),
+            decode_gate: DecodeGate::default(),
+            window_cache: WindowCache::default(),
+        }
+    }
+
+    /// What reads stored recordings back: the blob store, the decode gate and the cache.
+    pub fn recordings(&self) -> Recordings {
+        Recordings {
+            blobs: self.blobs.clone(),
+            gate: self.decode_gate.clone(),
+            cache: self.window_cache.clone(),
         }
     }
 }

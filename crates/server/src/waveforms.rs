@@ -1,13 +1,14 @@
 //! `GET /api/analyses/{id}/waveform`: a time window of an analysis's stored recording for the
 //! waveform viewers (ECG paper, PCG with S1/S2, PPG with pulse peaks), read again from the blob
-//! store with the same readers the prediction used, and the beats found in the whole recording.
+//! store with the same readers the prediction used, and the beats found in the whole recording
+//! (decoded under the memory gate and cached, see [`crate::recordings`]).
 //!
 //! Only the owner reads it (another user's analysis is a 404); each read is audited.
 
 use axum::{extract::State, routing::get, Router};
 use cardio_models::{
     analysis::Kind,
-    waveform::{self, Waveform, WaveformChannel},
+    waveform::{Waveform, WaveformChannel},
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -19,7 +20,7 @@ use crate::{
     blobs::BlobStore,
     error::{ApiError, ErrorBody},
     extract::Json,
-    predict::upload::{self, Upload, UploadedFile},
+    predict::upload::{Upload, UploadedFile},
     state::AppState,
 };
 
@@ -135,27 +136,8 @@ pub(crate) fn analysed_channel(analysis: &Analysis, names: &[String]) -> Option<
     names.iter().position(|n| n.trim() == name.trim())
 }
 
-/// A window of an analysis's stored recording with its marks (blocking: file I/O and signal work).
-///
-/// # Errors
-/// 500 when a blob is missing; 415/422 when the file cannot be read again or shown.
-pub(crate) fn read_window(
-    blobs: &BlobStore,
-    analysis: &Analysis,
-    kind: Kind,
-    start_s: f64,
-    duration_s: f64,
-) -> Result<Waveform, ApiError> {
-    let upload = stored_upload(blobs, analysis)?;
-    let recording = upload::to_recording(&upload)?;
-    let names: Vec<String> = recording.channels.iter().map(|c| c.name.clone()).collect();
-    let channel = analysed_channel(analysis, &names);
-    waveform::window(&recording, kind, channel, start_s, duration_s)
-        .map_err(|e| ApiError::Validation(format!("The recording cannot be shown: {e}.")))
-}
-
 /// Reads the stored files back into the upload they came from (blocking I/O).
-fn stored_upload(blobs: &BlobStore, analysis: &Analysis) -> Result<Upload, ApiError> {
+pub(crate) fn stored_upload(blobs: &BlobStore, analysis: &Analysis) -> Result<Upload, ApiError> {
     let files = analysis
         .files
         .iter()
@@ -217,11 +199,13 @@ pub async fn read(
     }
     analyses::audit_read(&mut tx, user_id, &client, &analysis, "analysis_waveform").await?;
     tx.commit().await?;
-    let blobs = state.blobs.clone();
+    let recordings = state.recordings();
     let start_s = query.start_s.unwrap_or(0.0);
     let duration_s = query.duration_s.unwrap_or(DEFAULT_WINDOW_S);
     let view = tokio::task::spawn_blocking(move || {
-        read_window(&blobs, &analysis, kind, start_s, duration_s).map(WaveformView::from)
+        recordings
+            .window(&analysis, kind, start_s, duration_s)
+            .map(WaveformView::from)
     })
     .await??;
     Ok(Json(view))

@@ -100,6 +100,7 @@ impl Role {
 /// An account as the API shows it (spec §3 user profile fields). Never carries the password hash.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[allow(clippy::struct_excessive_bools)] // independent flags of an account, as the API shows them
 pub struct User {
     /// The account's id.
     pub uid: String,

@@ -6,6 +6,7 @@ use crate::{db::Db, error::ApiError};
 
 /// An account as stored, including its password hash (never serialised to a client).
 #[derive(Clone)]
+#[allow(clippy::struct_excessive_bools)] // independent flags of an account, one column each
 pub struct UserRow {
     /// UUID.
     pub id: String,

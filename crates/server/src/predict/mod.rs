@@ -350,6 +350,13 @@ pub(crate) async fn analyse_upload(
     .await?;
     let blobs = crate::data_settings::blob_writer(state).await?;
     let file_name = upload.display_name();
+    // Memory first (the decode may take a lot), then a core for the model.
+    let upload_bytes = upload
+        .files
+        .iter()
+        .map(|f| f.bytes.len())
+        .fold(0, usize::saturating_add);
+    let decoding = state.decode_gate.acquire(upload_bytes).await?;
     let slot = state
         .compute_slots
         .clone()
@@ -365,6 +372,8 @@ pub(crate) async fn analyse_upload(
             PredictError::ModelNotLoaded(_) => ApiError::ModelNotLoaded,
         })?;
         drop(slot);
+        drop(recording);
+        drop(decoding);
         // Each file under its own hash, the one the record is named by (a WFDB header) first.
         let mut files = upload.files;
         if let Some(at) = files.iter().position(|f| f.name == file_name) {

@@ -45,17 +45,16 @@ use crate::{
         session::{CurrentDoctor, CurrentUser},
         ClientAddr,
     },
-    blobs::BlobStore,
     clinical::{self, ClinicalRecord},
     combine::{self, CombinedResult, ModalityStatus},
     db::{ms_to_rfc3339, now_ms},
     error::{ApiError, ErrorBody},
     patients::{self, fields::Gender, Patient},
+    recordings::Recordings,
     reviews::{Agreement, Review},
     screenings::{self, SCREENING_NOT_FOUND},
     settings::{self, Language},
     state::AppState,
-    waveforms,
 };
 
 /// The product name in the header.
@@ -398,7 +397,7 @@ fn write_analysis(
 ///
 /// # Errors
 /// 500 when the PDF cannot be written.
-pub fn render(data: &ReportData, blobs: &BlobStore) -> Result<Vec<u8>, ApiError> {
+pub fn render(data: &ReportData, recordings: &Recordings) -> Result<Vec<u8>, ApiError> {
     let s = strings::of(data.language);
     let title = format!("{PRODUCT} — {}", s.title);
     let mut out = Writer::new(&title)?;
@@ -470,7 +469,7 @@ pub fn render(data: &ReportData, blobs: &BlobStore) -> Result<Vec<u8>, ApiError>
             if a.files.is_empty() {
                 return Err(String::new());
             }
-            waveforms::read_window(blobs, a, kind, 0.0, seconds).map_err(|e| {
+            recordings.window(a, kind, 0.0, seconds).map_err(|e| {
                 tracing::warn!(analysis = %a.id, error = ?e, "report strip unavailable");
                 e.to_string()
             })
@@ -614,8 +613,8 @@ pub(crate) async fn screening_data(
 }
 
 pub(crate) async fn generate(state: &AppState, data: ReportData) -> Result<Vec<u8>, ApiError> {
-    let blobs = state.blobs.clone();
-    tokio::task::spawn_blocking(move || render(&data, &blobs)).await?
+    let recordings = state.recordings();
+    tokio::task::spawn_blocking(move || render(&data, &recordings)).await?
 }
 
 /// The PDF report of one of the signed-in user's analyses.
@@ -720,9 +719,13 @@ mod tests {
             screening: None,
             analyses: Vec::new(),
         };
-        let blobs = BlobStore::new(std::path::Path::new("/nonexistent"));
+        let recordings = Recordings {
+            blobs: crate::blobs::BlobStore::new(std::path::Path::new("/nonexistent")),
+            gate: crate::recordings::DecodeGate::default(),
+            cache: crate::recordings::WindowCache::default(),
+        };
 
-        let bytes = render(&data, &blobs).unwrap();
+        let bytes = render(&data, &recordings).unwrap();
 
         let text = pdf_extract::extract_text_from_mem(&bytes).unwrap();
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");

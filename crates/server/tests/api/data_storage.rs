@@ -26,6 +26,7 @@ crate::backend_tests!(
     backups_on_postgresql_are_the_operators_job,
     the_daily_backup_follows_the_servers_clock_and_keeps_the_newest,
     backup_then_restore_into_an_empty_data_folder_gives_back_identical_data,
+    orphans_are_swept_after_a_day_and_never_backed_up,
 );
 
 /// Uploads an ECG CSV for the signed-in doctor and returns its analysis (JSON) and blob hash.
@@ -427,4 +428,64 @@ pub async fn backup_then_restore_into_an_empty_data_folder_gives_back_identical_
         std::fs::read(original.path_of(&sealed_sha)).unwrap()
     );
     db.pool.close().await;
+}
+
+/// Sets a file's modification time `by` into the past.
+fn age(path: &std::path::Path, by: Duration) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - by)
+        .unwrap();
+}
+
+pub async fn orphans_are_swept_after_a_day_and_never_backed_up(mut app: TestApp) {
+    // Arrange: one real upload, one orphan (as a server killed between writing the file and
+    // committing its analysis leaves), one temporary file of an interrupted write, all old.
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let (analysis, kept) = upload(&mut app, "a.csv", csv_recording(3.0)).await;
+    let state = AppState::with_models(app.db.clone(), app.config.clone(), echo_models());
+    let orphan = state.blobs.put(b"written, never committed").unwrap();
+    let tmp = state
+        .blobs
+        .path_of(&orphan)
+        .with_file_name(format!(".{orphan}.interrupted.tmp"));
+    std::fs::write(&tmp, b"half a fi").unwrap();
+    let two_days = Duration::from_hours(48);
+    for path in [
+        state.blobs.path_of(&kept),
+        state.blobs.path_of(&orphan),
+        tmp.clone(),
+    ] {
+        age(&path, two_days);
+    }
+
+    // Backups (SQLite) copy only what an analysis names.
+    if app.backend == Backend::Sqlite {
+        let made = backup::create(&app.db, &app.config.data_dir, &state.blobs, 1, 7)
+            .await
+            .unwrap();
+        assert_eq!(made.counts.blobs, 1);
+        let copied = backup::backups_dir(&app.config.data_dir)
+            .join(&made.id)
+            .join("blobs")
+            .join(&orphan[..2])
+            .join(&orphan);
+        assert!(!copied.exists());
+    }
+
+    let swept = cardio_server::orphans::sweep(&state).await.unwrap();
+
+    assert_eq!(swept.orphans, 1);
+    assert_eq!(swept.temporary, 1);
+    assert!(!state.blobs.path_of(&orphan).exists());
+    assert!(!tmp.exists());
+    assert_eq!(waveform(&mut app, &analysis).await.status, StatusCode::OK);
+    // Nothing left to sweep.
+    assert_eq!(
+        cardio_server::orphans::sweep(&state).await.unwrap(),
+        cardio_server::orphans::Swept::default()
+    );
 }
