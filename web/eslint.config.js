@@ -10,6 +10,7 @@ const FEATURES = [
   'auth',
   'devices',
   'home',
+  'notifications',
   'patients',
   'profile',
   'reports',

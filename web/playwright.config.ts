@@ -8,6 +8,8 @@ const baseURL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
   testDir: './e2e',
+  // The fresh server's first account, its administrator (see e2e/globalSetup.ts).
+  globalSetup: './e2e/globalSetup.ts',
   outputDir: './test-results',
   fullyParallel: false,
   workers: 1,

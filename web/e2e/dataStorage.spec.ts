@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { createAccount, uniqueEmail } from './helpers';
+import { administratorEmail, createAccount, signIn, uniqueEmail } from './helpers';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
 
@@ -11,8 +11,14 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
 }
 
-test('data & storage: encryption and auto backup saved on the server, a backup made and listed', async ({ page }) => {
-  await createAccount(page.request, { name: 'Florence Nightingale', email: uniqueEmail('storage') });
+const MANAGED =
+  'These server-wide settings (data encryption, automatic backups, storage) are managed by your Cardio administrator.';
+
+test('data & storage: the administrator saves encryption and auto backup on the server, makes a backup and lists it', async ({
+  page,
+}) => {
+  // Server-wide settings are the administrator's: the fresh server's first account (e2e/globalSetup.ts).
+  await signIn(page.request, administratorEmail());
   await page.goto('/settings');
   const section = page.locator('section', { has: page.getByRole('heading', { name: 'Data & Storage' }) });
   // Data Encryption is under Privacy & Security, as in the spec.
@@ -56,4 +62,32 @@ test('data & storage: encryption and auto backup saved on the server, a backup m
   await page.getByRole('main').getByLabel('Theme').selectOption('dark');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await shot(page, 'dark-settings-data-storage');
+});
+
+test('data & storage: another doctor is told who manages them, and the server refuses them', async ({ page }) => {
+  const { isAdmin } = await createAccount(page.request, { name: 'Mary Breckinridge', email: uniqueEmail('not-admin') });
+  expect(isAdmin).toBe(false);
+  await page.goto('/settings');
+  const section = page.locator('section', { has: page.getByRole('heading', { name: 'Data & Storage' }) });
+  await expect(section.getByText(MANAGED)).toBeVisible();
+  // The doctor's own settings stay; the server-wide switches and backups are not offered.
+  await expect(page.getByRole('switch', { name: 'Test Results' })).toBeVisible();
+  await expect(page.getByLabel('Session Timeout')).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Data Encryption' })).toHaveCount(0);
+  await expect(page.getByRole('switch', { name: 'Auto Backup' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Back up now' })).toHaveCount(0);
+
+  const refused =
+    'Only an administrator can see or change server-wide settings (data encryption, backups and storage).';
+  for (const response of [
+    await page.request.get('/api/system/data-settings'),
+    await page.request.put('/api/system/data-settings', { data: { encrypt_blobs: false, auto_backup: false } }),
+    await page.request.get('/api/system/backups'),
+    await page.request.post('/api/system/backups'),
+    await page.request.get('/api/system/storage'),
+  ]) {
+    expect(response.status(), response.url()).toBe(403);
+    expect(((await response.json()) as { detail: string }).detail).toBe(refused);
+  }
+  await shot(page, 'light-settings-not-admin');
 });

@@ -11,11 +11,14 @@ export function uniqueEmail(tag: string): string {
 
 export const PASSWORD = 'correct-horse-1';
 
-/** Creates an account through the API (the request context keeps the session cookie). */
+/**
+ * Creates an account through the API (the request context keeps the session cookie). Answers whether
+ * it is an administrator: only the first account of an installation is (e2e/globalSetup.ts makes it).
+ */
 export async function createAccount(
   request: APIRequestContext,
   account: { name: string; email: string; role?: 'doctor' | 'user'; password?: string },
-): Promise<void> {
+): Promise<{ isAdmin: boolean }> {
   const response = await request.post('/api/auth/signup', {
     data: {
       full_name: account.name,
@@ -27,6 +30,33 @@ export async function createAccount(
   if (response.status() !== 201) {
     throw new Error(`signup failed: ${response.status()} ${await response.text()}`);
   }
+  const user = (await response.json()) as { isAdmin?: unknown };
+  return { isAdmin: user.isAdmin === true };
+}
+
+/** Signs in through the API (the request context keeps the session cookie). */
+export async function signIn(request: APIRequestContext, email: string, password = PASSWORD): Promise<void> {
+  const response = await request.post('/api/auth/login', { data: { email, password } });
+  if (response.status() !== 200) {
+    throw new Error(`sign-in failed: ${response.status()} ${await response.text()}`);
+  }
+}
+
+/** Where e2e/globalSetup.ts leaves the administrator's e-mail address for the specs. */
+export const ADMIN_EMAIL_VARIABLE = 'E2E_ADMIN_EMAIL';
+
+/**
+ * The installation's administrator (a doctor account, password `PASSWORD`): the first account of the
+ * fresh server, signed up by e2e/globalSetup.ts before any spec. Every account a spec creates is not one.
+ */
+export function administratorEmail(): string {
+  const email = process.env[ADMIN_EMAIL_VARIABLE];
+  if (!email) {
+    throw new Error(
+      'no administrator account: the server already had accounts when the tests started; run them with `npm run e2e` (a fresh server)',
+    );
+  }
+  return email;
 }
 
 /** A name part no other run has used (letters only, so it reads as a surname). */

@@ -118,6 +118,16 @@ test('a user-role account is told that patient records are for professionals', a
   await createAccount(page.request, { name: 'Pat Ient', email: uniqueEmail('user-role'), role: 'user' });
   await page.goto('/patients');
   await expect(page.getByText('Only healthcare professionals can access patient records.')).toBeVisible();
+  // Every doctor page says the same, rather than a doctor screen that cannot load.
+  for (const path of ['/intake', '/reports', '/devices']) {
+    await page.goto(path);
+    await expect(page.getByText('Only healthcare professionals can access patient records.')).toBeVisible();
+  }
+  await expect(page.getByText('Reports cannot be loaded right now.')).toHaveCount(0);
+  // Settings: their own preferences, without the doctor's notification toggles.
+  await page.goto('/settings');
+  await expect(page.getByLabel('Session Timeout')).toBeVisible();
+  await expect(page.getByRole('switch')).toHaveCount(0);
   // Their home shows what doctors shared with them instead of doctor figures.
   await page.goto('/home');
   await expect(page.getByRole('heading', { name: 'My results' })).toBeVisible();

@@ -112,6 +112,9 @@ struct ServeArgs {
     /// names the client; from any other peer the header is ignored.
     #[arg(long, env = "CARDIO_TRUSTED_PROXIES", value_delimiter = ',', value_parser = cardio_server::client_addr::parse_trusted_proxy)]
     trusted_proxies: Vec<cardio_server::ipnet::IpNet>,
+    /// Sign-ups allowed per client address an hour.
+    #[arg(long, env = "CARDIO_SIGNUPS_PER_HOUR", default_value_t = cardio_server::auth::rate_limit::MAX_SIGNUPS_PER_CLIENT)]
+    signups_per_hour: u32,
 }
 
 #[tokio::main]
@@ -199,6 +202,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         trusted_proxies: args.trusted_proxies,
         header_read_timeout: cardio_server::config::DEFAULT_HEADER_READ_TIMEOUT,
         max_connections: cardio_server::config::DEFAULT_MAX_CONNECTIONS,
+        signups_per_hour: args.signups_per_hour,
     };
     std::fs::create_dir_all(&config.data_dir).context("cannot create the data folder")?;
     tracing::info!(?config, "starting");

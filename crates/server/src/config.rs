@@ -59,6 +59,8 @@ pub struct Config {
     pub header_read_timeout: Duration,
     /// Connections served at once; further ones wait in the listen backlog until one closes.
     pub max_connections: usize,
+    /// Sign-ups allowed per client address an hour.
+    pub signups_per_hour: u32,
 }
 
 impl Default for Config {
@@ -78,6 +80,7 @@ impl Default for Config {
             trusted_proxies: Vec::new(),
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            signups_per_hour: crate::auth::rate_limit::MAX_SIGNUPS_PER_CLIENT,
         }
     }
 }
@@ -99,6 +102,7 @@ impl fmt::Debug for Config {
             .field("trusted_proxies", &self.trusted_proxies)
             .field("header_read_timeout", &self.header_read_timeout)
             .field("max_connections", &self.max_connections)
+            .field("signups_per_hour", &self.signups_per_hour)
             .finish()
     }
 }

@@ -81,6 +81,18 @@ export const api = createClient<paths>({
   fetch: (request) => globalThis.fetch(request),
 });
 
+/**
+ * The header that marks a request as background polling (a list re-read on a timer): the server does
+ * not count it as the person's activity for the idle session timeout (Settings > Session Timeout).
+ */
+export const BACKGROUND_HEADER = 'X-Cardio-Background';
+
+/**
+ * The per-request options of a polling query's request, e.g. `api.GET('/api/notifications', background)`.
+ * Requests the person makes (opening, saving, clicking) never carry it.
+ */
+export const background = { headers: { [BACKGROUND_HEADER]: '1' } };
+
 /** Reads the server's message from an error body: `detail`, then `message`. */
 export function errorDetail(body: unknown): string | undefined {
   if (body && typeof body === 'object') {

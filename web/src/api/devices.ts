@@ -2,7 +2,7 @@
  * The device API shared by the Devices page, the screening steps (a recording pushed by a network
  * device) and the serial layer (which reports its events to the connection log).
  */
-import { api, unwrap } from './client';
+import { api, background, unwrap } from './client';
 import type { components } from './generated/schema';
 
 export type NetworkDevice = components['schemas']['NetworkDevice'];
@@ -12,8 +12,13 @@ export type DeviceRecording = components['schemas']['DeviceRecording'];
 export type LogEntry = components['schemas']['LogEntry'];
 export type NewLogEntry = components['schemas']['NewLogEntry'];
 
-export function fetchDevices(): Promise<NetworkDevice[]> {
-  return unwrap(api.GET('/api/devices'));
+/** How a read is made: `background` marks a polling query's request (see `BACKGROUND_HEADER`). */
+export interface ReadOptions {
+  background?: boolean;
+}
+
+export function fetchDevices({ background: polling = false }: ReadOptions = {}): Promise<NetworkDevice[]> {
+  return unwrap(api.GET('/api/devices', polling ? background : {}));
 }
 
 export function registerDevice(name: string, type: DeviceType): Promise<RegisteredDevice> {
@@ -33,9 +38,13 @@ export async function revokeDevice(id: string): Promise<void> {
 }
 
 /** The doctor's pushed recordings, newest first (of one device when given). */
-export function fetchDeviceRecordings(deviceId: string | null, limit = 50): Promise<DeviceRecording[]> {
+export function fetchDeviceRecordings(
+  deviceId: string | null,
+  limit = 50,
+  { background: polling = false }: ReadOptions = {},
+): Promise<DeviceRecording[]> {
   const query = deviceId ? { device_id: deviceId, limit } : { limit };
-  return unwrap(api.GET('/api/devices/recordings', { params: { query } }));
+  return unwrap(api.GET('/api/devices/recordings', { params: { query }, ...(polling ? background : {}) }));
 }
 
 export function attachDeviceRecording(id: string, screeningId: string): Promise<DeviceRecording> {
@@ -47,8 +56,8 @@ export function attachDeviceRecording(id: string, screeningId: string): Promise<
   );
 }
 
-export function fetchDeviceLog(limit = 50): Promise<LogEntry[]> {
-  return unwrap(api.GET('/api/devices/log', { params: { query: { limit } } }));
+export function fetchDeviceLog(limit = 50, { background: polling = false }: ReadOptions = {}): Promise<LogEntry[]> {
+  return unwrap(api.GET('/api/devices/log', { params: { query: { limit } }, ...(polling ? background : {}) }));
 }
 
 export async function writeDeviceLog(entry: NewLogEntry): Promise<void> {

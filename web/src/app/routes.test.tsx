@@ -115,3 +115,104 @@ describe('Sidebar', () => {
     expect(queryClient.getQueryData(['health'])).toBeUndefined();
   });
 });
+
+describe('A patient account (role user)', () => {
+  const ACCESS_TITLE = 'Patient records are for healthcare professionals';
+  const ACCESS_TEXT = 'Only healthcare professionals can access patient records.';
+
+  /** The server as a patient sees it: every doctor endpoint answers 403, unknown ones 404. */
+  function patientServer() {
+    const doctorsOnly = () => json(403, { detail: 'Only doctor accounts can do this.' });
+    return mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user', displayName: 'Pat Ient' })),
+      'GET /api/health': () => json(503),
+      'GET /api/patients': doctorsOnly,
+      'GET /api/patients/p-1': doctorsOnly,
+      'GET /api/screenings/s-1': doctorsOnly,
+      'GET /api/reports/summary': doctorsOnly,
+      'GET /api/reports/history': doctorsOnly,
+      'GET /api/devices': doctorsOnly,
+      'GET /api/devices/recordings': doctorsOnly,
+      'GET /api/devices/log': doctorsOnly,
+      'GET /api/dashboard': doctorsOnly,
+      'GET /api/shared/invitations': () => json(200, []),
+      'GET /api/shared/results': () => json(200, []),
+      'GET /api/analyses': () => json(200, []),
+      'GET /api/analyses/a-1': () =>
+        json(200, {
+          id: 'a-1',
+          modality: 'clinical',
+          patientId: null,
+          patientName: null,
+          screeningId: null,
+          fileName: null,
+          fileSha256: null,
+          fileSize: null,
+          files: [],
+          modelId: 'clinical-cad-logreg',
+          modelVersion: '1.0.0',
+          createdAt: '2026-11-20T10:30:00.000Z',
+          result: {
+            analysis_id: 'a-1',
+            model: 'Clinical',
+            label: 'low',
+            prediction: 'Low likelihood of coronary artery disease',
+            confidence: 0.8,
+            risk_score: 0.2,
+            recommendations: [],
+            details: {},
+          },
+        }),
+      'GET /api/analyses/a-1/reviews': () => json(200, []),
+    });
+  }
+
+  it.each([
+    '/patients',
+    '/patients/p-1',
+    '/intake',
+    '/clinical-data?screening=s-1',
+    '/sensor-pcg?screening=s-1',
+    '/sensor-ppg?screening=s-1',
+    '/sensor-ecg?screening=s-1',
+    '/reports',
+    '/devices',
+  ])('is told %s is for healthcare professionals, and no doctor request is made', async (path) => {
+    const fake = patientServer();
+    renderApp(path);
+    expect(await screen.findByText(ACCESS_TITLE)).toBeInTheDocument();
+    expect(screen.getByText(ACCESS_TEXT)).toBeInTheDocument();
+    expect(screen.queryByText(/could not|error loading|unavailable/i)).not.toBeInTheDocument();
+    // Nothing but what the signed-in shell itself reads: the account and its settings.
+    const asked = fake.mock.calls.map(([request]) => {
+      const r = request as Request;
+      return `${r.method} ${new URL(r.url).pathname}`;
+    });
+    expect(asked).toContain('GET /api/auth/me');
+    expect(asked.filter((call) => call !== 'GET /api/auth/me' && call !== 'GET /api/settings')).toEqual([]);
+  });
+
+  it.each([
+    ['/home', 'Welcome back, Pat Ient'],
+    ['/test-results', 'Test Results'],
+    ['/analyses/a-1', 'Clinical Analysis'],
+    ['/profile', 'Profile'],
+    ['/settings', 'Settings'],
+  ])('uses %s as usual', async (path, heading) => {
+    patientServer();
+    renderApp(path);
+    expect(await screen.findByRole('heading', { name: heading, level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText(ACCESS_TITLE)).not.toBeInTheDocument();
+  });
+
+  it('has no sidebar entry for the doctor pages', async () => {
+    patientServer();
+    renderApp('/home');
+    const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Home', 'Test Results', 'Profile', 'Settings']);
+  });
+});

@@ -54,6 +54,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     isActive: true,
     emailVerified: false,
     twoFactorEnabled: false,
+    isAdmin: false,
     ...overrides,
   };
 }

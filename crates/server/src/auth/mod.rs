@@ -219,7 +219,7 @@ pub async fn signup(
         return Err(ApiError::Conflict(EMAIL_TAKEN.into()));
     }
     let now = state.clock.now_ms();
-    rate_limit::reserve_signup(&state.db, &client, now).await?;
+    rate_limit::reserve_signup(&state.db, &client, state.config.signups_per_hour, now).await?;
     let password_hash = password::hash(req.password).await?;
     let new = store::NewUser {
         email: email.as_str(),

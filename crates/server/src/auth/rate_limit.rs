@@ -12,7 +12,8 @@
 //!   accounts rather than failures means a burst against one account (which that account's own
 //!   limit stops) never locks out the other people behind the same address, such as a clinic
 //!   behind one NAT, while password spraying across accounts is still stopped.
-//! - **Sign-ups** per client address: [`reserve_signup`], [`MAX_SIGNUPS_PER_CLIENT`] an hour.
+//! - **Sign-ups** per client address: [`reserve_signup`], [`MAX_SIGNUPS_PER_CLIENT`] an hour unless
+//!   configured otherwise.
 
 use crate::{db::Db, error::ApiError};
 
@@ -26,9 +27,10 @@ pub const MAX_ACCOUNTS_PER_CLIENT: i64 = 20;
 pub const TOO_MANY_ATTEMPTS: &str = "Too many failed attempts. Please try again later.";
 /// The window sign-ups are counted in.
 pub const SIGNUP_WINDOW_MS: i64 = 60 * 60 * 1000;
-/// Sign-ups allowed per client address within the window: enough for a clinic enrolling its
-/// staff from one address, far too few to fill the database or the memory of the server.
-pub const MAX_SIGNUPS_PER_CLIENT: i64 = 10;
+/// Sign-ups allowed per client address within the window by default (`--signups-per-hour`):
+/// enough for a clinic enrolling its staff from one address, far too few to fill the database or
+/// the memory of the server.
+pub const MAX_SIGNUPS_PER_CLIENT: u32 = 10;
 /// The message once the sign-up limit is reached.
 pub const TOO_MANY_SIGNUPS: &str =
     "Too many accounts were created from this network. Please try again later.";
@@ -82,13 +84,13 @@ pub async fn reserve(db: &Db, email: &str, client: &str, now: i64) -> Result<(),
     Ok(())
 }
 
-/// Reserves one sign-up from `client`.
+/// Reserves one sign-up from `client`, of at most `per_hour` an hour.
 ///
 /// # Errors
 /// [`ApiError::TooManyRequests`] with [`TOO_MANY_SIGNUPS`], or a database failure.
-pub async fn reserve_signup(db: &Db, client: &str, now: i64) -> Result<(), ApiError> {
+pub async fn reserve_signup(db: &Db, client: &str, per_hour: u32, now: i64) -> Result<(), ApiError> {
     let key = format!("signup:{client}");
-    if increment(db, &key, SIGNUP_WINDOW_MS, now).await? > MAX_SIGNUPS_PER_CLIENT {
+    if increment(db, &key, SIGNUP_WINDOW_MS, now).await? > i64::from(per_hour) {
         return Err(ApiError::TooManyRequests(TOO_MANY_SIGNUPS.into()));
     }
     Ok(())

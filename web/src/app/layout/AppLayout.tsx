@@ -91,7 +91,8 @@ export function AppLayout() {
               ))}
             </ul>
           </nav>
-          {user.role === 'doctor' ? <NotificationsButton /> : null}
+          {/* A patient account has no notifications, unless it is an administrator (server-wide changes). */}
+          {user.role === 'doctor' || user.isAdmin ? <NotificationsButton /> : null}
           <div className="sidebar__footer">
             <PreferenceControls
               className="preferences--stacked"

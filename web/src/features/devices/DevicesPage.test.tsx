@@ -25,6 +25,18 @@ afterEach(() => {
 });
 
 describe('Devices page', () => {
+  it('polls the registry, the inbox and the log as background requests (not activity for the session timeout)', async () => {
+    const fetchMock = server();
+    renderApp('/devices');
+    expect(await screen.findByText('No network devices found')).toBeInTheDocument();
+    for (const path of ['/api/devices', '/api/devices/recordings', '/api/devices/log']) {
+      await waitFor(() => expect(requestsTo(fetchMock, 'GET', path).length, path).toBeGreaterThan(0));
+      for (const request of requestsTo(fetchMock, 'GET', path)) {
+        expect(request.headers.get('X-Cardio-Background'), path).toBe('1');
+      }
+    }
+  });
+
   it('lists granted ports, connects, shows the stream and sends test data', async () => {
     const port = new FakePort();
     withSerial(fakeSerial([port]));

@@ -16,8 +16,14 @@ export const DEVICES_REFRESH_MS = 15_000;
 /** How often the page re-reads the connection log. */
 export const LOG_REFRESH_MS = 5_000;
 
+/**
+ * The page's lists are polled: their requests are background ones (`X-Cardio-Background`), so a page
+ * left open does not keep an idle session alive.
+ */
+const polling = { background: true } as const;
+
 export const devicesQueryOptions = () =>
-  queryOptions({ queryKey: queryKeys.deviceList, queryFn: fetchDevices, retry: false });
+  queryOptions({ queryKey: queryKeys.deviceList, queryFn: () => fetchDevices(polling), retry: false });
 
 export function useDevices() {
   return useQuery({ ...devicesQueryOptions(), refetchInterval: DEVICES_REFRESH_MS });
@@ -26,7 +32,7 @@ export function useDevices() {
 export function useDeviceRecordings(deviceId: string | null, enabled = true) {
   return useQuery({
     queryKey: queryKeys.deviceRecordings(deviceId),
-    queryFn: () => fetchDeviceRecordings(deviceId, deviceId ? 1 : 20),
+    queryFn: () => fetchDeviceRecordings(deviceId, deviceId ? 1 : 20, polling),
     retry: false,
     enabled,
     refetchInterval: LOG_REFRESH_MS,
@@ -36,7 +42,7 @@ export function useDeviceRecordings(deviceId: string | null, enabled = true) {
 export function useDeviceLog() {
   return useQuery({
     queryKey: queryKeys.deviceLog,
-    queryFn: () => fetchDeviceLog(50),
+    queryFn: () => fetchDeviceLog(50, polling),
     retry: false,
     refetchInterval: LOG_REFRESH_MS,
   });

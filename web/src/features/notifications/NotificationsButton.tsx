@@ -1,8 +1,9 @@
 /**
  * The sidebar's notifications button (with the unread count) and its list: results awaiting
- * review, patients who viewed shared results, device warnings — as the Settings toggles ask.
+ * review, patients who viewed shared results, device warnings — as the Settings toggles ask — and,
+ * for an administrator, the server-wide changes made by others.
  */
-import { Bell, ClipboardCheck, Eye, TriangleAlert } from 'lucide-react';
+import { Bell, ClipboardCheck, Eye, ShieldCheck, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -14,6 +15,7 @@ import { Modal } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
 import { formatRelative } from '../../lib/format';
 import { MODEL_NAMES, type ModelKind } from '../../lib/prediction';
+import { adminChangeText, isSettingsChange } from './adminChange';
 import { useMarkNotificationsSeen, useNotifications } from './api';
 
 export function NotificationsButton() {
@@ -109,6 +111,11 @@ function NotificationItem({
       icon = <TriangleAlert aria-hidden="true" size={18} />;
       text = t('notifications.deviceAlert', { device: n.device || t('notifications.aDevice'), detail: n.detail ?? '' });
       link = paths.devices;
+      break;
+    case 'admin_change':
+      icon = <ShieldCheck aria-hidden="true" size={18} />;
+      text = adminChangeText(n, t);
+      link = isSettingsChange(n) ? paths.settings : null;
       break;
   }
   return (

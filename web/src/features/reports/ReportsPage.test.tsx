@@ -33,6 +33,22 @@ function summary(overrides: Partial<ReportSummary> = {}): ReportSummary {
 }
 
 describe('Reports page', () => {
+  it('tells a patient account that reports are for healthcare professionals, without asking for them', async () => {
+    const fake = mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user' })),
+      'GET /api/reports/summary': () => json(403, { detail: 'Only doctor accounts can do this.' }),
+      'GET /api/reports/history': () => json(403, { detail: 'Only doctor accounts can do this.' }),
+    });
+    renderApp('/reports');
+    expect(await screen.findByRole('heading', { name: 'Reports', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('Patient records are for healthcare professionals')).toBeInTheDocument();
+    expect(screen.getByText('Only healthcare professionals can access patient records.')).toBeInTheDocument();
+    expect(screen.queryByText('Reports cannot be loaded right now.')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Export/ })).not.toBeInTheDocument();
+    expect(requestsTo(fake, 'GET', '/api/reports/summary')).toHaveLength(0);
+    expect(requestsTo(fake, 'GET', '/api/reports/history')).toHaveLength(0);
+  });
+
   it('shows the figures, the distribution and the monthly volumes from the server', async () => {
     mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),

@@ -14,6 +14,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { ReportSummary } from '../../api/client';
+import { DoctorsOnly } from '../../components/DoctorsOnly';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { StatGrid } from '../../components/StatGrid';
@@ -28,6 +29,7 @@ import {
   type Period,
 } from './api';
 import { formatDateTime } from '../../lib/format';
+import { useCurrentUser } from '../../lib/session';
 
 const MODALITIES = ['ecg', 'pcg', 'ppg', 'clinical'] as const;
 type ModalityKey = (typeof MODALITIES)[number];
@@ -239,7 +241,22 @@ function ReportHistory() {
 }
 
 /** Reports (spec §2), from stored data only: figures, distribution, monthly volumes, CSV export. */
+/** Reports are the doctor's figures: a patient account is told so, and none of them is requested. */
 export function ReportsPage() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  if (user.role !== 'doctor') {
+    return (
+      <div className="page">
+        <PageHeader title={t('reports.title')} />
+        <DoctorsOnly />
+      </div>
+    );
+  }
+  return <DoctorReports />;
+}
+
+function DoctorReports() {
   const { t } = useTranslation();
   const [period, setPeriod] = useState<Period>('all');
   // The period's start is fixed when it is chosen, so the query key does not change every render.

@@ -50,9 +50,16 @@ function backupList(overrides: Partial<BackupList> = {}): BackupList {
   };
 }
 
+/** The server-wide endpoints that only an administrator may call. */
+const ADMIN_ONLY = ['/api/system/data-settings', '/api/system/backups', '/api/system/storage'] as const;
+
+const ADMINS_ONLY =
+  'Only an administrator can see or change server-wide settings (data encryption, backups and storage).';
+
+/** The server as an administrator sees it (the first account of the installation). */
 function server(handlers: Record<string, Handler>) {
   return mockServer({
-    'GET /api/auth/me': () => json(200, makeUser()),
+    'GET /api/auth/me': () => json(200, makeUser({ isAdmin: true })),
     'GET /api/settings': () => json(200, settings),
     'GET /api/system/storage': () =>
       json(200, {
@@ -225,5 +232,93 @@ describe('Settings page: backups and encryption', () => {
     const storage = heading.closest('section') as HTMLElement;
     expect(await screen.findByRole('switch', { name: 'Cifrado de datos' })).toBeChecked();
     expect(within(storage).getByRole('button', { name: 'Hacer copia ahora' })).toBeInTheDocument();
+  });
+});
+
+describe('Settings page: server-wide settings are for administrators', () => {
+  /** Any call to an administrator endpoint answers 403, as the server does for other accounts. */
+  function nonAdminServer(user = makeUser()) {
+    const forbidden = () => json(403, { detail: ADMINS_ONLY });
+    return server({
+      'GET /api/auth/me': () => json(200, user),
+      'GET /api/system/data-settings': forbidden,
+      'PUT /api/system/data-settings': forbidden,
+      'GET /api/system/backups': forbidden,
+      'POST /api/system/backups': forbidden,
+      'GET /api/system/storage': forbidden,
+    });
+  }
+
+  it('tells a doctor who is not an administrator who manages them, and calls none of their endpoints', async () => {
+    const mock = nonAdminServer();
+    renderApp('/settings');
+    const storage = await section();
+    expect(
+      within(storage).getByText(
+        'These server-wide settings (data encryption, automatic backups, storage) are managed by your Cardio administrator.',
+      ),
+    ).toBeInTheDocument();
+    // The doctor's own settings are all there, in the spec's order.
+    expect(await screen.findByRole('switch', { name: 'Test Results' })).toBeChecked();
+    expect(screen.getByLabelText('Session Timeout')).toHaveDisplayValue('30 minutes');
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Application',
+      'Notifications',
+      'Data & Storage',
+      'Privacy & Security',
+      'About',
+    ]);
+    expect(screen.queryByRole('switch', { name: 'Data Encryption' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Auto Backup' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Back up now' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Manage' })).not.toBeInTheDocument();
+    expect(screen.queryByText('The data settings are unavailable right now.')).not.toBeInTheDocument();
+    expect(within(await securitySection()).queryByText(/Data key/)).not.toBeInTheDocument();
+    // Counted once the page has settled (About loaded).
+    await screen.findByText('test');
+    for (const path of ADMIN_ONLY) {
+      expect(requestsTo(mock, 'GET', path), path).toHaveLength(0);
+    }
+  });
+
+  it('says who manages them in Spanish and in French', async () => {
+    nonAdminServer();
+    await i18n.changeLanguage('es');
+    const first = renderApp('/settings');
+    const es = (await screen.findByRole('heading', { name: 'Datos y almacenamiento' })).closest(
+      'section',
+    ) as HTMLElement;
+    expect(
+      within(es).getByText(
+        'Estos ajustes de todo el servidor (cifrado de datos, copias de seguridad automáticas, almacenamiento) los gestiona su administrador de Cardio.',
+      ),
+    ).toBeInTheDocument();
+    first.unmount();
+
+    await i18n.changeLanguage('fr');
+    renderApp('/settings');
+    const fr = (await screen.findByRole('heading', { name: 'Données et stockage' })).closest('section') as HTMLElement;
+    expect(
+      within(fr).getByText(
+        'Ces réglages communs à tout le serveur (chiffrement des données, sauvegardes automatiques, stockage) sont gérés par votre administrateur Cardio.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('gives an administrator with a patient account the controls too', async () => {
+    const mock = server({ 'GET /api/auth/me': () => json(200, makeUser({ role: 'user', isAdmin: true })) });
+    renderApp('/settings');
+    const storage = await section();
+    expect(await within(storage).findByRole('switch', { name: 'Auto Backup' })).toBeChecked();
+    expect(await within(await securitySection()).findByRole('switch', { name: 'Data Encryption' })).toBeChecked();
+    expect(within(storage).getByText('/var/lib/cardio')).toBeInTheDocument();
+    expect(
+      screen.queryByText(
+        'These server-wide settings (data encryption, automatic backups, storage) are managed by your Cardio administrator.',
+      ),
+    ).not.toBeInTheDocument();
+    for (const path of ADMIN_ONLY) {
+      expect(requestsTo(mock, 'GET', path).length, path).toBeGreaterThan(0);
+    }
   });
 });

@@ -1,7 +1,12 @@
 /**
- * The Settings page's Data & Storage section (doctors only): storage figures and the data folder, the
- * server-wide Auto Backup and Data Encryption switches, "Back up now" and the list of backups (Manage).
- * On PostgreSQL the server makes no backups and the section says whose job they are.
+ * The Settings page's server-wide settings, which belong to administrators (the first account of an
+ * installation, and whoever `cardio admin grant` names): the Data & Storage section (storage figures
+ * and the data folder, Auto Backup, "Back up now" and the list of backups under Manage) and Data
+ * Encryption (in Privacy & Security). On PostgreSQL the server makes no backups and the section says
+ * whose job they are.
+ *
+ * Any other account sees the Data & Storage section with one sentence saying who manages them, and
+ * none of the administrators' requests is made for it (the server would answer 403).
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,9 +17,9 @@ import { useBackups, useCreateBackup, useDataSettings, useSaveDataSettings } fro
 import { formatBytes, useStorageUsage } from './api/system';
 import { Toggle } from './Toggle';
 
-function StorageFigures({ enabled }: { enabled: boolean }) {
+function StorageFigures() {
   const { t } = useTranslation();
-  const usage = useStorageUsage(enabled);
+  const usage = useStorageUsage();
   if (usage.isPending) return <p className="muted">{t('app.loading')}</p>;
   if (usage.isError) return <p className="muted">{t('settings.storageUnavailable')}</p>;
   return (
@@ -84,7 +89,7 @@ function Backups({ settings }: { settings: DataSettingsView }) {
   const { t, i18n } = useTranslation();
   const listId = useId();
   const [managing, setManaging] = useState(false);
-  const backups = useBackups(true);
+  const backups = useBackups();
   const create = useCreateBackup();
   const save = useSaveDataSettings();
 
@@ -160,23 +165,25 @@ function Backups({ settings }: { settings: DataSettingsView }) {
 
 function Switches() {
   const { t } = useTranslation();
-  const settings = useDataSettings(true);
+  const settings = useDataSettings();
   if (settings.isPending) return <p className="muted">{t('app.loading')}</p>;
   if (settings.isError) return <p className="muted">{t('settings.dataSettingsUnavailable')}</p>;
   return <Backups settings={settings.data} />;
 }
 
 /**
- * Data Encryption (spec §2: in Privacy & Security), a server-wide switch shown to doctors only,
- * with where the data key comes from.
+ * Data Encryption (spec §2: in Privacy & Security), a server-wide switch shown to administrators only
+ * (the Data & Storage section tells everyone else who manages it), with where the data key comes from.
  */
 export function DataEncryption() {
-  const { t } = useTranslation();
   const user = useCurrentUser();
-  const doctor = user.role === 'doctor';
-  const settings = useDataSettings(doctor);
+  return user.isAdmin ? <DataEncryptionSwitch /> : null;
+}
+
+function DataEncryptionSwitch() {
+  const { t } = useTranslation();
+  const settings = useDataSettings();
   const save = useSaveDataSettings();
-  if (!doctor) return null;
   if (settings.isPending) return <p className="muted">{t('app.loading')}</p>;
   if (settings.isError) return <p className="muted">{t('settings.dataSettingsUnavailable')}</p>;
   const current = settings.data;
@@ -203,19 +210,26 @@ export function DataEncryption() {
   );
 }
 
-/** Data & Storage, shown to doctors only (the server answers 403 to other accounts). */
+/**
+ * Data & Storage: the figures, the backups and Auto Backup for an administrator; for anyone else, who
+ * manages them (no request is made: the server answers 403 to other accounts).
+ */
 export function DataStorage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
-  const doctor = user.role === 'doctor';
-  if (!doctor) return null;
   return (
     <section className="card settings-section" aria-labelledby="settings-storage">
       <h2 id="settings-storage" className="section__title">
         {t('settings.dataStorage')}
       </h2>
-      <StorageFigures enabled={doctor} />
-      <Switches />
+      {user.isAdmin ? (
+        <>
+          <StorageFigures />
+          <Switches />
+        </>
+      ) : (
+        <p className="muted">{t('settings.adminManaged')}</p>
+      )}
     </section>
   );
 }

@@ -134,9 +134,9 @@ describe('Settings page', () => {
 });
 
 describe('Settings page: Data & Storage and About', () => {
-  it("shows the server's real storage figures, version, environment, models and release notes", async () => {
+  it("shows an administrator the server's real storage figures, version, environment, models and release notes", async () => {
     mockServer({
-      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/auth/me': () => json(200, makeUser({ isAdmin: true })),
       'GET /api/settings': () => json(200, makeSettings()),
       'GET /api/system/storage': () =>
         json(200, {
@@ -168,13 +168,52 @@ describe('Settings page: Data & Storage and About', () => {
     );
   });
 
-  it('shows no storage figures to a patient account', async () => {
-    mockServer({
+  it('shows a patient account its own settings without the doctor toggles or the storage figures', async () => {
+    const fake = mockServer({
       'GET /api/auth/me': () => json(200, makeUser({ role: 'user' })),
       'GET /api/settings': () => json(200, makeSettings()),
     });
     renderApp('/settings');
-    expect(await screen.findByRole('heading', { name: 'About' })).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'Data & Storage' })).not.toBeInTheDocument();
+    expect(await screen.findByLabelText('Session Timeout')).toHaveDisplayValue('30 minutes');
+    // The spec's order, less Notifications: a patient account has none (the toggles are a doctor's).
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Application',
+      'Data & Storage',
+      'Privacy & Security',
+      'About',
+    ]);
+    expect(screen.queryByRole('switch')).not.toBeInTheDocument();
+    const storage = screen.getByRole('heading', { name: 'Data & Storage' }).closest('section') as HTMLElement;
+    expect(storage).toHaveTextContent(
+      /^Data & StorageThese server-wide settings \(data encryption, automatic backups, storage\) are managed by your Cardio administrator\.$/,
+    );
+    expect(fake.mock.calls.map(([request]) => new URL((request as Request).url).pathname)).not.toContainEqual(
+      expect.stringMatching(/^\/api\/(system|notifications)/),
+    );
+  });
+
+  it('tells an administrator that server-wide changes are always notified', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ isAdmin: true })),
+      'GET /api/settings': () => json(200, makeSettings()),
+      'GET /api/notifications': () => json(200, { unread: 0, items: [] }),
+    });
+    renderApp('/settings');
+    const notifications = (await screen.findByRole('heading', { name: 'Notifications' })).closest(
+      'section',
+    ) as HTMLElement;
+    expect(await within(notifications).findByRole('switch', { name: 'Test Results' })).toBeChecked();
+    expect(
+      within(notifications).getByText(
+        'Administrators are always told when another administrator changes Data Encryption or Auto Backup or makes a backup, and when an account becomes or stops being an administrator.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('does not tell a doctor who is not an administrator about server-wide notifications', async () => {
+    settingsServer(makeSettings());
+    renderApp('/settings');
+    expect(await screen.findByRole('switch', { name: 'Test Results' })).toBeInTheDocument();
+    expect(screen.queryByText(/^Administrators are always told/)).not.toBeInTheDocument();
   });
 });

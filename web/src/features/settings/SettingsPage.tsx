@@ -5,6 +5,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { LanguageSelect, ThemeSelect } from '../../components/PreferenceControls';
 import { PageHeader } from '../../components/PageHeader';
 import { Spinner } from '../../components/Spinner';
+import { useCurrentUser } from '../../lib/session';
 import { useHealth } from './api/health';
 import { useLoadedModels } from './api/system';
 import { useSaveSettings, useSettings, type SettingsChange } from './api/settings';
@@ -72,31 +73,50 @@ function About() {
   );
 }
 
-/** Notifications (spec §2): the three toggles, saved to the account. */
-function Notifications({ settings, save }: { settings: Settings; save: (change: SettingsChange) => void }) {
+/**
+ * Notifications (spec §2): the three toggles, saved to the account, for a doctor (they are about the
+ * doctor's results, patients and devices); an administrator is also told that server-wide changes are
+ * always notified. A patient account has no notifications, so no section.
+ */
+function Notifications({
+  settings,
+  save,
+  doctor,
+  admin,
+}: {
+  settings: Settings;
+  save: (change: SettingsChange) => void;
+  doctor: boolean;
+  admin: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <section className="card settings-section" aria-labelledby="settings-notifications">
       <h2 id="settings-notifications" className="section__title">
         {t('settings.notifications')}
       </h2>
-      <p className="muted small">{t('settings.notificationsNote')}</p>
-      <div className="toggle-list">
-        {NOTIFICATIONS.map((key) => (
-          <Toggle
-            key={key}
-            label={t(`settings.${key}`)}
-            help={t(`settings.${key}Help`)}
-            checked={settings[key]}
-            onChange={(checked) => save({ [key]: checked })}
-          />
-        ))}
-      </div>
+      {doctor ? (
+        <>
+          <p className="muted small">{t('settings.notificationsNote')}</p>
+          <div className="toggle-list">
+            {NOTIFICATIONS.map((key) => (
+              <Toggle
+                key={key}
+                label={t(`settings.${key}`)}
+                help={t(`settings.${key}Help`)}
+                checked={settings[key]}
+                onChange={(checked) => save({ [key]: checked })}
+              />
+            ))}
+          </div>
+        </>
+      ) : null}
+      {admin ? <p className="field__help">{t('settings.adminNotifications')}</p> : null}
     </section>
   );
 }
 
-/** Privacy & Security (spec §2): Data Encryption (server-wide, doctors) and the session timeout. */
+/** Privacy & Security (spec §2): Data Encryption (server-wide, administrators) and the session timeout. */
 function PrivacySecurity({ settings, save }: { settings: Settings; save: (change: SettingsChange) => void }) {
   const { t } = useTranslation();
   const timeoutId = useId();
@@ -138,6 +158,8 @@ function PrivacySecurity({ settings, save }: { settings: Settings; save: (change
 
 export function SettingsPage() {
   const { t } = useTranslation();
+  const user = useCurrentUser();
+  const doctor = user.role === 'doctor';
   const settings = useSettings();
   const saving = useSaveSettings();
   const save = (change: SettingsChange) => saving.mutate(change);
@@ -166,9 +188,9 @@ export function SettingsPage() {
         <Spinner label={t('app.loading')} />
       ) : settings.isError ? (
         <ErrorBanner message={t('settings.loadFailed')} />
-      ) : (
-        <Notifications settings={settings.data} save={save} />
-      )}
+      ) : doctor || user.isAdmin ? (
+        <Notifications settings={settings.data} save={save} doctor={doctor} admin={user.isAdmin} />
+      ) : null}
       <DataStorage />
       {settings.isSuccess ? <PrivacySecurity settings={settings.data} save={save} /> : null}
       <About />

@@ -56,7 +56,9 @@ describe('Welcome page', () => {
       'Cross-validated AUROC 89.0% (95% CI 85.1% to 92.8%) · below the target of 90.0%',
     );
     expect(section).toHaveTextContent('UCI Heart Disease (Cleveland) · model clinical-lr 1.0.0');
-    expect(section).toHaveTextContent('Heart-rate mean absolute error on the BIDMC pulse recordings, 10-s spans (bpm) 1.90');
+    expect(section).toHaveTextContent(
+      'Heart-rate mean absolute error on the BIDMC pulse recordings, 10-s spans (bpm) 1.90',
+    );
   });
 
   it('says so when the figures cannot be loaded', async () => {

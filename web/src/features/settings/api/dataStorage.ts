@@ -1,5 +1,5 @@
 /**
- * The server-wide Data & Storage settings and the backups (doctors only):
+ * The server-wide Data & Storage settings and the backups (administrators only; mounted only for them):
  * `GET/PUT /api/system/data-settings` (Data Encryption, Auto Backup) and `GET/POST /api/system/backups`.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,11 +17,10 @@ export const backupsKey = ['system', 'backups'] as const;
 const storageKey = ['system', 'storage'] as const;
 
 /** Whether new recordings are encrypted and whether the daily backup is on. */
-export function useDataSettings(enabled: boolean) {
+export function useDataSettings() {
   return useQuery({
     queryKey: dataSettingsKey,
     queryFn: (): Promise<DataSettingsView> => unwrap(api.GET('/api/system/data-settings')),
-    enabled,
     retry: false,
   });
 }
@@ -39,11 +38,10 @@ export function useSaveDataSettings() {
 }
 
 /** The backups, newest first, and how they are made (PostgreSQL: none, with the operator note). */
-export function useBackups(enabled: boolean) {
+export function useBackups() {
   return useQuery({
     queryKey: backupsKey,
     queryFn: (): Promise<BackupList> => unwrap(api.GET('/api/system/backups')),
-    enabled,
     retry: false,
   });
 }

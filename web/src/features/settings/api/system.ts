@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap, type ModelSummary, type StorageUsage } from '../../../api/client';
 
-/** The database's and the blob store's sizes (doctors only). */
-export function useStorageUsage(enabled: boolean) {
+/** The database's and the blob store's sizes (administrators only; mounted only for them). */
+export function useStorageUsage() {
   return useQuery({
     queryKey: ['system', 'storage'],
     queryFn: (): Promise<StorageUsage> => unwrap(api.GET('/api/system/storage')),
-    enabled,
     retry: false,
   });
 }
