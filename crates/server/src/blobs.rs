@@ -1,8 +1,9 @@
 //! Content-addressed storage of uploaded recordings under the data folder, encrypted at rest.
 //!
 //! A file is stored once under `blobs/<first two hex digits>/<SHA-256 hex>`, written to a temporary
-//! name and renamed into place, so a crash never leaves half a file under a final name and two
-//! uploads of the same bytes share one copy. The name is the SHA-256 of the **plain** bytes, so
+//! name and renamed into place once the row that names it is committed ([`PendingBlob`]), so a
+//! crash never leaves half a file, or a file nobody names, under a final name, and two uploads of
+//! the same bytes share one copy. The name is the SHA-256 of the **plain** bytes, so
 //! deduplication and the hashes the database keeps do not depend on encryption. This module never
 //! decides who may read a file (the analysis row that names it does).
 //!
@@ -238,13 +239,30 @@ impl BlobStore {
         stored.starts_with(&MAGIC)
     }
 
-    /// Stores `bytes` (blocking I/O) and returns their hash. Encrypted unless this store was made
-    /// with encryption off; plain bytes that happen to begin with [`MAGIC`] are encrypted anyway,
-    /// so that reading them back is never ambiguous. Bytes already stored are not written again.
+    /// Stores `bytes` (blocking I/O) and returns their hash: [`BlobStore::put_pending`] and
+    /// [`PendingBlob::commit`] at once, for callers with no row to commit first.
+    ///
+    /// # Errors
+    /// As [`BlobStore::put_pending`], or the rename failing.
+    pub fn put(&self, bytes: &[u8]) -> Result<String, BlobError> {
+        let pending = self.put_pending(bytes)?;
+        let sha256 = pending.sha256().to_owned();
+        pending.commit()?;
+        Ok(sha256)
+    }
+
+    /// Writes `bytes` (blocking I/O) under a temporary name in their shard, synced to disk, and
+    /// returns the [`PendingBlob`] to [`PendingBlob::commit`] once the row that names it is
+    /// committed; dropped uncommitted, the temporary file is removed. So an upload that does not
+    /// finish leaves nothing under a final name (a temporary file at worst, when the process is
+    /// killed, which [`crate::orphans`] removes, or moves into place when its row was committed).
+    /// Encrypted unless this store was made with encryption off; plain bytes that happen to begin
+    /// with [`MAGIC`] are encrypted anyway, so that reading them back is never ambiguous. Bytes
+    /// already stored are not written again.
     ///
     /// # Errors
     /// I/O errors, or a key that cannot be read or created.
-    pub fn put(&self, bytes: &[u8]) -> Result<String, BlobError> {
+    pub fn put_pending(&self, bytes: &[u8]) -> Result<PendingBlob, BlobError> {
         let sha256 = Self::hash(bytes);
         let path = self.path_of(&sha256);
         if path.exists() {
@@ -253,7 +271,11 @@ impl BlobStore {
             if let Ok(file) = std::fs::File::options().write(true).open(&path) {
                 let _ = file.set_modified(std::time::SystemTime::now());
             }
-            return Ok(sha256);
+            return Ok(PendingBlob {
+                sha256,
+                path,
+                tmp: None,
+            });
         }
         let sealed;
         let content = if self.encrypt || Self::is_encrypted(bytes) {
@@ -264,13 +286,16 @@ impl BlobStore {
         };
         let dir = path.parent().unwrap_or(&self.root);
         std::fs::create_dir_all(dir)?;
-        let tmp = dir.join(format!(".{sha256}.{}.tmp", uuid::Uuid::new_v4()));
+        let tmp = dir.join(temp_name(&sha256));
+        let pending = PendingBlob {
+            sha256,
+            path,
+            tmp: Some(tmp.clone()),
+        };
         let mut file = std::fs::File::create(&tmp)?;
         file.write_all(content)?;
         file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, &path)?;
-        Ok(sha256)
+        Ok(pending)
     }
 
     /// Reads a stored file back (blocking I/O): decrypted when it is encrypted, and checked
@@ -308,6 +333,64 @@ impl BlobStore {
         };
         let _ = self.resolved.set(key);
         Ok(self.resolved.get().expect("set just above"))
+    }
+}
+
+/// A temporary file name in a shard: `.<sha256>.<random>.tmp` (the leading dot keeps it out of
+/// listings of blobs; the hash lets the sweep recover it).
+fn temp_name(sha256: &str) -> String {
+    format!(".{sha256}.{}.tmp", uuid::Uuid::new_v4())
+}
+
+/// The hash a temporary file of [`temp_name`] was written for, if the name is one.
+pub fn temp_file_hash(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (sha256, _) = rest.split_once('.')?;
+    (sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_hexdigit())).then_some(sha256)
+}
+
+/// A blob written under a temporary name (see [`BlobStore::put_pending`]).
+#[derive(Debug)]
+#[must_use = "a pending blob is removed when dropped: commit it once its row is committed"]
+pub struct PendingBlob {
+    sha256: String,
+    path: PathBuf,
+    /// `None` when the bytes were stored already.
+    tmp: Option<PathBuf>,
+}
+
+impl PendingBlob {
+    /// The hash the blob will be stored under.
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// Moves the blob under its hash (blocking I/O). Done by someone else already (another upload
+    /// of the same bytes, or the sweep recovering it) is done.
+    ///
+    /// # Errors
+    /// The rename failing while no file exists under the hash.
+    pub fn commit(mut self) -> Result<(), BlobError> {
+        let Some(tmp) = self.tmp.take() else {
+            return Ok(());
+        };
+        if self.path.exists() {
+            let _ = std::fs::remove_file(&tmp);
+            return Ok(());
+        }
+        match std::fs::rename(&tmp, &self.path) {
+            Ok(()) => Ok(()),
+            Err(_) if self.path.exists() => Ok(()),
+            Err(err) => Err(err.into()),
+        }
+    }
+}
+
+impl Drop for PendingBlob {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = std::fs::remove_file(tmp);
+        }
     }
 }
 
@@ -445,6 +528,64 @@ mod tests {
             Err(BlobError::BadName)
         ));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn files_under(dir: &Path) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut pending = vec![dir.to_path_buf()];
+        while let Some(folder) = pending.pop() {
+            for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+                if entry.path().is_dir() {
+                    pending.push(entry.path());
+                } else {
+                    names.push(entry.file_name().to_string_lossy().into_owned());
+                }
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn a_pending_blob_is_only_a_temporary_file_until_committed() {
+        let dir = temp_dir();
+        let store = BlobStore::new(&dir);
+        let pending = store.put_pending(b"ecg,1,2,3").unwrap();
+        let sha = pending.sha256().to_owned();
+        let names = files_under(store.root());
+        assert_eq!(names.len(), 1);
+        assert_eq!(temp_file_hash(&names[0]), Some(sha.as_str()));
+        assert!(store.get(&sha).is_err(), "not readable under its hash yet");
+
+        pending.commit().unwrap();
+
+        assert_eq!(store.get(&sha).unwrap(), b"ecg,1,2,3");
+        assert_eq!(files_under(store.root()), vec![sha]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_pending_blob_dropped_uncommitted_leaves_nothing() {
+        let dir = temp_dir();
+        let store = BlobStore::new(&dir);
+        let kept = store.put(b"already stored").unwrap();
+        drop(
+            store
+                .put_pending(b"an upload whose analysis was refused")
+                .unwrap(),
+        );
+        // Bytes already stored stay when a second upload of them is dropped.
+        drop(store.put_pending(b"already stored").unwrap());
+
+        assert_eq!(files_under(store.root()), vec![kept]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn temporary_names_carry_their_hash() {
+        let sha = "ab".repeat(32);
+        assert_eq!(temp_file_hash(&temp_name(&sha)), Some(sha.as_str()));
+        assert_eq!(temp_file_hash(&sha), None);
+        assert_eq!(temp_file_hash(".key.x.tmp"), None);
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The orphan sweep: blob files that no analysis names, left by an upload that did not finish.
 //!
-//! An upload writes its files to the [`crate::blobs`] store first and then commits the analysis
-//! row that names them, so an acknowledged upload always has both. A server killed between the
-//! two leaves files nobody references (and a killed write leaves a temporary `.…tmp` file). The
-//! sweep removes both once they are older than [`ORPHAN_AGE`] (an upload in flight is seconds old,
-//! so it is never touched), at start and then daily, and logs how many it removed. Backups skip
-//! the same files ([`crate::backup`]).
+//! An upload writes its files under temporary names (`.<sha256>.<random>.tmp`, synced), commits
+//! the analysis row that names them, and only then renames them into place
+//! ([`crate::blobs::PendingBlob`]), so an acknowledged upload always has both. A server killed in
+//! between leaves temporary files: the sweep moves those whose analysis was committed into place
+//! (nothing acknowledged is lost) and removes the others once older than [`TEMP_AGE`] (no request
+//! lives that long). Blob files no analysis names (from before this scheme, or whose analysis is
+//! gone) are removed once older than [`ORPHAN_AGE`]. It runs at start and then daily and logs what
+//! it did. Backups skip the same files ([`crate::backup`]).
 
 use std::{
     collections::HashSet,
@@ -18,6 +20,10 @@ use crate::{db::Db, state::AppState};
 
 /// How old an unreferenced file must be before the sweep removes it.
 pub const ORPHAN_AGE: Duration = Duration::from_hours(24);
+/// How old a temporary file nobody names must be before the sweep removes it: far longer than
+/// any request may take (`crate::REQUEST_TIMEOUT`, 30 s), so it never belongs to an upload in
+/// flight.
+pub const TEMP_AGE: Duration = Duration::from_mins(5);
 /// How often the sweep runs after the one at start.
 pub const SWEEP_EVERY: Duration = Duration::from_hours(24);
 
@@ -28,6 +34,8 @@ pub struct Swept {
     pub orphans: u64,
     /// Temporary files of writes that never finished.
     pub temporary: u64,
+    /// Temporary files whose analysis was committed, moved into place.
+    pub recovered: u64,
 }
 
 /// Why a sweep failed.
@@ -87,15 +95,17 @@ pub fn is_referenced<S: BuildHasher>(name: &str, referenced: &HashSet<String, S>
     !name.starts_with('.') && referenced.contains(&name.to_ascii_lowercase())
 }
 
-/// Removes, under `root` (`blobs/<shard>/<file>`), the files not [`is_referenced`] whose last
-/// change is before `cutoff` (blocking I/O).
+/// Sweeps `root` (`blobs/<shard>/<file>`, blocking I/O): moves into place the temporary files of
+/// a `referenced` hash whose final file is missing, removes the other temporary files changed
+/// before `temp_cutoff` and the blob files not [`is_referenced`] changed before `orphan_cutoff`.
 ///
 /// # Errors
 /// The blob folder cannot be listed (a missing folder is nothing to sweep).
 pub fn sweep_folder<S: BuildHasher>(
     root: &Path,
     referenced: &HashSet<String, S>,
-    cutoff: SystemTime,
+    orphan_cutoff: SystemTime,
+    temp_cutoff: SystemTime,
 ) -> Result<Swept, std::io::Error> {
     let mut swept = Swept::default();
     let shards = match std::fs::read_dir(root) {
@@ -110,17 +120,29 @@ pub fn sweep_folder<S: BuildHasher>(
         for entry in std::fs::read_dir(shard.path())?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let Ok(meta) = entry.metadata() else { continue };
-            if !meta.is_file() || is_referenced(&name, referenced) {
+            if !meta.is_file() {
                 continue;
             }
-            if meta.modified().is_ok_and(|at| at < cutoff)
+            let older_than = |cutoff: SystemTime| meta.modified().is_ok_and(|at| at < cutoff);
+            if let Some(sha256) = crate::blobs::temp_file_hash(&name) {
+                let sha256 = sha256.to_ascii_lowercase();
+                let target = shard.path().join(&sha256);
+                if referenced.contains(&sha256) && !target.exists() {
+                    if std::fs::rename(entry.path(), &target).is_ok() {
+                        swept.recovered += 1;
+                    }
+                } else if older_than(temp_cutoff) && std::fs::remove_file(entry.path()).is_ok() {
+                    swept.temporary += 1;
+                }
+            } else if name.starts_with('.') {
+                if older_than(temp_cutoff) && std::fs::remove_file(entry.path()).is_ok() {
+                    swept.temporary += 1;
+                }
+            } else if !is_referenced(&name, referenced)
+                && older_than(orphan_cutoff)
                 && std::fs::remove_file(entry.path()).is_ok()
             {
-                if name.starts_with('.') {
-                    swept.temporary += 1;
-                } else {
-                    swept.orphans += 1;
-                }
+                swept.orphans += 1;
             }
         }
     }
@@ -134,15 +156,22 @@ pub fn sweep_folder<S: BuildHasher>(
 pub async fn sweep(state: &AppState) -> Result<Swept, SweepError> {
     let referenced = referenced(&state.db).await?;
     let root = state.blobs.root().to_path_buf();
-    let cutoff = SystemTime::now()
-        .checked_sub(ORPHAN_AGE)
-        .unwrap_or(SystemTime::UNIX_EPOCH);
-    let swept =
-        tokio::task::spawn_blocking(move || sweep_folder(&root, &referenced, cutoff)).await??;
+    let ago = |age| {
+        SystemTime::now()
+            .checked_sub(age)
+            .unwrap_or(SystemTime::UNIX_EPOCH)
+    };
+    let (orphan_cutoff, temp_cutoff) = (ago(ORPHAN_AGE), ago(TEMP_AGE));
+    let swept = tokio::task::spawn_blocking(move || {
+        sweep_folder(&root, &referenced, orphan_cutoff, temp_cutoff)
+    })
+    .await??;
     tracing::info!(
         orphans = swept.orphans,
         temporary = swept.temporary,
-        "orphan sweep: removed unreferenced blob files older than a day"
+        recovered = swept.recovered,
+        "orphan sweep: removed unreferenced blob files older than a day and stale temporary \
+         files, moved committed ones into place"
     );
     Ok(swept)
 }
@@ -185,17 +214,32 @@ mod tests {
         for path in [store.path_of(&kept), store.path_of(&orphan), tmp.clone()] {
             age(&path, day_and_a_bit);
         }
-        let referenced: HashSet<String> = [kept.clone()].into_iter().collect();
+        // A killed upload whose analysis was committed before the rename.
+        let committed = store.put_pending(b"acknowledged, then killed").unwrap();
+        let committed_sha = committed.sha256().to_owned();
+        std::mem::forget(committed);
+        let referenced: HashSet<String> =
+            [kept.clone(), committed_sha.clone()].into_iter().collect();
 
-        let swept =
-            sweep_folder(store.root(), &referenced, SystemTime::now() - ORPHAN_AGE).unwrap();
+        let swept = sweep_folder(
+            store.root(),
+            &referenced,
+            SystemTime::now() - ORPHAN_AGE,
+            SystemTime::now() - TEMP_AGE,
+        )
+        .unwrap();
 
         assert_eq!(
             swept,
             Swept {
                 orphans: 1,
-                temporary: 1
+                temporary: 1,
+                recovered: 1
             }
+        );
+        assert_eq!(
+            store.get(&committed_sha).unwrap(),
+            b"acknowledged, then killed"
         );
         assert!(store.path_of(&kept).exists());
         assert!(store.path_of(&young).exists(), "younger than a day");

@@ -88,7 +88,12 @@ pub async fn reserve(db: &Db, email: &str, client: &str, now: i64) -> Result<(),
 ///
 /// # Errors
 /// [`ApiError::TooManyRequests`] with [`TOO_MANY_SIGNUPS`], or a database failure.
-pub async fn reserve_signup(db: &Db, client: &str, per_hour: u32, now: i64) -> Result<(), ApiError> {
+pub async fn reserve_signup(
+    db: &Db,
+    client: &str,
+    per_hour: u32,
+    now: i64,
+) -> Result<(), ApiError> {
     let key = format!("signup:{client}");
     if increment(db, &key, SIGNUP_WINDOW_MS, now).await? > i64::from(per_hour) {
         return Err(ApiError::TooManyRequests(TOO_MANY_SIGNUPS.into()));

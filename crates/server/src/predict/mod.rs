@@ -26,6 +26,7 @@ use crate::{
     analyses::{self, Modality, NewAnalysis, PredictionResult, StoredFile},
     audit::{self, Action},
     auth::{session::CurrentUser, ClientAddr},
+    blobs::PendingBlob,
     db::now_ms,
     error::{ApiError, ErrorBody},
     extract::Json,
@@ -365,7 +366,7 @@ pub(crate) async fn analyse_upload(
         .map_err(|_| ApiError::Internal("compute slots closed".into()))?;
     // The model holds a compute slot; storing the files (I/O, an fsync each) happens after it is
     // given back, on the same blocking thread.
-    let (prediction, stored) = tokio::task::spawn_blocking(move || {
+    let (prediction, stored, pending) = tokio::task::spawn_blocking(move || {
         let recording = upload::to_recording(&upload)?;
         let prediction = model.predict(&recording).map_err(|err| match err {
             PredictError::Unusable(reason) => ApiError::Validation(reason),
@@ -379,22 +380,28 @@ pub(crate) async fn analyse_upload(
         if let Some(at) = files.iter().position(|f| f.name == file_name) {
             files.swap(0, at);
         }
+        // Written under temporary names: they become the stored files only once the analysis
+        // that names them is committed (and are removed if it is not).
         let mut stored = Vec::with_capacity(files.len());
+        let mut pending = Vec::with_capacity(files.len());
         for file in files {
-            let sha256 = blobs
-                .put(&file.bytes)
+            let blob = blobs
+                .put_pending(&file.bytes)
                 .map_err(|e| ApiError::Internal(format!("blob store: {e}")))?;
             stored.push(StoredFile {
                 name: file.name,
-                sha256,
+                sha256: blob.sha256().to_owned(),
                 size: i64::try_from(file.bytes.len()).unwrap_or(i64::MAX),
             });
+            pending.push(blob);
         }
-        Ok::<_, ApiError>((prediction, stored))
+        Ok::<_, ApiError>((prediction, stored, pending))
     })
     .await??;
     let result = to_result(modality, prediction);
     store_result(state, user_id, client, &owner, modality, &stored, &result).await?;
+    tokio::task::spawn_blocking(move || pending.into_iter().try_for_each(PendingBlob::commit))
+        .await??;
     Ok(result)
 }
 
