@@ -38,6 +38,8 @@ def start():
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ, RUST_LOG="warn"),
         text=True)
     base = re.search(r"http://\S+", server.stdout.readline()).group(0)
+    # Keep reading its log so that a full pipe never blocks it.
+    threading.Thread(target=server.stdout.read, daemon=True).start()
     return server, base
 
 

@@ -18,6 +18,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import urllib.error
 import urllib.request
 
@@ -32,6 +33,8 @@ server = subprocess.Popen(
     stdout=subprocess.PIPE, env=env, text=True)
 line = server.stdout.readline()
 base = re.search(r"http://\S+", line).group(0)
+# Keep reading its log so that a full pipe never blocks it.
+threading.Thread(target=server.stdout.read, daemon=True).start()
 
 
 def post(path, body, client=None):

@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -80,8 +81,10 @@ def worst_accepted():
 server = subprocess.Popen(
     [binary, "serve", "--addr", "127.0.0.1:0", "--data-dir", data,
      "--database-url", f"sqlite://{db_path}", "--web-dir", data],
-    stdout=subprocess.PIPE, env=dict(os.environ, RUST_LOG="warn"), text=True)
+    stdout=subprocess.PIPE, env=dict(os.environ, RUST_LOG=os.environ.get("RUST_LOG", "warn")), text=True)
 base = re.search(r"http://\S+", server.stdout.readline()).group(0)
+# Keep reading its log (to stderr here) so that a full pipe never blocks it.
+threading.Thread(target=lambda: [sys.stderr.write(line) for line in server.stdout], daemon=True).start()
 
 
 def peak_rss_mb():
@@ -129,13 +132,14 @@ try:
             with open(os.path.join(data, "blobs", sha[:2], sha), "wb") as f:
                 f.write(content)
             files_json = json.dumps([{"name": f"{name}.mat", "sha256": sha, "size": len(content)}])
-            result = json.dumps({"label": "normal", "prediction": "Normal sinus rhythm", "confidence": 0.9,
+            analysis_id = str(uuid.uuid4())
+            result = json.dumps({"analysis_id": analysis_id, "model": "ecg", "label": "normal", "prediction": "Normal sinus rhythm", "confidence": 0.9,
                                  "risk_score": 0.1, "recommendations": [], "details": {}})
             db.execute(
                 "INSERT INTO analyses (id, user_id, modality, file_name, file_sha256, file_size, label, prediction, "
                 "confidence, risk_score, result_json, model_id, model_version, created_at, files_json) "
                 "VALUES (?, ?, 'ecg', ?, ?, ?, 'normal', 'Normal sinus rhythm', 0.9, 0.1, ?, 'ecg', '1', ?, ?)",
-                (str(uuid.uuid4()), user_id, f"{name}.mat", sha, len(content), result, int(time.time() * 1000), files_json))
+                (analysis_id, user_id, f"{name}.mat", sha, len(content), result, int(time.time() * 1000), files_json))
             files[name] = db.execute("SELECT id FROM analyses WHERE file_sha256 = ?", (sha,)).fetchone()[0]
     for name, analysis in files.items():
         for what, path in [("waveform reads", f"/api/analyses/{analysis}/waveform?start_s=0&duration_s=10"),

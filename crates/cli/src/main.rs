@@ -117,6 +117,13 @@ struct ServeArgs {
     signups_per_hour: u32,
 }
 
+/// mimalloc instead of the system allocator. glibc's raises its mmap threshold after the first
+/// large free, then keeps later large blocks (a 19 MiB Argon2 hash, a decoded recording) in its
+/// arenas: 40 sign-ups one after another left the server at 384 MB resident, against 42 MB with a
+/// fixed threshold. mimalloc gives freed memory back to the system.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();

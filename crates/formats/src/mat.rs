@@ -87,7 +87,7 @@ pub fn read_recording(bytes: &[u8], options: &ReadOptions) -> Result<Recording, 
     } else {
         Format::Mat4
     };
-    let matrices = read_matrices(bytes)?;
+    let mut matrices = read_matrices(bytes)?;
     let rate_from_file = matrices
         .iter()
         .find(|m| {
@@ -97,16 +97,21 @@ pub fn read_recording(bytes: &[u8], options: &ReadOptions) -> Result<Recording, 
         })
         .map(|m| m.data[0])
         .filter(|v| v.is_finite() && *v > 0.0);
-    let Some(signal) = matrices
+    let Some(at) = matrices
         .iter()
-        .max_by_key(|m| m.data.len())
-        .filter(|m| m.data.len() > 1)
+        .enumerate()
+        .max_by_key(|(_, m)| m.data.len())
+        .filter(|(_, m)| m.data.len() > 1)
+        .map(|(at, _)| at)
     else {
         return Err(FormatError::invalid(
             format,
             "no numeric matrix with samples",
         ));
     };
+    // Taken out, so that a one-channel signal's samples are moved, not copied.
+    let signal = matrices.swap_remove(at);
+    drop(matrices);
     let Some(sampling_rate_hz) = options.sampling_rate_hz.or(rate_from_file) else {
         return Err(FormatError::NoSamplingRate(
             "MATLAB file has no sampling-rate variable (fs) and no sampling rate was given \
@@ -119,24 +124,33 @@ pub fn read_recording(bytes: &[u8], options: &ReadOptions) -> Result<Recording, 
     if n_channels > MAX_CHANNELS {
         return Err(FormatError::TooLarge(format!("{n_channels} channels")));
     }
-    let channels = (0..n_channels)
-        .map(|i| Channel {
-            name: if n_channels == 1 {
-                signal.name.clone()
-            } else {
-                format!("{}[{i}]", signal.name)
-            },
+    let matrix_name = signal.name.clone();
+    let channels = if n_channels == 1 {
+        vec![Channel {
+            name: signal.name,
             unit: String::new(),
-            samples: if by_rows {
-                signal.row(i).unwrap_or_default()
-            } else {
-                signal.data[i * signal.rows..(i + 1) * signal.rows].to_vec()
-            },
-        })
-        .collect();
+            samples: signal.data,
+        }]
+    } else {
+        (0..n_channels)
+            .map(|i| Channel {
+                name: if n_channels == 1 {
+                    signal.name.clone()
+                } else {
+                    format!("{}[{i}]", signal.name)
+                },
+                unit: String::new(),
+                samples: if by_rows {
+                    signal.row(i).unwrap_or_default()
+                } else {
+                    signal.data[i * signal.rows..(i + 1) * signal.rows].to_vec()
+                },
+            })
+            .collect()
+    };
     let mut metadata = BTreeMap::new();
     metadata.insert("format".into(), format.to_string());
-    metadata.insert("matrix".into(), signal.name.clone());
+    metadata.insert("matrix".into(), matrix_name);
     Ok(Recording {
         channels,
         sampling_rate_hz,
@@ -412,7 +426,7 @@ fn read_mat5(bytes: &[u8]) -> Result<Vec<Matrix>, FormatError> {
                 }
             }
             MI_COMPRESSED => {
-                let inflated = inflate(el.data, inflate_budget.min(MAX_INFLATED))?;
+                let inflated = inflate(el.data, inflate_budget.min(MAX_INFLATED), e)?;
                 inflate_budget = inflate_budget.saturating_sub(inflated.len() as u64);
                 let inner = element(&inflated, 0, e)?;
                 if inner.kind == MI_MATRIX {
@@ -427,18 +441,51 @@ fn read_mat5(bytes: &[u8]) -> Result<Vec<Matrix>, FormatError> {
     Ok(out)
 }
 
-fn inflate(data: &[u8], limit: u64) -> Result<Vec<u8>, FormatError> {
-    let mut out = Vec::new();
-    flate2::read::ZlibDecoder::new(data)
-        .take(limit + 1)
-        .read_to_end(&mut out)
-        .map_err(|err| FormatError::invalid(Format::Mat5, format!("compressed element: {err}")))?;
+fn inflate(data: &[u8], limit: u64, e: Endian) -> Result<Vec<u8>, FormatError> {
+    let broken = |err: std::io::Error| {
+        FormatError::invalid(Format::Mat5, format!("compressed element: {err}"))
+    };
+    let too_large = || {
+        FormatError::TooLarge(format!(
+            "compressed data inflating past {limit} bytes (more than an honest recording of this file's size holds)"
+        ))
+    };
+    let mut decoder = flate2::read::ZlibDecoder::new(data).take(limit + 1);
+    // The inflated element's own tag says how long it is: refuse before inflating past the
+    // limit, and allocate it once instead of doubling a buffer.
+    let mut tag = [0u8; 8];
+    let got = read_up_to(&mut decoder, &mut tag).map_err(broken)?;
+    let claimed = if got == 8 {
+        8 + u64::from(e.u32(&tag[4..8]))
+    } else {
+        0
+    };
+    if claimed > limit {
+        return Err(too_large());
+    }
+    let mut out = Vec::with_capacity(usize::try_from(claimed).unwrap_or(0).max(got));
+    out.extend_from_slice(&tag[..got]);
+    decoder.read_to_end(&mut out).map_err(broken)?;
     if out.len() as u64 > limit {
         return Err(FormatError::TooLarge(format!(
             "compressed data inflating past {limit} bytes (more than an honest recording of this file's size holds)"
         )));
     }
     Ok(out)
+}
+
+/// Reads into `buffer` until it is full or the input ends; how many bytes were read.
+fn read_up_to(reader: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(filled)
 }
 
 /// Decodes a `miMATRIX` element's content; `None` for arrays that are not numeric.

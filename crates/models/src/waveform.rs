@@ -142,28 +142,84 @@ pub fn marks(rec: &Recording, kind: Kind, channel: usize) -> Result<Marks, Strin
         // Holter cost more than the detection itself.
         Kind::Ecg => {
             let rate = SamplingRate::new(fs).map_err(|e| e.to_string())?;
-            let cleaned = ecg::clean(&rec.channels[channel].samples, rate, ecg::Powerline::Hz50)
-                .map_err(|e| e.to_string())?;
-            let peaks = ecg::QrsDetector::new(rate)
-                .and_then(|d| d.detect(&cleaned))
-                .map_err(|e| e.to_string())?;
-            #[allow(clippy::cast_precision_loss)]
+            let detector = ecg::QrsDetector::new(rate).map_err(|e| e.to_string())?;
+            let beats = in_chunks(&rec.channels[channel].samples, fs, |x| {
+                let cleaned =
+                    ecg::clean(x, rate, ecg::Powerline::Hz50).map_err(|e| e.to_string())?;
+                let peaks = detector.detect(&cleaned).map_err(|e| e.to_string())?;
+                #[allow(clippy::cast_precision_loss)]
+                Ok(peaks.iter().map(|&i| i as f64 / fs).collect())
+            })?;
             Ok(Marks {
-                beats: peaks.iter().map(|&i| i as f64 / fs).collect(),
+                beats,
                 s1: Vec::new(),
                 s2: Vec::new(),
             })
         }
         Kind::Ppg => {
             let rate = SamplingRate::new(fs).map_err(|e| e.to_string())?;
-            let found =
-                ppg::analyze(&rec.channels[channel].samples, rate).map_err(|e| e.to_string())?;
+            let beats = in_chunks(&rec.channels[channel].samples, fs, |x| {
+                ppg::analyze(x, rate)
+                    .map(|found| found.peak_times_s)
+                    .map_err(|e| e.to_string())
+            })?;
             Ok(Marks {
-                beats: found.peak_times_s,
+                beats,
                 s1: Vec::new(),
                 s2: Vec::new(),
             })
         }
+    }
+}
+
+/// Length of the pieces a long recording's beats are found in, seconds: the filters and detectors
+/// then work on buffers of a few hundred thousand samples whatever the recording's length (a
+/// 14-hour recording at 500 Hz took over a gigabyte of buffers in one piece).
+pub const MARK_CHUNK_S: f64 = 600.0;
+/// How far each piece reaches into its neighbours, seconds, so that filters settle and a beat on a
+/// boundary is found; each piece keeps only the beats of its own span.
+pub const MARK_OVERLAP_S: f64 = 10.0;
+
+/// Beat times of `x` (seconds), found by `detect` (times relative to the slice it is given) on
+/// pieces of [`MARK_CHUNK_S`] with [`MARK_OVERLAP_S`] on each side. A piece where nothing can be
+/// found (too noisy) is skipped; when no piece gives beats, the first piece's reason is the error.
+fn in_chunks(
+    x: &[f64],
+    fs: f64,
+    detect: impl Fn(&[f64]) -> Result<Vec<f64>, String>,
+) -> Result<Vec<f64>, String> {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let (chunk, overlap) = (
+        (MARK_CHUNK_S * fs).ceil() as usize,
+        (MARK_OVERLAP_S * fs).ceil() as usize,
+    );
+    if x.len() <= chunk + 2 * overlap {
+        return detect(x);
+    }
+    let mut beats = Vec::new();
+    let mut first_error = None;
+    let mut start = 0;
+    while start < x.len() {
+        let end = (start + chunk).min(x.len());
+        let (from, to) = (start.saturating_sub(overlap), (end + overlap).min(x.len()));
+        #[allow(clippy::cast_precision_loss)]
+        let (offset, lo, hi) = (from as f64 / fs, start as f64 / fs, end as f64 / fs);
+        match detect(&x[from..to]) {
+            Ok(times) => beats.extend(
+                times
+                    .into_iter()
+                    .map(|t| t + offset)
+                    .filter(|t| *t >= lo && *t < hi),
+            ),
+            Err(reason) => {
+                first_error.get_or_insert(reason);
+            }
+        }
+        start = end;
+    }
+    match first_error {
+        Some(reason) if beats.is_empty() => Err(reason),
+        _ => Ok(beats),
     }
 }
 
@@ -364,6 +420,51 @@ mod tests {
             w.marks_note.as_deref(),
             Some("Recording too short: 2.0 s; at least 5 s is needed.")
         );
+    }
+
+    #[test]
+    fn a_long_recording_is_marked_in_pieces_with_every_beat_once() {
+        // 25 minutes at 250 Hz: three pieces, with beats right on the piece boundaries.
+        let fs = 250.0;
+        let rec = recording(vec![("II", "mV", spikes(fs, 1500.0, 1.0, 1.0))], fs);
+        let whole = window(&rec, Kind::Ecg, None, 0.0, 10.0).unwrap();
+        assert!(whole.marks_note.is_none(), "{:?}", whole.marks_note);
+        let beats = &whole.beats_s;
+        assert!(
+            (1495..=1500).contains(&beats.len()),
+            "one beat a second: {}",
+            beats.len()
+        );
+        assert!(beats.windows(2).all(|w| w[1] - w[0] > 0.5), "no beat twice");
+        for boundary in [600.0, 1200.0] {
+            assert!(
+                beats.iter().any(|t| (t - boundary).abs() < 0.6),
+                "a beat near {boundary} s"
+            );
+        }
+    }
+
+    #[test]
+    fn pieces_cover_the_recording_and_keep_only_their_own_span() {
+        let fs = 10.0;
+        let x = vec![0.0; 20_000]; // 2000 s
+        let seen = std::cell::RefCell::new(Vec::new());
+        // Reports one "beat" at every whole second of the slice it is given.
+        #[allow(clippy::cast_precision_loss)]
+        let beats = in_chunks(&x, fs, |slice| {
+            seen.borrow_mut().push(slice.len());
+            Ok((0..slice.len() / 10).map(|s| s as f64).collect())
+        })
+        .unwrap();
+        assert_eq!(beats.len(), 2000);
+        assert!(beats.windows(2).all(|w| (w[1] - w[0] - 1.0).abs() < 1e-9));
+        assert!(
+            seen.borrow().iter().all(|&n| n <= 6200),
+            "{:?}",
+            seen.borrow()
+        );
+        let failing = in_chunks(&x, fs, |_| Err("too noisy".into()));
+        assert_eq!(failing.unwrap_err(), "too noisy");
     }
 
     #[test]
