@@ -3,7 +3,7 @@
 flight, three rounds, and count what is left in the blob store.
 
 Each round starts the server on the same data folder (its start-up sweep runs), sends ECG uploads
-from 8 threads, kills the server with SIGKILL after a moment, and then, with the server down,
+from 32 threads, kills the server with SIGKILL after a moment, and then, with the server down,
 counts in the blob folder: files under a final name that no analysis names (orphans), temporary
 files, and analyses whose files are missing (lost recordings). A last start shows what the sweep
 leaves (temporary files younger than its 5-minute limit stay until a later sweep).
@@ -108,7 +108,7 @@ for round_ in range(1, 4):
                 return
             n += 1
 
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(32)]
     for thread in threads:
         thread.start()
     time.sleep(2.5)

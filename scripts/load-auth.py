@@ -26,12 +26,16 @@ binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     os.environ.get("CARGO_TARGET_DIR", "target"), "release", "cardio")
 data = tempfile.mkdtemp(prefix="cardio-load-auth-")
 env = dict(os.environ, RUST_LOG="warn")
-server = subprocess.Popen(
-    [binary, "serve", "--addr", "127.0.0.1:0", "--data-dir", data,
-     "--database-url", f"sqlite://{data}/cardio.db", "--web-dir", data,
-     "--trusted-proxies", "127.0.0.1"],
-    stdout=subprocess.PIPE, env=env, text=True)
+command = [binary, "serve", "--addr", "127.0.0.1:0", "--data-dir", data,
+           "--database-url", f"sqlite://{data}/cardio.db", "--web-dir", data]
+server = subprocess.Popen(command + ["--trusted-proxies", "127.0.0.1"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, env=env, text=True)
 line = server.stdout.readline()
+if not line:
+    # A server from before --trusted-proxies: every request then counts as 127.0.0.1.
+    print("(this server has no --trusted-proxies: X-Forwarded-For is ignored)")
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, env=env, text=True)
+    line = server.stdout.readline()
 base = re.search(r"http://\S+", line).group(0)
 # Keep reading its log so that a full pipe never blocks it.
 threading.Thread(target=server.stdout.read, daemon=True).start()

@@ -9,6 +9,7 @@ mod auth;
 mod clinical;
 mod combine;
 mod data_storage;
+mod decode_limits;
 mod devices;
 mod email_links;
 mod export_zip;

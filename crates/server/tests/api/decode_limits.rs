@@ -1,0 +1,76 @@
+//! Memory stays bounded whatever is uploaded (issue 17 part 2): a decompression bomb is refused
+//! before it is inflated, and leaves nothing stored.
+
+use std::io::Write;
+
+use axum::http::StatusCode;
+
+use crate::helpers::{Part, TestApp};
+
+crate::backend_tests!(a_mat_file_that_inflates_far_past_its_size_is_refused_and_leaves_nothing);
+
+fn tag(kind: u32, data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend(kind.to_le_bytes());
+    out.extend(u32::try_from(data.len()).unwrap().to_le_bytes());
+    out.extend(data);
+    while out.len() % 8 != 0 {
+        out.push(0);
+    }
+    out
+}
+
+/// A MAT v5 file: `fs` = 500 and one compressed int8 row of `n` zeros (about 1000:1).
+fn mat_bomb(n: u32) -> Vec<u8> {
+    let matrix = |class: u8, cols: u32, name: &[u8], kind: u32, data: &[u8]| {
+        let mut body = tag(6, &[class, 0, 0, 0, 0, 0, 0, 0]);
+        body.extend(tag(5, &[1u32.to_le_bytes(), cols.to_le_bytes()].concat()));
+        body.extend(tag(1, name));
+        body.extend(tag(kind, data));
+        tag(14, &body)
+    };
+    let mut file = b"MATLAB 5.0 MAT-file".to_vec();
+    file.resize(124, b' ');
+    file.extend([0, 1, b'I', b'M']);
+    file.extend(matrix(6, 1, b"fs", 9, &500f64.to_le_bytes()));
+    let zeros = matrix(8, n, b"val", 1, &vec![0u8; n as usize]);
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&zeros).unwrap();
+    let z = z.finish().unwrap();
+    file.extend(15u32.to_le_bytes());
+    file.extend(u32::try_from(z.len()).unwrap().to_le_bytes());
+    file.extend(z);
+    file
+}
+
+pub async fn a_mat_file_that_inflates_far_past_its_size_is_refused_and_leaves_nothing(
+    mut app: TestApp,
+) {
+    app.signed_in_doctor().await;
+    let bomb = mat_bomb(64 << 20);
+    assert!(bomb.len() < 200_000, "{}", bomb.len());
+
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file("bomb.mat", None, bomb)],
+        )
+        .await;
+
+    assert_eq!(
+        response.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        response.text
+    );
+    assert!(
+        response
+            .detail()
+            .starts_with("Cannot read the file: compressed data inflating past"),
+        "{}",
+        response.detail()
+    );
+    assert_eq!(app.get("/api/analyses").await.json(), serde_json::json!([]));
+    let stored = std::fs::read_dir(app.config.data_dir.join("blobs")).map_or(0, Iterator::count);
+    assert_eq!(stored, 0, "nothing written");
+}
