@@ -269,6 +269,7 @@ impl Recordings {
             .collect();
         if let Some(hit) = self.cache.get(&analysis.id, kind) {
             if hit.stamps == stamps {
+                tracing::debug!(analysis = %analysis.id, "decoded recording from the cache");
                 return Ok(hit);
             }
         }
@@ -287,6 +288,12 @@ impl Recordings {
         let prepared = Arc::new(prepared);
         drop(permit);
         self.cache.insert(&analysis.id, kind, prepared.clone());
+        tracing::debug!(
+            analysis = %analysis.id,
+            bytes = prepared.bytes,
+            cached = self.cache.bytes(),
+            "decoded recording"
+        );
         Ok(prepared)
     }
 
