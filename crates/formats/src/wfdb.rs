@@ -361,9 +361,16 @@ where
         };
         let total = checked_values(HEA, frames, width, codec.samples_in(data.len()))?;
         let stream = codec.decode(data, total);
-        for (k, &m) in members.iter().enumerate() {
-            digital[m] = stream.iter().skip(k).step_by(width).copied().collect();
-            invalid_code[m] = codec.invalid;
+        drop(bytes);
+        if let [only] = members[..] {
+            // One signal in the file: its stream is its samples (no second copy).
+            digital[only] = stream;
+            invalid_code[only] = codec.invalid;
+        } else {
+            for (k, &m) in members.iter().enumerate() {
+                digital[m] = stream.iter().skip(k).step_by(width).copied().collect();
+                invalid_code[m] = codec.invalid;
+            }
         }
         n_frames = Some(n_frames.map_or(frames, |n| n.min(frames)));
     }

@@ -11,7 +11,8 @@
 //! times it (before the gate, 8 concurrent waveform reads of a 1.7 MB MAT bomb took 8.5 GB).
 //!
 //! **The cache** ([`WindowCache`]) keeps decoded recordings, least recently used first out,
-//! within [`CACHE_BUDGET_BYTES`]; a recording larger than that is never kept. Stored recordings
+//! within [`CACHE_BUDGET_BYTES`]; a recording larger than that is not kept, but shared by the
+//! requests that read it at the same time (one decode, not eight). Stored recordings
 //! never change (content-addressed blobs), so an entry never goes stale. It holds nothing another
 //! server instance would need.
 
@@ -160,11 +161,23 @@ pub struct WindowCache {
     budget: usize,
 }
 
+type Key = (String, &'static str);
+
 #[derive(Debug)]
 struct CacheInner {
-    entries: lru::LruCache<(String, &'static str), Arc<Prepared>>,
+    entries: lru::LruCache<Key, Arc<Prepared>>,
     bytes: usize,
+    /// Every recording decoded lately, also those too large to keep, for as long as a request
+    /// still holds it: concurrent reads of one large recording share one decode instead of each
+    /// making its own.
+    in_use: std::collections::HashMap<Key, std::sync::Weak<Prepared>>,
+    /// One decode per recording at a time: the requests that want the same recording wait on its
+    /// slot and take what the first one decoded (the slot lives while any of them holds it).
+    slots: std::collections::HashMap<Key, std::sync::Weak<Slot>>,
 }
+
+/// Where the first of several concurrent reads of a recording leaves what it decoded.
+type Slot = Mutex<Option<Arc<Prepared>>>;
 
 impl Default for WindowCache {
     fn default() -> Self {
@@ -187,33 +200,55 @@ impl WindowCache {
             inner: Arc::new(Mutex::new(CacheInner {
                 entries: lru::LruCache::unbounded(),
                 bytes: 0,
+                in_use: std::collections::HashMap::new(),
+                slots: std::collections::HashMap::new(),
             })),
             budget,
         }
     }
 
-    /// The decoded recording of `analysis_id` for `kind`, if cached (and now the most recent).
+    /// The decoded recording of `analysis_id` for `kind`, if cached (and now the most recent) or
+    /// still held by a request.
     pub fn get(&self, analysis_id: &str, kind: Kind) -> Option<Arc<Prepared>> {
-        let mut inner = self
-            .inner
+        let mut inner = self.lock();
+        let key = (analysis_id.to_owned(), kind_key(kind));
+        if let Some(hit) = inner.entries.get(&key) {
+            return Some(hit.clone());
+        }
+        inner.in_use.get(&key).and_then(std::sync::Weak::upgrade)
+    }
+
+    /// The decode slot of `analysis_id` for `kind` (see `CacheInner::slots`).
+    fn slot(&self, analysis_id: &str, kind: Kind) -> Arc<Slot> {
+        let mut inner = self.lock();
+        let key = (analysis_id.to_owned(), kind_key(kind));
+        if let Some(slot) = inner.slots.get(&key).and_then(std::sync::Weak::upgrade) {
+            return slot;
+        }
+        inner.slots.retain(|_, held| held.strong_count() > 0);
+        let slot = Arc::new(Mutex::new(None));
+        inner.slots.insert(key, Arc::downgrade(&slot));
+        slot
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, CacheInner> {
+        self.inner
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        inner
-            .entries
-            .get(&(analysis_id.to_owned(), kind_key(kind)))
-            .cloned()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Keeps `prepared` unless it is larger than the whole budget, dropping the least recently
-    /// used entries to make room.
+    /// used entries to make room; either way it is shared while a request holds it.
     pub fn insert(&self, analysis_id: &str, kind: Kind, prepared: Arc<Prepared>) {
+        let mut inner = self.lock();
+        inner.in_use.retain(|_, held| held.strong_count() > 0);
+        inner.in_use.insert(
+            (analysis_id.to_owned(), kind_key(kind)),
+            Arc::downgrade(&prepared),
+        );
         if prepared.bytes > self.budget {
             return;
         }
-        let mut inner = self
-            .inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let bytes = prepared.bytes;
         if let Some(old) = inner
             .entries
@@ -232,10 +267,7 @@ impl WindowCache {
 
     /// Bytes held now.
     pub fn bytes(&self) -> usize {
-        self.inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .bytes
+        self.lock().bytes
     }
 }
 
@@ -267,6 +299,14 @@ impl Recordings {
                     .and_then(|m| Some((m.len(), m.modified().ok()?)))
             })
             .collect();
+        // Concurrent reads of this recording queue here and share the first one's decode.
+        let slot = self.cache.slot(&analysis.id, kind);
+        let mut shared = slot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(done) = shared.as_ref().filter(|p| p.stamps == stamps) {
+            return Ok(done.clone());
+        }
         if let Some(hit) = self.cache.get(&analysis.id, kind) {
             if hit.stamps == stamps {
                 tracing::debug!(analysis = %analysis.id, "decoded recording from the cache");
@@ -279,14 +319,14 @@ impl Recordings {
             .fold(0, usize::saturating_add);
         let permit = self.gate.acquire_blocking(stored)?;
         let upload = crate::waveforms::stored_upload(&self.blobs, analysis)?;
-        let recording = crate::predict::upload::to_recording(&upload)?;
-        drop(upload);
+        let recording = crate::predict::upload::into_recording(upload)?;
         let names: Vec<String> = recording.channels.iter().map(|c| c.name.clone()).collect();
         let channel = crate::waveforms::analysed_channel(analysis, &names);
         let mut prepared = Prepared::new(recording, kind, channel);
         prepared.stamps = stamps;
         let prepared = Arc::new(prepared);
         drop(permit);
+        *shared = Some(prepared.clone());
         self.cache.insert(&analysis.id, kind, prepared.clone());
         tracing::debug!(
             analysis = %analysis.id,
@@ -362,6 +402,23 @@ mod tests {
     }
 
     #[test]
+    fn concurrent_reads_of_one_recording_share_one_slot_while_any_holds_it() {
+        let cache = WindowCache::new(1);
+        let first = cache.slot("a", Kind::Ecg);
+        let second = cache.slot("a", Kind::Ecg);
+        assert!(Arc::ptr_eq(&first, &second), "the same decode slot");
+        assert!(!Arc::ptr_eq(&first, &cache.slot("a", Kind::Pcg)));
+        // What the first decodes (too large for the cache) is what the second finds.
+        *first.lock().unwrap() = Some(Arc::new(Prepared::new(recording(10), Kind::Ecg, None)));
+        assert!(second.lock().unwrap().is_some());
+        drop((first, second));
+        assert!(
+            cache.slot("a", Kind::Ecg).lock().unwrap().is_none(),
+            "released once nobody waits"
+        );
+    }
+
+    #[test]
     fn the_cache_keeps_the_most_recent_within_its_budget() {
         let entry = |n| Arc::new(Prepared::new(recording(n), Kind::Ecg, None));
         let one = entry(1000);
@@ -378,10 +435,16 @@ mod tests {
         assert!(cache.get("c", Kind::Ecg).is_some());
         assert!(cache.get("a", Kind::Ppg).is_none(), "per viewer kind");
         assert!(cache.bytes() <= one.bytes * 2 + 10);
-        cache.insert("huge", Kind::Ecg, entry(1_000_000));
+        let huge = entry(1_000_000);
+        cache.insert("huge", Kind::Ecg, huge.clone());
+        assert!(
+            cache.get("huge", Kind::Ecg).is_some(),
+            "larger than the budget, shared while held"
+        );
+        drop(huge);
         assert!(
             cache.get("huge", Kind::Ecg).is_none(),
-            "larger than the budget"
+            "and gone once nobody holds it"
         );
     }
 }
