@@ -6,7 +6,8 @@ Each round starts the server on the same data folder (its start-up sweep runs), 
 from 32 threads, kills the server with SIGKILL after a moment, and then, with the server down,
 counts in the blob folder: files under a final name that no analysis names (orphans), temporary
 files, and analyses whose files are missing (lost recordings). A last start shows what the sweep
-leaves (temporary files younger than its 5-minute limit stay until a later sweep).
+at start leaves: temporary files younger than its 5-minute limit stay until the sweep six minutes
+after the start.
 
     scripts/kill-uploads.py [path/to/cardio]     (default: target/release/cardio)
 """

@@ -6,8 +6,9 @@
 //! between leaves temporary files: the sweep moves those whose analysis was committed into place
 //! (nothing acknowledged is lost) and removes the others once older than [`TEMP_AGE`] (no request
 //! lives that long). Blob files no analysis names (from before this scheme, or whose analysis is
-//! gone) are removed once older than [`ORPHAN_AGE`]. It runs at start and then daily and logs what
-//! it did. Backups skip the same files ([`crate::backup`]).
+//! gone) are removed once older than [`ORPHAN_AGE`]. It runs at start, six minutes later (for the
+//! temporary files of uploads a crash cut short just before the start) and then daily, and logs
+//! what it did. Backups skip the same files ([`crate::backup`]).
 
 use std::{
     collections::HashSet,
@@ -176,13 +177,16 @@ pub async fn sweep(state: &AppState) -> Result<Swept, SweepError> {
     Ok(swept)
 }
 
-/// Sweeps at start and then every [`SWEEP_EVERY`], for as long as the server runs.
+/// Sweeps at start, again once what a crash just before the start left is older than
+/// [`TEMP_AGE`], and then every [`SWEEP_EVERY`], for as long as the server runs.
 pub async fn sweep_task(state: AppState) {
+    let mut pause = TEMP_AGE + Duration::from_mins(1);
     loop {
         if let Err(err) = sweep(&state).await {
             tracing::warn!(%err, "orphan sweep failed");
         }
-        tokio::time::sleep(SWEEP_EVERY).await;
+        tokio::time::sleep(pause).await;
+        pause = SWEEP_EVERY;
     }
 }
 
