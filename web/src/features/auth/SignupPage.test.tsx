@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { deferred, json, makeUser, mockServer, renderApp, requestsTo, signedOut } from '../../test/utils';
+import i18n from '../../i18n';
 import { checkSignup } from './SignupPage';
 
 async function fillSignup(values: { name?: string; email?: string; password: string; confirm: string }) {
@@ -99,6 +100,33 @@ describe('Signup page', () => {
     renderApp('/signup');
     await fillSignup({ password: 'secret1', confirm: 'secret1' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email address.');
+  });
+
+  it("shows the server's refusal of a common password and of too many sign-ups, in the user's language", async () => {
+    const answers = [
+      json(422, {
+        detail: 'This password is one of the most commonly used and easily guessed. Please choose another.',
+      }),
+      json(429, { detail: 'Too many accounts were created from this network. Please try again later.' }),
+    ];
+    mockServer({ 'GET /api/auth/me': signedOut, 'POST /api/auth/signup': () => answers.shift()! });
+    await i18n.changeLanguage('fr');
+    renderApp('/signup');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Nom complet'), 'Ada Lovelace');
+    await user.type(screen.getByLabelText('Adresse e-mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Mot de passe'), 'password');
+    await user.type(screen.getByLabelText('Confirmer le mot de passe'), 'password');
+    await user.click(screen.getByRole('button', { name: 'Créer le compte' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Ce mot de passe fait partie des plus courants et des plus faciles à deviner. Veuillez en choisir un autre.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Créer le compte' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'Trop de comptes ont été créés depuis ce réseau. Veuillez réessayer plus tard.',
+      ),
+    );
   });
 
   it('shows the network message when no response arrives', async () => {

@@ -14,6 +14,9 @@ const KNOWN_SERVER_TEXTS = {
   'Invalid email address.': 'errors.server.invalidEmail',
   'Password must be at least 6 characters': 'errors.server.passwordTooShort',
   'Password is too weak. Please use a stronger password.': 'errors.server.weakPassword',
+  'This password is one of the most commonly used and easily guessed. Please choose another.':
+    'errors.server.commonPassword',
+  'Too many accounts were created from this network. Please try again later.': 'errors.server.tooManySignups',
   'No account found with this email.': 'errors.server.userNotFound',
   'Invalid authentication code.': 'twoFactor.invalidCode',
   'Your sign-in has expired. Please sign in again.': 'twoFactor.challengeExpired',
