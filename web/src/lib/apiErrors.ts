@@ -42,6 +42,8 @@ const KNOWN_SERVER_TEXTS = {
   'Display name is required.': 'errors.server.displayNameRequired',
   'Display name must be at most 100 characters.': 'errors.server.displayNameTooLong',
   'Password must be at least 6 characters': 'errors.server.passwordTooShort',
+  'This password is one of the most commonly used and easily guessed. Please choose another.':
+    'errors.server.commonPassword',
   'Too many failed attempts. Please try again later.': 'errors.server.tooManyAttempts',
   'Invalid authentication code.': 'twoFactor.invalidCode',
   'Your sign-in has expired. Please sign in again.': 'twoFactor.challengeExpired',

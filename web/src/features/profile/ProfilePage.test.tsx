@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { json, makeUser, mockServer, renderApp, requestsTo } from '../../test/utils';
+import i18n from '../../i18n';
 import { checkDisplayName } from './ProfilePage';
 
 const activity = () => json(200, { patients: 4, screenings: 3, analyses: 9, reviews: 6 });
@@ -127,6 +128,26 @@ describe('Change Password', () => {
     renderApp('/profile');
     await fillPassword({ current: 'wrong', next: 'new-secret', confirm: 'new-secret' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Current password is incorrect.');
+  });
+
+  it("shows the refusal of a common password in the user's language", async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'POST /api/auth/password': () =>
+        json(422, {
+          detail: 'This password is one of the most commonly used and easily guessed. Please choose another.',
+        }),
+    });
+    await i18n.changeLanguage('es');
+    renderApp('/profile');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Contraseña actual'), 'old-secret');
+    await user.type(screen.getByLabelText('Nueva contraseña'), 'password1');
+    await user.type(screen.getByLabelText('Confirmar nueva contraseña'), 'password1');
+    await user.click(screen.getByRole('button', { name: 'Cambiar contraseña' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Esta contraseña es de las más usadas y fáciles de adivinar. Elija otra.',
+    );
   });
 
   it('sends the current and new password and confirms the change', async () => {
