@@ -14,11 +14,8 @@ after the start.
 import json
 import math
 import os
-import re
 import signal
 import sqlite3
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -26,22 +23,14 @@ import urllib.error
 import urllib.request
 import uuid
 
-binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-    os.environ.get("CARGO_TARGET_DIR", "target"), "release", "cardio")
+import loadserver
+
 data = tempfile.mkdtemp(prefix="cardio-kill-")
 db_path = os.path.join(data, "cardio.db")
 
 
 def start():
-    server = subprocess.Popen(
-        [binary, "serve", "--addr", "127.0.0.1:0", "--data-dir", data,
-         "--database-url", f"sqlite://{db_path}", "--web-dir", data],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ, RUST_LOG="warn"),
-        text=True)
-    base = re.search(r"http://\S+", server.stdout.readline()).group(0)
-    # Keep reading its log so that a full pipe never blocks it.
-    threading.Thread(target=server.stdout.read, daemon=True).start()
-    return server, base
+    return loadserver.start(data)
 
 
 def ecg_csv(seed):

@@ -13,32 +13,18 @@ and prints the server's peak resident memory (VmHWM) after each step.
 """
 import concurrent.futures
 import json
-import os
-import re
-import subprocess
-import sys
 import tempfile
-import threading
 import urllib.error
 import urllib.request
 
-binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-    os.environ.get("CARGO_TARGET_DIR", "target"), "release", "cardio")
+import loadserver
+
 data = tempfile.mkdtemp(prefix="cardio-load-auth-")
-env = dict(os.environ, RUST_LOG="warn")
-command = [binary, "serve", "--addr", "127.0.0.1:0", "--data-dir", data,
-           "--database-url", f"sqlite://{data}/cardio.db", "--web-dir", data]
-server = subprocess.Popen(command + ["--trusted-proxies", "127.0.0.1"], stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, env=env, text=True)
-line = server.stdout.readline()
-if not line:
+server, base = loadserver.start(data, "--trusted-proxies", "127.0.0.1")
+if server is None:
     # A server from before --trusted-proxies: every request then counts as 127.0.0.1.
     print("(this server has no --trusted-proxies: X-Forwarded-For is ignored)")
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, env=env, text=True)
-    line = server.stdout.readline()
-base = re.search(r"http://\S+", line).group(0)
-# Keep reading its log so that a full pipe never blocks it.
-threading.Thread(target=server.stdout.read, daemon=True).start()
+    server, base = loadserver.start(data)
 
 
 def post(path, body, client=None):
@@ -54,11 +40,7 @@ def post(path, body, client=None):
 
 
 def peak_rss_mb():
-    with open(f"/proc/{server.pid}/status") as status:
-        for row in status:
-            if row.startswith("VmHWM:"):
-                return int(row.split()[1]) / 1024
-    return float("nan")
+    return loadserver.peak_rss_mb(server)
 
 
 def burst(calls):

@@ -19,21 +19,17 @@ import hashlib
 import json
 import math
 import os
-import re
 import sqlite3
 import struct
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
 import zlib
 
-binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-    os.environ.get("CARGO_TARGET_DIR", "target"), "release", "cardio")
+import loadserver
+
 
 MI_INT8, MI_INT32, MI_UINT32, MI_DOUBLE, MI_MATRIX, MI_COMPRESSED = 1, 5, 6, 9, 14, 15
 
@@ -84,15 +80,7 @@ class Server:
     def __init__(self):
         self.data = tempfile.mkdtemp(prefix="cardio-load-decode-")
         self.db_path = os.path.join(self.data, "cardio.db")
-        self.process = subprocess.Popen(
-            [binary, "serve", "--addr", "127.0.0.1:0", "--data-dir", self.data,
-             "--database-url", f"sqlite://{self.db_path}", "--web-dir", self.data],
-            stdout=subprocess.PIPE, env=dict(os.environ, RUST_LOG=os.environ.get("RUST_LOG", "warn")),
-            text=True)
-        self.base = re.search(r"http://\S+", self.process.stdout.readline()).group(0)
-        # Keep reading its log (to stderr here) so that a full pipe never blocks it.
-        threading.Thread(target=lambda: [sys.stderr.write(line) for line in self.process.stdout],
-                         daemon=True).start()
+        self.process, self.base = loadserver.start(self.data, log=True)
         signup = urllib.request.Request(self.base + "/api/auth/signup", json.dumps({
             "full_name": "L", "email": "decode@load.test", "password": "load-test-pass",
             "role": "doctor"}).encode(), {"Content-Type": "application/json"})
@@ -101,11 +89,7 @@ class Server:
             self.user_id = json.loads(response.read())["uid"]
 
     def peak_rss_mb(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for row in status:
-                if row.startswith("VmHWM:"):
-                    return int(row.split()[1]) / 1024
-        return float("nan")
+        return loadserver.peak_rss_mb(self.process)
 
     def call(self, method, path, body=None, headers=None):
         request = urllib.request.Request(self.base + path, body, headers or {}, method=method)

@@ -51,26 +51,12 @@ async fn act(db: &Db, action: AdminAction) -> anyhow::Result<()> {
         AdminAction::Grant { email } => {
             let email = parse_email(&email)?;
             let outcome = admin::grant(db, email.as_str(), now_ms()).await?;
-            println!(
-                "{} {}",
-                email.as_str(),
-                match outcome {
-                    admin::Outcome::Changed => "is now an administrator",
-                    admin::Outcome::Unchanged => "was already an administrator",
-                }
-            );
+            report(&email, outcome, "is now", "was already");
         }
         AdminAction::Revoke { email } => {
             let email = parse_email(&email)?;
             let outcome = admin::revoke(db, email.as_str(), now_ms()).await?;
-            println!(
-                "{} {}",
-                email.as_str(),
-                match outcome {
-                    admin::Outcome::Changed => "is no longer an administrator",
-                    admin::Outcome::Unchanged => "was not an administrator",
-                }
-            );
+            report(&email, outcome, "is no longer", "was not");
         }
         AdminAction::List => {
             for a in admin::list(db).await? {
@@ -79,6 +65,15 @@ async fn act(db: &Db, action: AdminAction) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Prints what a grant or revoke did: `changed` or `unchanged`, then "an administrator".
+fn report(email: &Email, outcome: admin::Outcome, changed: &str, unchanged: &str) {
+    let verb = match outcome {
+        admin::Outcome::Changed => changed,
+        admin::Outcome::Unchanged => unchanged,
+    };
+    println!("{} {verb} an administrator", email.as_str());
 }
 
 fn parse_email(text: &str) -> anyhow::Result<Email> {

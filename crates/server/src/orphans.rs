@@ -17,7 +17,7 @@ use std::{
     time::{Duration, SystemTime},
 };
 
-use crate::{db::Db, state::AppState};
+use crate::{analyses::StoredFile, db::Db, state::AppState};
 
 /// How old an unreferenced file must be before the sweep removes it.
 pub const ORPHAN_AGE: Duration = Duration::from_hours(24);
@@ -51,11 +51,6 @@ pub enum SweepError {
     /// The blocking task failed.
     #[error("sweep task: {0}")]
     Task(#[from] tokio::task::JoinError),
-}
-
-#[derive(serde::Deserialize)]
-struct StoredFile {
-    sha256: String,
 }
 
 /// The query of the files every analysis names: its main file's hash and its list of files.
