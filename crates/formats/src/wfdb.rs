@@ -222,7 +222,14 @@ fn parse_signal_line(index: usize, line: &str) -> Result<SignalSpec, FormatError
         }
         units = unit_part.unwrap_or_default().to_string();
     }
-    if !adc_gain.is_finite() || adc_gain == 0.0 {
+    if !adc_gain.is_finite() {
+        // "nan", "inf": no physical value can be computed from the samples.
+        return Err(FormatError::invalid(
+            HEA,
+            format!("signal {index}: the ADC gain must be a finite number, not {adc_gain}"),
+        ));
+    }
+    if adc_gain == 0.0 {
         adc_gain = 200.0; // WFDB_DEFGAIN: an uncalibrated signal
     }
     if units.is_empty() {
@@ -824,6 +831,23 @@ mod tests {
         assert!(!ok.metadata.contains_key("checksum_mismatch"));
         let bad = record("r 1 10 3\nr.dat 16 1 16 0 1 7 0 x\n", &[("r.dat", bytes)]).unwrap();
         assert_eq!(bad.metadata["checksum_mismatch"], "0");
+    }
+
+    #[test]
+    fn a_non_finite_gain_is_refused() {
+        let bytes = [0u8, 1, 0, 2, 0, 3];
+        for gain in ["nan", "inf", "-inf"] {
+            let err = record(
+                &format!("r 1 10 3\nr.dat 16 {gain} 16 0 0 0 0 II\n"),
+                &[("r.dat", bytes.to_vec())],
+            )
+            .unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("the ADC gain must be a finite number"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

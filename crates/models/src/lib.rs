@@ -26,6 +26,7 @@ pub mod analysis;
 pub mod clinical;
 pub mod ecg_rhythm;
 pub mod eval;
+pub mod gate;
 pub mod gbdt;
 pub mod pcg_model;
 pub mod ppg_rhythm;

@@ -132,6 +132,10 @@ pub fn marks(rec: &Recording, kind: Kind, channel: usize) -> Result<Marks, Strin
                 prepare_channel(&rec.channels[channel].samples, fs).map_err(|e| e.to_string())?;
             let rate = SamplingRate::new(ANALYSIS_HZ).map_err(|e| e.to_string())?;
             let seg = pcg::segment(&x, rate).map_err(|e| e.to_string())?;
+            // Marks only where the segmentation passed its own check: no S1/S2 guessed in noise.
+            if !seg.quality.usable {
+                return Err(format!("S1 and S2 are not marked: {}", seg.quality.reason));
+            }
             Ok(Marks {
                 beats: seg.s1_s.clone(),
                 s1: seg.s1_s,

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::features::{Extractor, FEATURE_NAMES};
 use super::{mv_per_unit, pick_lead, Class, EcgError};
+use crate::gate::{self, GateModality};
 
 /// Folder of the training set under `$CARDIO_DATASETS`.
 pub const SUBDIR: &str = "cinc2017/training2017";
@@ -29,6 +30,9 @@ pub struct Table {
     pub x: Vec<Vec<f64>>,
     /// Class indices (see [`Class::index`]).
     pub y: Vec<usize>,
+    /// Whether the committed plausibility gate refuses the record (its result is then `noisy`
+    /// whatever the classifier says).
+    pub gated: Vec<bool>,
     /// Wall-clock seconds spent reading and extracting features.
     pub seconds: f64,
     /// Threads used.
@@ -70,11 +74,16 @@ pub fn load_labels(root: &Path) -> Result<Vec<Labelled>, EcgError> {
     Ok(out)
 }
 
-/// Reads one record and computes its features.
+/// Reads one record and computes its features, and whether the committed plausibility gate
+/// refuses it.
 ///
 /// # Errors
 /// [`EcgError::Record`] when the file cannot be read or has no usable lead.
-pub fn record_features(root: &Path, name: &str, ex: &Extractor) -> Result<Vec<f64>, EcgError> {
+pub fn record_features(
+    root: &Path,
+    name: &str,
+    ex: &Extractor,
+) -> Result<(Vec<f64>, bool), EcgError> {
     let path = folder(root).join(format!("{name}.hea"));
     let fail = |reason: String| EcgError::Record {
         name: name.to_string(),
@@ -83,9 +92,15 @@ pub fn record_features(root: &Path, name: &str, ex: &Extractor) -> Result<Vec<f6
     let rec = cardio_formats::read_path(&path).map_err(|e| fail(e.to_string()))?;
     let lead = pick_lead(&rec).ok_or_else(|| fail("no channel with data".into()))?;
     let c = &rec.channels[lead];
-    ex.extract_scaled(&c.samples, mv_per_unit(c), rec.sampling_rate_hz)
+    let values = ex
+        .extract_scaled(&c.samples, mv_per_unit(c), rec.sampling_rate_hz)
         .map(|f| f.values)
-        .map_err(|e| fail(e.to_string()))
+        .map_err(|e| fail(e.to_string()))?;
+    let mv: Vec<f64> = c.samples.iter().map(|v| v * mv_per_unit(c)).collect();
+    let gated = gate::gate(GateModality::Ecg).map_or(false, |g| {
+        !g.judge(&gate::held(&mv), rec.sampling_rate_hz).plausible
+    });
+    Ok((values, gated))
 }
 
 /// Computes the features of the given records on up to `threads` threads (at most 2).
@@ -99,7 +114,7 @@ pub fn table(root: &Path, records: &[Labelled], threads: usize) -> Result<Table,
     })?;
     let threads = threads.clamp(1, 2);
     let start = Instant::now();
-    let mut rows: Vec<Option<Result<Vec<f64>, EcgError>>> =
+    let mut rows: Vec<Option<Result<(Vec<f64>, bool), EcgError>>> =
         (0..records.len()).map(|_| None).collect();
     std::thread::scope(|s| {
         let chunks: Vec<Vec<(usize, &Labelled)>> = (0..threads)
@@ -133,6 +148,7 @@ pub fn table(root: &Path, records: &[Labelled], threads: usize) -> Result<Table,
         }
     });
     let mut x = Vec::with_capacity(records.len());
+    let mut gated = Vec::with_capacity(records.len());
     for (row, r) in rows.into_iter().zip(records) {
         let row = row.unwrap_or_else(|| {
             Err(EcgError::Record {
@@ -140,13 +156,15 @@ pub fn table(root: &Path, records: &[Labelled], threads: usize) -> Result<Table,
                 reason: "feature thread failed".into(),
             })
         })?;
-        debug_assert_eq!(row.len(), FEATURE_NAMES.len());
-        x.push(row);
+        debug_assert_eq!(row.0.len(), FEATURE_NAMES.len());
+        x.push(row.0);
+        gated.push(row.1);
     }
     Ok(Table {
         names: records.iter().map(|r| r.name.clone()).collect(),
         x,
         y: records.iter().map(|r| r.class.index()).collect(),
+        gated,
         seconds: start.elapsed().as_secs_f64(),
         threads,
     })

@@ -103,6 +103,8 @@ pub struct Measured {
     pub quality_score: f64,
     /// The quality verdict in words.
     pub quality_reason: String,
+    /// Whether the beats passed their own quality check (the heart rate is shown only then).
+    pub quality_usable: bool,
 }
 
 /// One recording's features in the order of [`FEATURE_NAMES`], and the measured values.
@@ -452,6 +454,7 @@ impl Extractor {
             pr_ms: morph.pr_s.map(|p| p * 1000.0),
             quality_score: a.quality.score,
             quality_reason: a.quality.reason.clone(),
+            quality_usable: a.quality.usable,
         };
         Features {
             values: v.finish(),
@@ -759,6 +762,7 @@ fn empty_measured(duration_s: f64, analysed_s: f64) -> Measured {
         pr_ms: None,
         quality_score: 0.0,
         quality_reason: "not analysed".into(),
+        quality_usable: false,
     }
 }
 

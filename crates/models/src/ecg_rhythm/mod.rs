@@ -36,6 +36,7 @@ use cardio_formats::{Channel, Recording};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use crate::gate::{self, GateModality};
 use crate::gbdt::{balanced_weights, fit, Gbdt, GbdtConfig};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
 use features::{Extractor, Features, FEATURE_NAMES, MAX_SECONDS, MIN_SECONDS, MODEL_FS};
@@ -339,11 +340,24 @@ impl Model {
             PredictError::Unusable("The recording has no ECG channel with samples.".into())
         })?;
         let channel = &rec.channels[lead];
+        let scale = mv_per_unit(channel);
+        let mv: Vec<f64> = channel.samples.iter().map(|v| v * scale).collect();
+        if let Some(reason) = gate::impossible(&mv, GateModality::Ecg, 0.5) {
+            return Err(PredictError::Unusable(reason));
+        }
         let feats = self
             .extractor
-            .extract_scaled(&channel.samples, mv_per_unit(channel), rec.sampling_rate_hz)
+            .extract_scaled(&channel.samples, scale, rec.sampling_rate_hz)
             .map_err(|e| PredictError::Unusable(e.to_string()))?;
-        let p = self.probabilities(&feats);
+        let verdict = gate::gate(GateModality::Ecg)?.judge(&gate::held(&mv), rec.sampling_rate_hz);
+        let p = if verdict.plausible {
+            self.probabilities(&feats)
+        } else {
+            // Not a plausible ECG: no rhythm is judged.
+            let mut p = vec![0.0; CLASSES.len()];
+            p[Class::Noisy.index()] = 1.0;
+            p
+        };
         let k = validation::argmax(&p);
         let class = CLASSES[k];
         let mut recommendations: Vec<String> = class
@@ -365,6 +379,20 @@ impl Model {
         }
         let m = &feats.measured;
         let opt = |v: Option<f64>| v.map_or(Value::Null, num);
+        // The result never contradicts its details: usable only when the gate passed and the
+        // rhythm was judged; a heart rate only when the beats passed their own check.
+        let usable = verdict.plausible && class != Class::Noisy;
+        let quality_reason = if !verdict.plausible {
+            format!("too noisy: {}", verdict.reason)
+        } else if class == Class::Noisy {
+            format!(
+                "too noisy: the rhythm classifier judged the recording too noisy (probability {:.2})",
+                p[k]
+            )
+        } else {
+            verdict.reason.clone()
+        };
+        let show_beats = usable && m.quality_usable;
         let mut details = Map::new();
         details.insert(
             "model".into(),
@@ -377,17 +405,31 @@ impl Model {
             .to_value(),
         );
         details.insert("probabilities".into(), Value::Object(probabilities));
-        details.insert("heart_rate_bpm".into(), opt(m.heart_rate_bpm));
+        let beat = |v: Option<f64>| if show_beats { opt(v) } else { Value::Null };
+        details.insert("heart_rate_bpm".into(), beat(m.heart_rate_bpm));
         details.insert("beats".into(), json!(m.beats));
-        details.insert("sdnn_ms".into(), opt(m.sdnn_ms));
-        details.insert("rmssd_ms".into(), opt(m.rmssd_ms));
-        details.insert("pnn50_percent".into(), opt(m.pnn50));
-        details.insert("rr_cv".into(), opt(m.rr_cv));
-        details.insert("qrs_width_ms".into(), opt(m.qrs_width_ms));
-        details.insert("pr_interval_ms".into(), opt(m.pr_ms));
-        details.insert("p_wave_fraction".into(), opt(m.p_wave_fraction));
+        details.insert("sdnn_ms".into(), beat(m.sdnn_ms));
+        details.insert("rmssd_ms".into(), beat(m.rmssd_ms));
+        details.insert("pnn50_percent".into(), beat(m.pnn50));
+        details.insert("rr_cv".into(), beat(m.rr_cv));
+        details.insert("qrs_width_ms".into(), beat(m.qrs_width_ms));
+        details.insert("pr_interval_ms".into(), beat(m.pr_ms));
+        details.insert("p_wave_fraction".into(), beat(m.p_wave_fraction));
         details.insert("quality_score".into(), num(m.quality_score));
-        details.insert("quality".into(), Value::String(m.quality_reason.clone()));
+        details.insert("quality_usable".into(), json!(usable));
+        details.insert("quality".into(), Value::String(quality_reason));
+        details.insert(
+            "heart_rate_note".into(),
+            if show_beats || !usable {
+                Value::Null
+            } else {
+                json!(format!(
+                    "The heart rate and intervals are not shown: the beats found do not pass their own check ({}).",
+                    m.quality_reason.trim_start_matches("too noisy: ")
+                ))
+            },
+        );
+        details.insert("gate".into(), gate::details(&verdict, GateModality::Ecg));
         details.insert("duration_s".into(), num(m.duration_s));
         details.insert("analysed_s".into(), num(m.analysed_s));
         details.insert("channel".into(), Value::String(channel.name.clone()));

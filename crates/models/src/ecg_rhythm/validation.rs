@@ -251,7 +251,14 @@ pub fn cross_validate(table: &Table, folds: usize, seed: u64) -> CvResult {
     let mut choices = Vec::new();
     for (model, test, choice) in results.into_iter().flatten() {
         for &i in &test {
-            proba[i] = model.predict_proba(&table.x[i]);
+            proba[i] = if table.gated.get(i).copied().unwrap_or(false) {
+                // Refused by the plausibility gate: the result is noisy whatever the trees say.
+                let mut p = vec![0.0; k];
+                p[Class::Noisy.index()] = 1.0;
+                p
+            } else {
+                model.predict_proba(&table.x[i])
+            };
         }
         for (a, b) in importance.iter_mut().zip(&model.importance) {
             *a += b;

@@ -47,6 +47,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use crate::gate::{self, GateModality};
 use crate::gbdt::{Gbdt, GbdtConfig};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
 pub use validation::{Decision, Report};
@@ -217,8 +218,17 @@ impl Model {
             .filter(|v| v.is_finite())
             .unwrap_or(0.5);
         let m = &extracted.measured;
-        let gate_reason = validation::gate(m, p.min_periodicity, p.min_cycles);
+        let verdict = gate::gate(GateModality::Pcg)?.judge(&prepared.x, features::ANALYSIS_HZ);
+        let gate_reason = if verdict.plausible {
+            validation::gate(m, p.min_periodicity, p.min_cycles)
+        } else {
+            Some(verdict.reason.clone())
+        };
         let decision = validation::decide(gate_reason.is_some(), p_abnormal, p.threshold);
+        // The result never contradicts its details: the timing figures are shown only when the
+        // segmentation passed its own check and the recording was judged.
+        let show_timing = decision != Decision::Unsure && m.quality_usable;
+        let timing = |v: Option<f64>| if show_timing { num(v) } else { Value::Null };
         let (prob_normal, prob_abnormal, prob_unsure) = match decision {
             Decision::Unsure => (0.0, 0.0, 1.0),
             _ => (1.0 - p_abnormal, p_abnormal, 0.0),
@@ -244,21 +254,33 @@ impl Model {
             json!({"normal": prob_normal, "abnormal": prob_abnormal, "unsure": prob_unsure}),
         );
         details.insert("classifier_probability_abnormal".into(), json!(p_abnormal));
-        details.insert("heart_rate_bpm".into(), num(m.heart_rate_bpm));
-        details.insert("systole_s".into(), num(m.systole_s));
-        details.insert("median_cycle_s".into(), num(m.median_cycle_s));
-        details.insert("median_systole_s".into(), num(m.median_systole_s));
-        details.insert("median_diastole_s".into(), num(m.median_diastole_s));
-        details.insert("cycle_sd_s".into(), num(m.cycle_sd_s));
+        details.insert("heart_rate_bpm".into(), timing(m.heart_rate_bpm));
+        details.insert("systole_s".into(), timing(m.systole_s));
+        details.insert("median_cycle_s".into(), timing(m.median_cycle_s));
+        details.insert("median_systole_s".into(), timing(m.median_systole_s));
+        details.insert("median_diastole_s".into(), timing(m.median_diastole_s));
+        details.insert("cycle_sd_s".into(), timing(m.cycle_sd_s));
         details.insert("cycles".into(), json!(m.cycles));
         details.insert("quality_score".into(), num(Some(m.quality_score)));
         details.insert("quality_usable".into(), json!(gate_reason.is_none()));
         details.insert(
             "quality_reason".into(),
             json!(gate_reason
-                .clone()
-                .unwrap_or_else(|| m.quality_reason.clone())),
+                .as_ref()
+                .map_or_else(|| verdict.reason.clone(), |r| format!("unsure: {r}"))),
         );
+        details.insert(
+            "timing_note".into(),
+            if show_timing || decision == Decision::Unsure {
+                Value::Null
+            } else {
+                json!(format!(
+                    "The heart rate and timings are not shown: the segmentation of S1 and S2 did not pass its own check ({}).",
+                    m.quality_reason
+                ))
+            },
+        );
+        details.insert("gate".into(), gate::details(&verdict, GateModality::Pcg));
         details.insert("duration_s".into(), num(Some(m.duration_s)));
         details.insert("analysed_s".into(), num(Some(m.analysed_s)));
         details.insert("channel".into(), json!(m.channel_name));

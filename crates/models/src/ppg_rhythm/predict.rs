@@ -36,6 +36,7 @@ use super::classifier::RhythmProbabilities;
 use super::data::WindowLabel;
 use super::features::{interval_features, MIN_INTERVALS};
 use super::{Model, MODEL_ID};
+use crate::gate::{self, GateModality};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
 
 /// Shortest recording judged, seconds.
@@ -290,6 +291,9 @@ impl Model {
                 100.0 * missing as f64 / x.len() as f64
             )));
         }
+        if let Some(reason) = gate::impossible(x, GateModality::Ppg, 0.5) {
+            return Err(PredictError::Unusable(reason));
+        }
         let first = x.iter().copied().find(|v| v.is_finite()).unwrap_or(0.0);
         let mut held = first;
         let filled: Vec<f64> = x
@@ -313,10 +317,19 @@ impl Model {
             )));
         }
 
-        let windows: Vec<WindowResult> = plan_windows(duration)
+        let verdict = gate::gate(GateModality::Ppg)?.judge(&filled, fs_hz);
+        let mut windows: Vec<WindowResult> = plan_windows(duration)
             .into_iter()
             .map(|(a, b)| self.window(x, &analysis, fs, a, b))
             .collect();
+        if !verdict.plausible {
+            // Not a plausible pulse recording: no window is judged.
+            for w in &mut windows {
+                w.probabilities = None;
+                w.quality_score = 0.0;
+                w.reason = format!("too noisy: {}", verdict.reason);
+            }
+        }
         let threshold = self.params.af_threshold;
         let total: f64 = windows.iter().map(|w| w.end_s - w.start_s).sum();
         let usable: Vec<&WindowResult> = windows
@@ -360,12 +373,9 @@ impl Model {
         // The finding screened for is an irregular rhythm: AF or another irregularity.
         let risk = mean_probs.map_or(0.0, |p| p.af + p.irregular);
 
-        // Interval figures over the usable windows (all windows when none is usable).
-        let source: Vec<&WindowResult> = if usable.is_empty() {
-            windows.iter().collect()
-        } else {
-            usable.clone()
-        };
+        // Interval figures over the usable windows only: none is shown when no window passed
+        // its quality check.
+        let source: Vec<&WindowResult> = usable.clone();
         let intervals: Vec<f64> = source
             .iter()
             .flat_map(|w| w.intervals_ms.iter().copied())
@@ -378,12 +388,26 @@ impl Model {
             .map(|w| w.quality_score * (w.end_s - w.start_s))
             .sum::<f64>()
             / total.max(f64::MIN_POSITIVE);
-        let reason = windows
-            .iter()
-            .find(|w| w.probabilities.is_none())
-            .or(windows.first())
-            .map(|w| w.reason.clone())
-            .unwrap_or_default();
+        // The reason agrees with the label: why it is noisy, or how much of it was usable.
+        let reason = if noisy {
+            windows
+                .iter()
+                .find(|w| w.probabilities.is_none())
+                .map(|w| w.reason.clone())
+                .unwrap_or_default()
+        } else if usable.len() == windows.len() {
+            windows
+                .first()
+                .map(|w| w.reason.clone())
+                .unwrap_or_default()
+        } else {
+            format!(
+                "usable: {} of {} windows ({:.0} % of the recording) passed the quality check; the others were left out",
+                usable.len(),
+                windows.len(),
+                100.0 * usable_share
+            )
+        };
 
         let mut details = Map::new();
         details.insert(
@@ -444,6 +468,8 @@ impl Model {
         );
         details.insert("quality_score".into(), num(round(quality_score, 3)));
         details.insert("quality_reason".into(), json!(reason));
+        details.insert("quality_usable".into(), json!(!noisy));
+        details.insert("gate".into(), gate::details(&verdict, GateModality::Ppg));
         details.insert("usable_fraction".into(), num(round(usable_share, 3)));
         details.insert("windows".into(), json!(windows.len()));
         details.insert("windows_usable".into(), json!(usable.len()));
