@@ -29,18 +29,27 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A fingertip-like pulse at 72 bpm, 30 s: values only (`bare`), or with a time column.
+/// A fingertip-like pulse at 72 bpm, 30 s, with the beat-to-beat variation of breathing (±3 bpm
+/// at 15 breaths a minute) and a little sensor noise, as real pulses have: values only (`bare`),
+/// or with a time column.
 fn pulse(fs: f64, bare: bool) -> String {
     let mut out = if bare {
         String::new()
     } else {
         String::from("time_s,ppg\n")
     };
+    let mut noise: u32 = 2024;
     for i in 0..(fs as usize * 30) {
         let t = i as f64 / fs;
-        let phase = (t * 72.0 / 60.0).fract();
-        let value =
-            (-(phase - 0.3).powi(2) / 0.01).exp() + 0.3 * (-(phase - 0.6).powi(2) / 0.02).exp();
+        let tau = 2.0 * std::f64::consts::PI;
+        // Phase of a rate of 72 + 3 sin(2 pi 0.25 t) beats a minute.
+        let beats = (72.0 * t - 3.0 / (tau * 0.25) * ((tau * 0.25 * t).cos() - 1.0)) / 60.0;
+        let phase = beats.fract();
+        noise = noise.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        let jitter = f64::from(noise >> 16) / 65_536.0 - 0.5;
+        let value = (-(phase - 0.3).powi(2) / 0.01).exp()
+            + 0.3 * (-(phase - 0.6).powi(2) / 0.02).exp()
+            + 0.02 * jitter;
         if bare {
             writeln!(out, "{value:.5}").unwrap();
         } else {

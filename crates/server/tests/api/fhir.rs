@@ -4,7 +4,6 @@
 
 use std::{
     collections::HashSet,
-    fmt::Write as _,
     io::Write as _,
     path::PathBuf,
     process::{Command, Stdio},
@@ -16,7 +15,7 @@ use serde_json::{json, Value};
 
 use crate::{
     helpers::{clinical_form, patient_form, Part, TestApp},
-    predict::spiky_ecg_csv,
+    predict::{realistic_ecg_csv, realistic_pulse_values},
 };
 
 crate::backend_tests!(
@@ -124,23 +123,14 @@ async fn seed(app: &mut TestApp) -> (String, String) {
         .upload(
             "/api/predict/ecg/upload",
             &[
-                Part::file("ecg.csv", Some("text/csv"), spiky_ecg_csv(30.0, 0.8)),
+                Part::file("ecg.csv", Some("text/csv"), realistic_ecg_csv(30.0)),
                 Part::text("patient_id", &patient),
             ],
         )
         .await;
     assert_eq!(response.status, StatusCode::OK, "{}", response.text);
     let ecg = response.json()["analysis_id"].as_str().unwrap().to_owned();
-    let mut values = String::new();
-    for i in 0..1200 {
-        let t = f64::from(i) / 100.0;
-        let phase = (t % 0.8) / 0.8;
-        let _ = writeln!(
-            values,
-            "{:.5}",
-            (-((phase - 0.2) * (phase - 0.2)) / 0.005).exp()
-        );
-    }
+    let values = realistic_pulse_values(12.0, 100.0);
     let response = app
         .upload(
             "/api/predict/ppg/upload",
@@ -225,8 +215,16 @@ pub async fn a_patient_exports_as_a_valid_fhir_r4_bundle(mut app: TestApp) {
     assert_eq!(data["origin"]["unit"], "mV");
     let samples: Vec<&str> = data["data"].as_str().unwrap().split(' ').collect();
     assert_eq!(samples.len(), 7500);
-    // A 1.5 mV spike is 1500 µV.
-    assert!(samples.contains(&"1500"));
+    // Each sample is the uploaded millivolt value in µV.
+    let csv = String::from_utf8(realistic_ecg_csv(30.0)).unwrap();
+    for (k, line) in csv.lines().skip(1).enumerate().step_by(997) {
+        let mv: f64 = line.split(',').nth(1).unwrap().parse().unwrap();
+        assert_eq!(
+            samples[k],
+            format!("{}", (mv * 1000.0).round()),
+            "sample {k}"
+        );
+    }
     let ppg = signals
         .iter()
         .find(|o| {

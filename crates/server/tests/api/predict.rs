@@ -38,6 +38,7 @@ crate::backend_tests!(
     the_heart_sound_model_answers_with_its_reasons,
     the_ecg_model_reads_a_wfdb_upload_and_refuses_short_ones,
     the_ppg_model_measures_a_fingertip_pulse_file,
+    signals_that_are_not_a_heart_are_refused_by_every_upload,
     inference_runs_off_the_async_executor,
 );
 
@@ -839,6 +840,54 @@ pub async fn the_heart_sound_model_answers_with_its_reasons(mut app: TestApp) {
     assert_eq!(list[0]["modelId"], "pcg-gbdt");
 }
 
+/// Beats elapsed at `t` seconds for a rate of 75 bpm varying by ±3 bpm with breathing (15 a
+/// minute): real rhythms vary from beat to beat, and the models' plausibility gate knows it.
+fn breathing_beats(t: f64) -> f64 {
+    let tau = 2.0 * std::f64::consts::PI;
+    (75.0 * t - 3.0 / (tau * 0.25) * ((tau * 0.25 * t).cos() - 1.0)) / 60.0
+}
+
+/// A small deterministic noise in [-0.5, 0.5).
+fn jitter(state: &mut u32) -> f64 {
+    *state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+    f64::from(*state >> 16) / 65_536.0 - 0.5
+}
+
+/// A lead-II-like ECG in a 250 Hz CSV with a time column: P, QRS and T at about 75 bpm with the
+/// variation of breathing and a little noise, in millivolts.
+pub fn realistic_ecg_csv(seconds: f64) -> Vec<u8> {
+    let mut text = String::from("time,II\n");
+    let mut state = 7;
+    for i in 0..(seconds * 250.0) as usize {
+        let t = i as f64 / 250.0;
+        let d = (breathing_beats(t).fract() - 0.4) * 0.8;
+        let g = |c: f64, w: f64, a: f64| a * (-((d - c) * (d - c)) / w).exp();
+        let v = g(-0.16, 0.0008, 0.12)
+            + g(-0.02, 0.00005, -0.1)
+            + g(0.0, 0.00012, 1.2)
+            + g(0.025, 0.00005, -0.25)
+            + g(0.22, 0.002, 0.3)
+            + 0.02 * jitter(&mut state);
+        let _ = writeln!(text, "{t:.3},{v:.4}");
+    }
+    text.into_bytes()
+}
+
+/// A fingertip-like pulse at about 75 bpm with the variation of breathing and a little sensor
+/// noise, as a bare list of values at `rate` Hz.
+pub fn realistic_pulse_values(seconds: f64, rate: f64) -> String {
+    let mut values = String::new();
+    let mut state = 11;
+    for i in 0..(seconds * rate) as usize {
+        let phase = breathing_beats(i as f64 / rate).fract();
+        let v = (-((phase - 0.2) * (phase - 0.2)) / 0.005).exp()
+            + 0.3 * (-((phase - 0.55) * (phase - 0.55)) / 0.004).exp()
+            + 0.02 * jitter(&mut state);
+        let _ = writeln!(values, "{v:.5}");
+    }
+    values
+}
+
 /// A 250 Hz CSV ECG-like trace: a narrow spike every `rr` seconds on a flat line.
 pub fn spiky_ecg_csv(seconds: f64, rr: f64) -> Vec<u8> {
     let mut text = String::from("time,II\n");
@@ -910,14 +959,7 @@ pub async fn the_ecg_model_reads_a_wfdb_upload_and_refuses_short_ones(mut app: T
 pub async fn the_ppg_model_measures_a_fingertip_pulse_file(mut app: TestApp) {
     app.signed_in_doctor().await;
     // 12 s of a 100 Hz pulse at 75 bpm as a bare list of values, with its rate in the form.
-    let mut values = String::new();
-    for i in 0..1200 {
-        let t = f64::from(i) / 100.0;
-        let phase = (t % 0.8) / 0.8;
-        let v = (-((phase - 0.2) * (phase - 0.2)) / 0.005).exp()
-            + 0.3 * (-((phase - 0.55) * (phase - 0.55)) / 0.004).exp();
-        let _ = writeln!(values, "{v:.5}");
-    }
+    let values = realistic_pulse_values(12.0, 100.0);
     let response = app
         .upload(
             "/api/predict/ppg/upload",
@@ -951,7 +993,7 @@ pub async fn the_ppg_model_measures_a_fingertip_pulse_file(mut app: TestApp) {
     assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         response.detail(),
-        "No usable pulse found: 0 pulse(s) detected in 10.0 s; at least 4 are needed."
+        "The pulse (PPG) recording holds nothing but one value (0.5): there is no signal to analyse."
     );
 }
 
@@ -1012,4 +1054,117 @@ pub async fn inference_runs_off_the_async_executor(mut app: TestApp) {
     assert_eq!(me.status, StatusCode::OK, "{}", me.text);
     assert_eq!(upload.status, StatusCode::OK, "{}", upload.text);
     assert_eq!(upload.json()["prediction"], "Echo");
+}
+
+/// The samples as a CSV with a time column (the channel named `name`).
+fn csv_of(name: &str, samples: &[f64], rate: f64) -> Vec<u8> {
+    let mut text = format!("time,{name}\n");
+    for (i, v) in samples.iter().enumerate() {
+        let _ = writeln!(text, "{:.4},{v}", i as f64 / rate);
+    }
+    text.into_bytes()
+}
+
+pub async fn signals_that_are_not_a_heart_are_refused_by_every_upload(mut app: TestApp) {
+    use cardio_models::gate::{nonheart, GateModality};
+    app.signed_in_doctor().await;
+    // Seeded signals of every kind (seeds the committed gates were not trained on), a few per
+    // modality: each is stored as a noisy/unsure result with the gate's reason, never a finding.
+    for (modality, path, refused) in [
+        (GateModality::Ecg, "/api/predict/ecg/upload", "noisy"),
+        (GateModality::Pcg, "/api/predict/pcg/upload", "unsure"),
+        (GateModality::Ppg, "/api/predict/ppg/upload", "noisy"),
+    ] {
+        for (i, kind) in nonheart::KINDS.iter().enumerate().step_by(3) {
+            let g = nonheart::generate(*kind, modality, 7_000 + i as u64);
+            let part = if modality == GateModality::Pcg {
+                let peak = g.samples.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+                let pcm: Vec<i16> = g
+                    .samples
+                    .iter()
+                    .map(|v| (v / peak * 20_000.0) as i16)
+                    .collect();
+                Part::file(
+                    "sound.wav",
+                    Some("audio/wav"),
+                    wav_from_samples(&pcm, g.fs_hz as u32),
+                )
+            } else {
+                let name = if modality == GateModality::Ecg {
+                    "II"
+                } else {
+                    "PLETH"
+                };
+                Part::file(
+                    "signal.csv",
+                    Some("text/csv"),
+                    csv_of(name, &g.samples, g.fs_hz),
+                )
+            };
+            let response = app.upload(path, &[part]).await;
+            let what = format!("{path} {}", kind.name());
+            if response.status == StatusCode::UNPROCESSABLE_ENTITY {
+                continue;
+            }
+            assert_eq!(response.status, StatusCode::OK, "{what}: {}", response.text);
+            let body = response.json();
+            assert_eq!(body["label"], refused, "{what}: {body}");
+            assert_eq!(body["details"]["quality_usable"], false, "{what}");
+            assert!(body["details"]["heart_rate_bpm"].is_null(), "{what}");
+        }
+    }
+    // The example: +-1e6 alternating at 500 Hz, values only, with the rate in the form.
+    let values: String = (0..10_000)
+        .map(|i| {
+            if i % 2 == 0 {
+                "1000000\n"
+            } else {
+                "-1000000\n"
+            }
+        })
+        .collect();
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[
+                Part::file("alternating.txt", Some("text/plain"), values.into_bytes()),
+                Part::text("sampling_rate", "500"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let body = response.json();
+    assert_eq!(body["label"], "noisy");
+    assert!(
+        body["details"]["quality"]
+            .as_str()
+            .unwrap()
+            .contains("mV peak to peak is far beyond an ECG's"),
+        "{body}"
+    );
+    // A WFDB header whose gain is not a number: the reader refuses it.
+    let signal: Vec<u8> = (0..6000_i16)
+        .flat_map(|v| (v % 100).to_le_bytes())
+        .collect();
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[
+                Part::file(
+                    "r.hea",
+                    None,
+                    b"r 1 500 6000\nr.dat 16 nan 16 0 0 0 0 II\n".to_vec(),
+                ),
+                Part::file("r.dat", None, signal),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        response
+            .detail()
+            .contains("the ADC gain must be a finite number"),
+        "{}",
+        response.detail()
+    );
 }
