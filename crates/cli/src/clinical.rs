@@ -35,6 +35,8 @@ enum TrainModel {
     Pcg(crate::signal_models::TrainSignalArgs),
     /// Refit the PPG rhythm model on CinC 2017 and MIT-BIH intervals and rewrite its parameters.
     Ppg(crate::signal_models::TrainSignalArgs),
+    /// Refit the plausibility gates (real recordings against seeded non-heart signals).
+    Gate(crate::gate::GateArgs),
 }
 
 #[derive(Args)]
@@ -115,6 +117,7 @@ pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
         TrainModel::Ecg(args) => return signal_models::train(SignalModel::Ecg, args),
         TrainModel::Pcg(args) => return signal_models::train(SignalModel::Pcg, args),
         TrainModel::Ppg(args) => return signal_models::train(SignalModel::Ppg, args),
+        TrainModel::Gate(args) => return crate::gate::train(args),
     };
     let root = args.datasets.clone().unwrap_or_else(default_root);
     let out = args

@@ -31,6 +31,8 @@ enum EvalCommand {
     Pcg(crate::signal_models::EvalSignalArgs),
     /// The PPG rhythm model's validation (its model card's table).
     Ppg(crate::signal_models::EvalSignalArgs),
+    /// The plausibility gates' cross-validated false-rejection and false-acceptance rates.
+    Gate(crate::gate::GateArgs),
 }
 
 /// Flags of `cardio eval signal`.
@@ -87,6 +89,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
         EvalCommand::Ppg(args) => {
             crate::signal_models::eval(crate::signal_models::SignalModel::Ppg, args)
         }
+        EvalCommand::Gate(args) => crate::gate::eval(args),
     }
 }
 

@@ -23,6 +23,7 @@ mod backup;
 mod clinical;
 mod device;
 mod eval;
+mod gate;
 mod predict;
 mod signal_models;
 

@@ -105,6 +105,8 @@ pub struct Measured {
     pub quality_reason: String,
     /// What the basic checks (flat line, clipping) found wrong, if anything.
     pub basic_problem: Option<String>,
+    /// The plausibility gate's verdict on the prepared sound (see `crate::gate`).
+    pub gate: crate::gate::Verdict,
 }
 
 /// The feature vector and the measured values of a recording.
@@ -920,6 +922,14 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
         quality_usable: seg.quality.usable,
         quality_reason: seg.quality.reason.clone(),
         basic_problem: cardio_signal::quality::basic_checks(&p.x, fs).map(|q| q.reason),
+        gate: crate::gate::gate(crate::gate::GateModality::Pcg).map_or_else(
+            |e| crate::gate::Verdict {
+                plausible: false,
+                reason: e.to_string(),
+                p_real: f64::NAN,
+            },
+            |g| g.judge(&p.x, ANALYSIS_HZ),
+        ),
     };
     Ok(Extracted {
         values: v,

@@ -218,12 +218,10 @@ impl Model {
             .filter(|v| v.is_finite())
             .unwrap_or(0.5);
         let m = &extracted.measured;
-        let verdict = gate::gate(GateModality::Pcg)?.judge(&prepared.x, features::ANALYSIS_HZ);
-        let gate_reason = if verdict.plausible {
-            validation::gate(m, p.min_periodicity, p.min_cycles)
-        } else {
-            Some(verdict.reason.clone())
-        };
+        // Loaded here so that a gate that cannot load is a 503, not an unsure result.
+        gate::gate(GateModality::Pcg)?;
+        let verdict = &m.gate;
+        let gate_reason = validation::gate(m, p.min_periodicity, p.min_cycles);
         let decision = validation::decide(gate_reason.is_some(), p_abnormal, p.threshold);
         // The result never contradicts its details: the timing figures are shown only when the
         // segmentation passed its own check and the recording was judged.
@@ -280,7 +278,7 @@ impl Model {
                 ))
             },
         );
-        details.insert("gate".into(), gate::details(&verdict, GateModality::Pcg));
+        details.insert("gate".into(), gate::details(verdict, GateModality::Pcg));
         details.insert("duration_s".into(), num(Some(m.duration_s)));
         details.insert("analysed_s".into(), num(Some(m.analysed_s)));
         details.insert("channel".into(), json!(m.channel_name));

@@ -3,7 +3,8 @@
 //! - **Classifier**: gradient-boosted trees ([`crate::gbdt`]) on the features of [`super::features`],
 //!   normal vs abnormal, class-balanced weights, abnormal when its probability is at least
 //!   [`THRESHOLD`].
-//! - **Unsure**: a quality gate computed without labels: the recording is `unsure` when it fails
+//! - **Unsure**: a quality gate computed without labels: the recording is `unsure` when the
+//!   plausibility gate (`crate::gate`, trained on these recordings among others) refuses it, when it fails
 //!   the basic checks (flat line, clipping), when its envelope periodicity (the score of
 //!   `cardio_signal::quality::pcg`) is below a minimum, or when fewer than [`MIN_CYCLES`] complete
 //!   heart cycles are segmented.
@@ -143,6 +144,9 @@ impl Decision {
 /// `None` when the recording passes the quality gate (basic checks, envelope periodicity at least
 /// `min_periodicity`, at least `min_cycles` complete cycles), else why it does not, for users.
 pub fn gate(m: &Measured, min_periodicity: f64, min_cycles: usize) -> Option<String> {
+    if !m.gate.plausible {
+        return Some(m.gate.reason.clone());
+    }
     if let Some(problem) = &m.basic_problem {
         return Some(format!("the basic signal checks failed: {problem}"));
     }
