@@ -1,21 +1,46 @@
 /** Synthetic test signals written at run time (no dataset file is needed or committed). */
 
-/** A 16-bit mono WAV: S1/S2-like bursts every 0.8 s (synthetic, written at run time). */
+/**
+ * Beats elapsed at `t` seconds for a rate of 75 bpm varying by ±3 bpm with breathing (15 a minute):
+ * real rhythms vary from beat to beat, and the models refuse signals that look nothing like a heart.
+ */
+export function breathingBeats(t: number): number {
+  const tau = 2 * Math.PI;
+  return (75 * t - (3 / (tau * 0.25)) * (Math.cos(tau * 0.25 * t) - 1)) / 60;
+}
+
+/** A seeded noise source in [-0.5, 0.5) (the same fixture on every run). */
+export function seededNoise(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
+    return state / 0x80000000 - 0.5;
+  };
+}
+
+/**
+ * A 16-bit mono WAV: S1/S2-like bursts at about 75 bpm with the variation of breathing over the
+ * low-frequency background noise of a stethoscope (synthetic, written at run time).
+ */
 export function heartSoundWav(seconds: number, rate: number): Buffer {
   const n = Math.round(seconds * rate);
   const data = Buffer.alloc(n * 2);
+  const noise = seededNoise(1);
+  let hum = 0;
   for (let i = 0; i < n; i += 1) {
     const t = i / rate;
-    const phase = t % 0.8;
+    const phase = (breathingBeats(t) % 1) * 0.8;
     let v = 0;
-    for (const [start, freq] of [
-      [0.05, 60],
-      [0.35, 90],
+    for (const [start, freq, width] of [
+      [0.05, 60, 0.1],
+      [0.35, 90, 0.08],
     ] as const) {
       const d = phase - start;
-      if (d >= 0 && d < 0.06) v += Math.sin(2 * Math.PI * freq * d) * Math.sin((Math.PI * d) / 0.06);
+      if (d >= 0 && d < width) v += Math.sin(2 * Math.PI * freq * d) * Math.sin((Math.PI * d) / width);
     }
-    data.writeInt16LE(Math.round(v * 12000 + (Math.random() - 0.5) * 200), i * 2);
+    hum = 0.97 * hum + noise();
+    v += 0.08 * hum;
+    data.writeInt16LE(Math.max(-32767, Math.min(32767, Math.round(v * 12000))), i * 2);
   }
   const header = Buffer.alloc(44);
   header.write('RIFF', 0);
@@ -33,58 +58,75 @@ export function heartSoundWav(seconds: number, rate: number): Buffer {
   return Buffer.concat([header, data]);
 }
 
-/** A CSV with a time column: a fingertip-like pulse at 75 bpm, 100 Hz. */
+/** A CSV with a time column: a fingertip-like pulse at about 75 bpm, 100 Hz, breathing and noise. */
 export function pulseCsv(seconds: number): Buffer {
   const lines = ['time,PPG'];
+  const noise = seededNoise(2);
   for (let i = 0; i < seconds * 100; i += 1) {
     const t = i / 100;
-    const p = (t % 0.8) / 0.8;
-    const v = Math.exp(-((p - 0.2) ** 2) / 0.005) + 0.3 * Math.exp(-((p - 0.55) ** 2) / 0.004);
+    const p = breathingBeats(t) % 1;
+    const v =
+      Math.exp(-((p - 0.2) ** 2) / 0.005) +
+      0.3 * Math.exp(-((p - 0.55) ** 2) / 0.004) +
+      0.05 * Math.sin(2 * Math.PI * 0.25 * t) +
+      0.02 * noise();
     lines.push(`${t.toFixed(2)},${v.toFixed(5)}`);
   }
   return Buffer.from(`${lines.join('\n')}\n`);
 }
 
-/** A CSV ECG-like lead II trace: narrow R waves every 0.8 s at 250 Hz. */
+/** A CSV ECG-like lead II trace at 250 Hz: P, QRS and T at about 75 bpm, breathing and noise. */
 export function ecgCsv(seconds: number): Buffer {
   const lines = ['time,II'];
+  const noise = seededNoise(3);
   for (let i = 0; i < seconds * 250; i += 1) {
     const t = i / 250;
-    const d = (t % 0.8) - 0.3;
-    const r = Math.abs(d) < 0.02 ? 1.2 * (1 - Math.abs(d) / 0.02) : 0;
-    const tWave = 0.25 * Math.exp(-((d - 0.25) ** 2) / 0.002);
-    const pWave = 0.1 * Math.exp(-((d + 0.15) ** 2) / 0.0008);
-    lines.push(`${t.toFixed(3)},${(r + tWave + pWave).toFixed(4)}`);
+    const d = ((breathingBeats(t) % 1) - 0.375) * 0.8;
+    const g = (c: number, w: number, a: number) => a * Math.exp(-((d - c) ** 2) / w);
+    const v =
+      g(-0.16, 0.0008, 0.12) +
+      g(-0.02, 0.00005, -0.1) +
+      g(0, 0.00012, 1.2) +
+      g(0.025, 0.00005, -0.25) +
+      g(0.22, 0.002, 0.3) +
+      0.05 * Math.sin(2 * Math.PI * 0.25 * t) +
+      0.02 * noise();
+    lines.push(`${t.toFixed(3)},${v.toFixed(4)}`);
   }
   return Buffer.from(`${lines.join('\n')}\n`);
 }
 
 /**
- * A Y4M video (4:2:0, 30 frames/s) of a red fingertip whose brightness pulses at `bpm`: darker at
- * each systole, as light through a fingertip is. Chromium's fake camera plays it in a loop, so the
- * length is a whole number of beats.
+ * A Y4M video (4:2:0, 30 frames/s) of a red fingertip whose brightness pulses at about `bpm`: darker
+ * at each systole, as light through a fingertip is, the beat length varying by ±4 % with breathing
+ * and every frame carrying a little sensor noise (a real pulse, not a pure tone). Chromium's fake
+ * camera plays it in a loop, so the length is a whole number of beats.
  */
 export function pulsingFingertipY4m(bpm: number, beats: number): Buffer {
   const width = 160;
   const height = 120;
   const fps = 30;
-  const framesPerBeat = (fps * 60) / bpm;
-  const frames = Math.round(framesPerBeat * beats);
   const header = Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`);
   const parts: Buffer[] = [header];
-  for (let f = 0; f < frames; f += 1) {
-    const phase = (f % framesPerBeat) / framesPerBeat;
-    const pulse = Math.exp(-((phase - 0.2) ** 2) / 0.005) + 0.3 * Math.exp(-((phase - 0.55) ** 2) / 0.004);
-    const r = 190 - 25 * pulse;
-    const g = 20;
-    const b = 20;
-    const y = Math.round(0.299 * r + 0.587 * g + 0.114 * b);
-    const u = Math.round(128 - 0.168736 * r - 0.331264 * g + 0.5 * b);
-    const v = Math.round(128 + 0.5 * r - 0.418688 * g - 0.081312 * b);
-    parts.push(Buffer.from('FRAME\n'));
-    parts.push(Buffer.alloc(width * height, y));
-    parts.push(Buffer.alloc((width / 2) * (height / 2), u));
-    parts.push(Buffer.alloc((width / 2) * (height / 2), v));
+  const noise = seededNoise(4);
+  for (let beat = 0; beat < beats; beat += 1) {
+    const framesPerBeat = Math.round(((fps * 60) / bpm) * (1 + 0.04 * Math.sin((2 * Math.PI * beat) / 4)));
+    for (let f = 0; f < framesPerBeat; f += 1) {
+      const phase = f / framesPerBeat;
+      const pulse = Math.exp(-((phase - 0.2) ** 2) / 0.005) + 0.3 * Math.exp(-((phase - 0.55) ** 2) / 0.004);
+      const r = 190 - 25 * pulse + 2 * noise();
+      const g = 20;
+      const b = 20;
+      const y = 0.299 * r + 0.587 * g + 0.114 * b;
+      const u = Math.round(128 - 0.168736 * r - 0.331264 * g + 0.5 * b);
+      const v = Math.round(128 + 0.5 * r - 0.418688 * g - 0.081312 * b);
+      const luma = Buffer.alloc(width * height);
+      for (let k = 0; k < luma.length; k += 1) luma[k] = Math.round(y + 2 * noise());
+      parts.push(Buffer.from('FRAME\n'));
+      parts.push(luma);
+      parts.push(Buffer.alloc((width / 2) * (height / 2), u));
+      parts.push(Buffer.alloc((width / 2) * (height / 2), v));
+    }
   }
   return Buffer.concat(parts);
 }

@@ -249,7 +249,13 @@ pub fn gate(modality: GateModality) -> Result<&'static Gate, PredictError> {
 
 /// A short description of a feature for reasons, and how its value is written.
 fn describe(name: &str, modality: GateModality) -> (String, fn(f64) -> String) {
-    let pct: fn(f64) -> String = |v| format!("{:.0} %", 100.0 * v);
+    let pct: fn(f64) -> String = |v| {
+        if v.abs() < 0.01 {
+            format!("{:.2} %", 100.0 * v)
+        } else {
+            format!("{:.0} %", 100.0 * v)
+        }
+    };
     let two: fn(f64) -> String = |v| format!("{v:.2}");
     let (lo, hi) = features::band(modality);
     match name {
