@@ -239,3 +239,41 @@ fn json_output_has_full_results_and_an_error_for_a_file_that_is_not_audio() {
     );
     assert!(scored[0]["details"]["model"]["id"].is_string(), "{scored}");
 }
+
+#[test]
+fn signals_that_are_not_a_heart_are_never_given_a_finding() {
+    use cardio_models::gate::{nonheart, GateModality};
+    let dir = temp_dir("nonheart");
+    // Every kind, one seed the committed gates were not trained on, as CSV files with a time column.
+    for (modality, command, refused) in [
+        (GateModality::Ecg, "ecg", "noisy"),
+        (GateModality::Pcg, "pcg", "unsure"),
+        (GateModality::Ppg, "ppg", "noisy"),
+    ] {
+        let mut files = Vec::new();
+        for kind in nonheart::KINDS {
+            let g = nonheart::generate(kind, modality, 8_000);
+            let mut csv = String::from("time_s,signal\n");
+            for (i, v) in g.samples.iter().enumerate() {
+                writeln!(csv, "{:.6},{v}", i as f64 / g.fs_hz).unwrap();
+            }
+            let path = dir.join(format!("{command}-{}.csv", kind.name().replace(' ', "-")));
+            std::fs::write(&path, csv).unwrap();
+            files.push(path.to_str().unwrap().to_owned());
+        }
+        let args: Vec<&str> = ["predict", command]
+            .into_iter()
+            .chain(files.iter().map(String::as_str))
+            .collect();
+        let out = cardio(&args);
+        for row in rows(&text(&out.stdout)) {
+            // Refused outright (empty label, reason on stderr) or judged too poor: never a finding.
+            assert!(
+                row[1].is_empty() || row[1] == refused,
+                "{command}: {row:?}\n{}",
+                text(&out.stderr)
+            );
+        }
+        assert_eq!(rows(&text(&out.stdout)).len(), nonheart::KINDS.len());
+    }
+}

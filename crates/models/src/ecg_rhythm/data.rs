@@ -97,11 +97,13 @@ pub fn record_features(
         .map(|f| f.values)
         .map_err(|e| fail(e.to_string()))?;
     let mv: Vec<f64> = c.samples.iter().map(|v| v * mv_per_unit(c)).collect();
-    let gated = gate::gate(GateModality::Ecg).map_or(false, |g| {
-        !g.judge(&gate::held(&mv), rec.sampling_rate_hz).plausible
-    });
+    let gated = gate::gate(GateModality::Ecg)
+        .is_ok_and(|g| !g.judge(&gate::held(&mv), rec.sampling_rate_hz).plausible);
     Ok((values, gated))
 }
+
+/// One record's features and gate refusal, or why it could not be read.
+type RecordResult = Result<(Vec<f64>, bool), EcgError>;
 
 /// Computes the features of the given records on up to `threads` threads (at most 2).
 ///
@@ -114,8 +116,7 @@ pub fn table(root: &Path, records: &[Labelled], threads: usize) -> Result<Table,
     })?;
     let threads = threads.clamp(1, 2);
     let start = Instant::now();
-    let mut rows: Vec<Option<Result<(Vec<f64>, bool), EcgError>>> =
-        (0..records.len()).map(|_| None).collect();
+    let mut rows: Vec<Option<RecordResult>> = (0..records.len()).map(|_| None).collect();
     std::thread::scope(|s| {
         let chunks: Vec<Vec<(usize, &Labelled)>> = (0..threads)
             .map(|t| {

@@ -50,11 +50,13 @@ pub enum GateDataError {
 /// A job: read a file and cut it into examples.
 type Job = Box<dyn Fn() -> Result<Vec<Example>, GateDataError> + Send + Sync>;
 
+/// A finished job: its index and its examples.
+type Done = (usize, Result<Vec<Example>, GateDataError>);
+
 /// Runs the jobs on two threads, results in job order.
-fn run(jobs: Vec<Job>) -> Result<Vec<Example>, GateDataError> {
+fn run(jobs: &[Job]) -> Result<Vec<Example>, GateDataError> {
     const THREADS: usize = 2;
-    let jobs = &jobs;
-    let parts: Vec<Vec<(usize, Result<Vec<Example>, GateDataError>)>> = std::thread::scope(|s| {
+    let parts: Vec<Vec<Done>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..THREADS)
             .map(|t| {
                 s.spawn(move || {
@@ -69,8 +71,7 @@ fn run(jobs: Vec<Job>) -> Result<Vec<Example>, GateDataError> {
             .collect();
         handles.into_iter().filter_map(|h| h.join().ok()).collect()
     });
-    let mut all: Vec<(usize, Result<Vec<Example>, GateDataError>)> =
-        parts.into_iter().flatten().collect();
+    let mut all: Vec<Done> = parts.into_iter().flatten().collect();
     all.sort_by_key(|(i, _)| *i);
     let mut out = Vec::new();
     for (_, r) in all {
@@ -152,7 +153,7 @@ pub fn non_heart(modality: GateModality, seeds: u64) -> Vec<Example> {
             })
         })
         .collect();
-    run(jobs).unwrap_or_default()
+    run(&jobs).unwrap_or_default()
 }
 
 /// The real examples of a modality (see the module table).
@@ -165,7 +166,7 @@ pub fn real(root: &Path, modality: GateModality) -> Result<Vec<Example>, GateDat
         GateModality::Pcg => pcg_jobs(root)?,
         GateModality::Ppg => ppg_jobs(root)?,
     };
-    run(jobs)
+    run(&jobs)
 }
 
 fn ecg_jobs(root: &Path) -> Result<Vec<Job>, GateDataError> {

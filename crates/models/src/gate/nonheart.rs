@@ -142,6 +142,8 @@ fn tone_range(modality: GateModality, fs: f64) -> (f64, f64) {
 }
 
 /// Draws one signal of `kind` for `modality` from `seed`.
+// Short names (r, n, t, f, a) follow the formulas they implement.
+#[allow(clippy::many_single_char_names)]
 pub fn generate(kind: Kind, modality: GateModality, seed: u64) -> Generated {
     let salt =
         (KINDS.iter().position(|k| *k == kind).unwrap_or(0) as u64) << 48 | (modality as u64) << 40;

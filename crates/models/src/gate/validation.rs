@@ -231,7 +231,7 @@ pub fn validate(examples: &[Example], m: GateModality) -> GateReport {
         leave_kind_out.insert(kind.name().to_string(), Rate::new(accepted, test.len()));
     }
     let mut rejection_reasons: Vec<(String, usize)> = reasons.into_iter().collect();
-    rejection_reasons.sort_by(|a, b| b.1.cmp(&a.1));
+    rejection_reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
     GateReport {
         modality: m,
         unmeasured: examples.iter().filter(|e| e.features.is_none()).count(),
