@@ -30,8 +30,8 @@ pub struct Table {
     pub x: Vec<Vec<f64>>,
     /// Class indices (see [`Class::index`]).
     pub y: Vec<usize>,
-    /// Whether the committed plausibility gate refuses the record (its result is then `noisy`
-    /// whatever the classifier says).
+    /// Whether the plausibility gate refuses the record (see [`mark_gated`]; its result is then
+    /// `noisy` whatever the classifier says).
     pub gated: Vec<bool>,
     /// Wall-clock seconds spent reading and extracting features.
     pub seconds: f64,
@@ -74,16 +74,11 @@ pub fn load_labels(root: &Path) -> Result<Vec<Labelled>, EcgError> {
     Ok(out)
 }
 
-/// Reads one record and computes its features, and whether the committed plausibility gate
-/// refuses it.
+/// Reads one record and computes its features.
 ///
 /// # Errors
 /// [`EcgError::Record`] when the file cannot be read or has no usable lead.
-pub fn record_features(
-    root: &Path,
-    name: &str,
-    ex: &Extractor,
-) -> Result<(Vec<f64>, bool), EcgError> {
+pub fn record_features(root: &Path, name: &str, ex: &Extractor) -> Result<Vec<f64>, EcgError> {
     let path = folder(root).join(format!("{name}.hea"));
     let fail = |reason: String| EcgError::Record {
         name: name.to_string(),
@@ -96,14 +91,29 @@ pub fn record_features(
         .extract_scaled(&c.samples, mv_per_unit(c), rec.sampling_rate_hz)
         .map(|f| f.values)
         .map_err(|e| fail(e.to_string()))?;
-    let mv: Vec<f64> = c.samples.iter().map(|v| v * mv_per_unit(c)).collect();
-    let gated = gate::gate(GateModality::Ecg)
-        .is_ok_and(|g| !g.judge(&gate::held(&mv), rec.sampling_rate_hz).plausible);
-    Ok((values, gated))
+    Ok(values)
 }
 
-/// One record's features and gate refusal, or why it could not be read.
-type RecordResult = Result<(Vec<f64>, bool), EcgError>;
+/// Marks the records the plausibility gate refuses, each judged by a gate trained without it
+/// (the gate's own grouped 5-fold CV, `crate::gate::validation`): a refused record is `noisy` in
+/// the cross-validation whatever the classifier says.
+///
+/// # Errors
+/// [`EcgError::Record`] when the gate's examples cannot be loaded.
+pub fn mark_gated(root: &Path, table: &mut Table) -> Result<(), EcgError> {
+    let examples = gate::data::load(root, GateModality::Ecg).map_err(|e| EcgError::Record {
+        name: "plausibility gate".into(),
+        reason: e.to_string(),
+    })?;
+    let refused =
+        gate::validation::out_of_fold_refusals(&examples, GateModality::Ecg, "CinC 2017");
+    table.gated = table
+        .names
+        .iter()
+        .map(|n| refused.get(n).copied().unwrap_or(false))
+        .collect();
+    Ok(())
+}
 
 /// Computes the features of the given records on up to `threads` threads (at most 2).
 ///
@@ -116,7 +126,7 @@ pub fn table(root: &Path, records: &[Labelled], threads: usize) -> Result<Table,
     })?;
     let threads = threads.clamp(1, 2);
     let start = Instant::now();
-    let mut rows: Vec<Option<RecordResult>> = (0..records.len()).map(|_| None).collect();
+    let mut rows: Vec<Option<Result<Vec<f64>, EcgError>>> = (0..records.len()).map(|_| None).collect();
     std::thread::scope(|s| {
         let chunks: Vec<Vec<(usize, &Labelled)>> = (0..threads)
             .map(|t| {
@@ -149,7 +159,6 @@ pub fn table(root: &Path, records: &[Labelled], threads: usize) -> Result<Table,
         }
     });
     let mut x = Vec::with_capacity(records.len());
-    let mut gated = Vec::with_capacity(records.len());
     for (row, r) in rows.into_iter().zip(records) {
         let row = row.unwrap_or_else(|| {
             Err(EcgError::Record {
@@ -157,15 +166,14 @@ pub fn table(root: &Path, records: &[Labelled], threads: usize) -> Result<Table,
                 reason: "feature thread failed".into(),
             })
         })?;
-        debug_assert_eq!(row.0.len(), FEATURE_NAMES.len());
-        x.push(row.0);
-        gated.push(row.1);
+        debug_assert_eq!(row.len(), FEATURE_NAMES.len());
+        x.push(row);
     }
     Ok(Table {
         names: records.iter().map(|r| r.name.clone()).collect(),
         x,
         y: records.iter().map(|r| r.class.index()).collect(),
-        gated,
+        gated: vec![false; records.len()],
         seconds: start.elapsed().as_secs_f64(),
         threads,
     })

@@ -342,13 +342,16 @@ impl Model {
         let channel = &rec.channels[lead];
         let scale = mv_per_unit(channel);
         let mv: Vec<f64> = channel.samples.iter().map(|v| v * scale).collect();
-        if let Some(reason) = gate::impossible(&mv, GateModality::Ecg, 0.5) {
-            return Err(PredictError::Unusable(reason));
-        }
         let feats = self
             .extractor
-            .extract_scaled(&channel.samples, scale, rec.sampling_rate_hz)
-            .map_err(|e| PredictError::Unusable(e.to_string()))?;
+            .extract_scaled(&channel.samples, scale, rec.sampling_rate_hz);
+        // Rate and length problems are said first; then a lead with no usable samples or one value.
+        if matches!(feats, Ok(_) | Err(features::FeatureError::Flat { .. })) {
+            if let Some(reason) = gate::impossible(&mv, GateModality::Ecg, 0.5) {
+                return Err(PredictError::Unusable(reason));
+            }
+        }
+        let feats = feats.map_err(|e| PredictError::Unusable(e.to_string()))?;
         let verdict = gate::gate(GateModality::Ecg)?.judge(&gate::held(&mv), rec.sampling_rate_hz);
         let p = if verdict.plausible {
             self.probabilities(&feats)
@@ -475,7 +478,8 @@ pub fn model() -> Result<&'static Model, PredictError> {
 /// # Errors
 /// As [`data::load`].
 pub fn evaluate(root: &Path) -> Result<Report, EcgError> {
-    let table = data::load(root)?;
+    let mut table = data::load(root)?;
+    data::mark_gated(root, &mut table)?;
     Ok(validation::evaluate_table(&table))
 }
 
@@ -484,7 +488,8 @@ pub fn evaluate(root: &Path) -> Result<Report, EcgError> {
 /// # Errors
 /// As [`data::load`].
 pub fn train(root: &Path) -> Result<(Params, Report), EcgError> {
-    let table = data::load(root)?;
+    let mut table = data::load(root)?;
+    data::mark_gated(root, &mut table)?;
     let mut report = validation::evaluate_table(&table);
     let params = train_table(&table, &report);
     report.final_choice = Some(params.config_choice.clone());

@@ -170,8 +170,9 @@ fn refused(model: &Gbdt, e: &Example, m: GateModality) -> (bool, Option<String>)
     (model.predict_proba(f)[1] >= THRESHOLD, None)
 }
 
-/// Cross-validates the gate of `modality` on its examples.
-pub fn validate(examples: &[Example], m: GateModality) -> GateReport {
+/// Every example's out-of-fold decision (refused, and the hand-set rule's reason if a rule
+/// refused it): the whole gate, its trees trained without the example's fold.
+fn cv_outcomes(examples: &[Example], m: GateModality) -> Vec<(bool, Option<String>)> {
     let fold = folds(examples, FOLDS, SEED);
     let mut outcome: Vec<(bool, Option<String>)> = vec![(false, None); examples.len()];
     for k in 0..FOLDS {
@@ -181,6 +182,28 @@ pub fn validate(examples: &[Example], m: GateModality) -> GateReport {
             outcome[i] = refused(&model, &examples[i], m);
         }
     }
+    outcome
+}
+
+/// The out-of-fold refusals of the real and noise-labelled examples of one dataset, by group
+/// (record name): what a model's own cross-validation uses so that no recording is judged by a
+/// gate trained on it.
+pub fn out_of_fold_refusals(
+    examples: &[Example],
+    m: GateModality,
+    source: &str,
+) -> BTreeMap<String, bool> {
+    cv_outcomes(examples, m)
+        .into_iter()
+        .zip(examples)
+        .filter(|(_, e)| e.source == source)
+        .map(|((refused, _), e)| (e.group.clone(), refused))
+        .collect()
+}
+
+/// Cross-validates the gate of `modality` on its examples.
+pub fn validate(examples: &[Example], m: GateModality) -> GateReport {
+    let outcome = cv_outcomes(examples, m);
     let mut by_source: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut rules_by_source: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut by_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
