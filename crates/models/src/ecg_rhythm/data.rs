@@ -105,8 +105,7 @@ pub fn mark_gated(root: &Path, table: &mut Table) -> Result<(), EcgError> {
         name: "plausibility gate".into(),
         reason: e.to_string(),
     })?;
-    let refused =
-        gate::validation::out_of_fold_refusals(&examples, GateModality::Ecg, "CinC 2017");
+    let refused = gate::validation::out_of_fold_refusals(&examples, GateModality::Ecg, "CinC 2017");
     table.gated = table
         .names
         .iter()
@@ -126,7 +125,8 @@ pub fn table(root: &Path, records: &[Labelled], threads: usize) -> Result<Table,
     })?;
     let threads = threads.clamp(1, 2);
     let start = Instant::now();
-    let mut rows: Vec<Option<Result<Vec<f64>, EcgError>>> = (0..records.len()).map(|_| None).collect();
+    let mut rows: Vec<Option<Result<Vec<f64>, EcgError>>> =
+        (0..records.len()).map(|_| None).collect();
     std::thread::scope(|s| {
         let chunks: Vec<Vec<(usize, &Labelled)>> = (0..threads)
             .map(|t| {

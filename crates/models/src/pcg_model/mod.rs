@@ -333,20 +333,18 @@ pub fn dataset(root: &Path) -> Result<validation::Dataset, PcgError> {
     let records = data::load(root)?;
     // Each recording is judged by a plausibility gate trained without it (the gate's own grouped
     // 5-fold CV), not by the committed gate, which was trained on all of them.
-    let examples =
-        gate::data::load(root, GateModality::Pcg).map_err(|e| PcgError::Read {
-            path: "the plausibility gate's examples".into(),
-            reason: e.to_string(),
-        })?;
-    let refused =
-        gate::validation::out_of_fold_refusals(&examples, GateModality::Pcg, "CinC 2016");
+    let examples = gate::data::load(root, GateModality::Pcg).map_err(|e| PcgError::Read {
+        path: "the plausibility gate's examples".into(),
+        reason: e.to_string(),
+    })?;
+    let refused = gate::validation::out_of_fold_refusals(&examples, GateModality::Pcg, "CinC 2016");
     let extracted = data::extract_all(&records)?
         .into_iter()
         .zip(&records)
         .map(|(e, r)| {
             e.map(|mut e| {
                 let out = refused.get(&r.name).copied().unwrap_or(false);
-                if out != !e.measured.gate.plausible {
+                if out == e.measured.gate.plausible {
                     e.measured.gate = gate::Verdict {
                         plausible: !out,
                         reason: if out {
