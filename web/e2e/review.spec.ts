@@ -42,7 +42,9 @@ test('a doctor signs off a result: pending, disagreed with a reason, then supers
   await expect(current).toContainText("disagreed with the model's finding");
   await expect(panel.getByText('Baseline wander; sinus rhythm on review.')).toBeVisible();
 
-  // A second sign-off supersedes the first, which stays in the history.
+  // A second sign-off supersedes the first, which stays in the history (the form starts empty again).
+  await expect(panel.getByRole('radio', { name: 'Agree', exact: true })).not.toBeChecked();
+  await panel.getByRole('radio', { name: 'Agree', exact: true }).check();
   await panel.getByRole('button', { name: 'Sign off again (replaces the current review)' }).click();
   await expect(current).toContainText(": agreed with the model's finding");
   await expect(current).not.toContainText('disagreed');

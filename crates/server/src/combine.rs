@@ -1,27 +1,24 @@
-//! `POST /api/screenings/{id}/combine`: the combined result of a screening from the results its
-//! models produced (clinical, PCG, PPG, ECG), by a rule stated in the result itself.
+//! A screening's combined result from the results its models produced (clinical, PCG, PPG, ECG), by
+//! a rule stated in the result itself.
 //!
 //! No public dataset labels one person with all four modalities, so no weighting can be learned or
 //! validated. The rule is therefore the transparent one: the overall risk is the highest risk score
 //! among the modalities that could be judged. A recording the model could not judge (`unsure`,
 //! `noisy`) is reported as inconclusive and does not lower the overall risk; a modality with no
-//! result is reported as not performed, never guessed. The result is kept with the screening, which
-//! becomes `completed`.
+//! result is reported as not performed, never guessed. The result says how many of the four
+//! modalities it rests on (`based_on` of `out_of`), so that a low risk from one modality is not read
+//! as a low risk overall.
+//!
+//! The combination is a pure function of the screening's analyses: [`crate::screenings`] computes
+//! it from the current analyses on every read (and for `POST /api/screenings/{id}/combine`), so it
+//! can never be stale when a modality is added or replaced later.
 
-use axum::{extract::State, routing::post, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::extract::Path;
 use crate::{
-    analyses::{self, Analysis, Modality},
-    audit::{self, Action},
-    auth::{session::CurrentDoctor, ClientAddr},
-    db::now_ms,
-    error::{ApiError, ErrorBody},
-    extract::Json,
-    screenings::{self, SCREENING_NOT_FOUND},
-    state::AppState,
+    analyses::{Analysis, Modality},
+    error::ApiError,
 };
 
 /// The rule, as the result states it.
@@ -30,11 +27,6 @@ pub const RULE: &str = "Overall risk = the highest risk score among the modaliti
 /// The answer when a screening has no result to combine.
 pub const NOTHING_TO_COMBINE: &str =
     "Nothing to combine: run at least one model for this screening first.";
-
-/// The routes of this module, mounted under `/api`.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/screenings/{id}/combine", post(combine))
-}
 
 /// What became of one modality in a screening.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -78,11 +70,17 @@ pub struct CombinedResult {
     pub driver: Modality,
     /// How the modalities were combined.
     pub rule: String,
+    /// How many modalities the overall risk rests on: those that could be judged (status
+    /// `performed`), from 1 to `out_of`.
+    pub based_on: usize,
+    /// How many modalities a screening has (4: clinical, PCG, PPG, ECG).
+    pub out_of: usize,
     /// Each modality, in the workflow's order (clinical, PCG, PPG, ECG).
     pub modalities: Vec<ModalityResult>,
     /// Plain recommendations; never a diagnosis.
     pub recommendations: Vec<String>,
-    /// RFC 3339.
+    /// RFC 3339: when the newest result it rests on was stored (the combination is recomputed from
+    /// the screening's current results whenever it is read).
     pub combined_at: String,
 }
 
@@ -108,7 +106,7 @@ pub fn risk_level(risk: f64) -> &'static str {
     }
 }
 
-/// Combines the newest analysis of each modality (`analyses` newest first).
+/// Combines the newest analysis of each modality (`analyses`: the screening's, newest first).
 ///
 /// # Errors
 /// 422 [`NOTHING_TO_COMBINE`] when no modality could be judged.
@@ -152,6 +150,10 @@ pub fn combine_analyses(
             _ => Some((m, r)),
         })
         .ok_or_else(|| ApiError::Validation(NOTHING_TO_COMBINE.into()))?;
+    let based_on = modalities
+        .iter()
+        .filter(|m| m.status == ModalityStatus::Performed)
+        .count();
     let level = risk_level(risk);
     let mut recommendations = vec![match level {
         "high" => format!(
@@ -160,6 +162,10 @@ pub fn combine_analyses(
         ),
         "moderate" => format!(
             "The highest risk ({}) is moderate: review the modality results with the patient and plan follow-up as they recommend.",
+            driver.display()
+        ),
+        _ if based_on == 1 => format!(
+            "Only one modality ({}) could be judged, and it shows a low risk: the screening rests on it alone, which does not rule out heart disease.",
             driver.display()
         ),
         _ => "No modality that could be judged shows more than a low risk; this does not rule out heart disease.".to_owned(),
@@ -184,60 +190,14 @@ pub fn combine_analyses(
         risk_level: level.to_owned(),
         driver,
         rule: RULE.to_owned(),
+        based_on,
+        out_of: ORDER.len(),
         modalities,
         recommendations,
-        combined_at: crate::db::ms_to_rfc3339(now_ms()),
+        // Newest first, and the newest of all is always its modality's newest, hence used.
+        combined_at: analyses
+            .first()
+            .map(|a| a.created_at.clone())
+            .unwrap_or_default(),
     })
-}
-
-/// Combines the screening's results, stores the combination and marks the screening completed.
-#[utoipa::path(
-    post, path = "/api/screenings/{id}/combine", operation_id = "combine_screening", tag = "screenings",
-    params(("id" = String, Path, description = "Screening id")),
-    responses(
-        (status = 200, description = "The combined result, now kept with the screening", body = CombinedResult),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 404, description = "Screening not found.", body = ErrorBody),
-        (status = 422, description = "Nothing to combine: run at least one model for this screening first.", body = ErrorBody),
-    )
-)]
-#[tracing::instrument(skip_all)]
-pub async fn combine(
-    State(state): State<AppState>,
-    doctor: CurrentDoctor,
-    ClientAddr(client): ClientAddr,
-    Path(id): Path<String>,
-) -> Result<Json<CombinedResult>, ApiError> {
-    let mut tx = state.db.begin().await?;
-    let screening = screenings::find_row(&mut tx, &id, doctor.id())
-        .await?
-        .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
-    let found: Vec<Analysis> = analyses::of_screening(&mut tx, doctor.id(), &id).await?;
-    let combined = combine_analyses(&id, &found)?;
-    let json = serde_json::to_string(&combined)
-        .map_err(|e| ApiError::Internal(format!("combined result does not serialise: {e}")))?;
-    sqlx::query(
-        "UPDATE screenings SET combined_json = $3, status = 'completed', updated_at = $4 \
-         WHERE id = $1 AND doctor_id = $2",
-    )
-    .bind(&id)
-    .bind(doctor.id())
-    .bind(json)
-    .bind(now_ms())
-    .execute(&mut *tx)
-    .await?;
-    audit::record(
-        &mut tx,
-        &audit::Entry {
-            user_id: doctor.id(),
-            action: Action::Update,
-            entity: "screening",
-            entity_id: &id,
-            patient_id: Some(&screening.patient_id),
-            client_addr: &client,
-        },
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(Json(combined))
 }

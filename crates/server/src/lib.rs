@@ -16,7 +16,8 @@
 //! - [`dashboard`]: the home page's figures;
 //! - [`predict`]: the clinical, ECG, PCG and PPG predictions of spec §7, served by the models of
 //!   [`models`] and kept as [`analyses`] (uploaded files in the [`blobs`] store), and [`combine`],
-//!   a screening's combined result; [`waveforms`] gives the viewers a window of a stored recording;
+//!   the rule of a screening's combined result (computed on every read of the screening);
+//!   [`waveforms`] gives the viewers a window of a stored recording;
 //! - [`fhir`]: a patient's data as a FHIR R4 Bundle;
 //! - [`report_pdf`]: the PDF report of an analysis or a screening;
 //! - [`reports`]: the Reports page's figures and the CSV export of the doctor's analyses;
@@ -129,7 +130,6 @@ pub fn app(state: AppState) -> Router {
         .merge(backup::router())
         .merge(report_pdf::router())
         .merge(models::router())
-        .merge(combine::router())
         .merge(profile::router())
         .merge(settings::router())
         .merge(notifications::router())

@@ -25,7 +25,7 @@ use crate::{
         screenings::create, screenings::read, screenings::list_for_patient,
         audit::list, dashboard::summary,
         predict::clinical_prediction, predict::ecg, predict::pcg, predict::ppg, analyses::list,
-        analyses::read, waveforms::read, models::list, combine::combine,
+        analyses::read, waveforms::read, models::list, screenings::combine,
         reviews::review_analysis, reviews::analysis_history, reviews::review_screening,
         reviews::screening_history, reports::summary, reports::export_csv, reports::history, export_zip::export_all, notifications::feed, notifications::mark_seen, sharing::current_share, sharing::invite, sharing::revoke, sharing::invitations, sharing::accept, sharing::results, sharing::shared_report,
         fhir::export, system::storage, system::release_notes,

@@ -4,6 +4,12 @@
 //! lost it. Here `POST /api/screenings` creates a draft for a patient; the workflow pages carry its
 //! id in the URL (`/clinical-data?screening=ID`), the clinical step attaches its parameters, and
 //! later steps attach recordings and results.
+//!
+//! `POST /api/screenings/{id}/combine` completes a screening. A completed screening's combined
+//! result is not stored: it is computed from the screening's current analyses whenever the
+//! screening is read ([`crate::combine::combine_analyses`]), so a modality added or replaced after
+//! completion (a pulse recorded later, a second ECG) is in the very next read, never stale. (The
+//! `combined_json` column of migration 0004, which kept a copy, is no longer written or read.)
 
 use axum::{
     extract::State,
@@ -17,9 +23,11 @@ use utoipa::ToSchema;
 
 use crate::extract::Path;
 use crate::{
+    analyses,
     audit::{self, Action},
     auth::{session::CurrentDoctor, ClientAddr},
     clinical::{self, ClinicalRecord},
+    combine::{self, CombinedResult},
     db::{ms_to_rfc3339, now_ms},
     error::{ApiError, ErrorBody},
     extract::Json,
@@ -35,6 +43,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/screenings", post(create))
         .route("/screenings/{id}", get(read))
+        .route("/screenings/{id}/combine", post(combine))
         .route("/patients/{id}/screenings", get(list_for_patient))
 }
 
@@ -62,12 +71,14 @@ pub struct Screening {
     pub id: String,
     /// The patient.
     pub patient: PatientSummary,
-    /// `draft` until the workflow completes.
+    /// `draft` until the workflow completes (`POST /api/screenings/{id}/combine`), then
+    /// `completed`.
     pub status: String,
     /// The clinical parameters entered for it, once entered.
     pub clinical: Option<ClinicalRecord>,
-    /// The combined result, once computed (`POST /api/screenings/{id}/combine`).
-    pub combined: Option<crate::combine::CombinedResult>,
+    /// The combined result of a completed screening, computed from its current analyses on every
+    /// read (so it includes a modality added or replaced after completion); none for a draft.
+    pub combined: Option<CombinedResult>,
     /// The current sign-off of the combined result; none while the review is pending.
     pub review: Option<crate::reviews::Review>,
     /// RFC 3339.
@@ -93,8 +104,6 @@ pub struct ScreeningRow {
     pub status: String,
     /// The attached clinical entry.
     pub clinical_record_id: Option<String>,
-    /// The combined result as JSON text.
-    pub combined_json: Option<String>,
     /// Milliseconds.
     pub created_at: i64,
     /// Milliseconds.
@@ -107,14 +116,15 @@ fn row_to_screening_row(row: &AnyRow) -> Result<ScreeningRow, sqlx::Error> {
         patient_id: row.try_get("patient_id")?,
         status: row.try_get("status")?,
         clinical_record_id: row.try_get("clinical_record_id")?,
-        combined_json: row.try_get("combined_json")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
     })
 }
 
-const COLUMNS: &str =
-    "id, patient_id, status, clinical_record_id, combined_json, created_at, updated_at";
+const COLUMNS: &str = "id, patient_id, status, clinical_record_id, created_at, updated_at";
+
+/// The status of a screening whose results were combined.
+pub const COMPLETED: &str = "completed";
 
 /// One screening of the doctor's.
 pub async fn find_row(
@@ -178,11 +188,10 @@ async fn assemble(
         Some(id) => clinical::find(conn, id, doctor_id).await?,
         None => None,
     };
-    let combined = match &row.combined_json {
-        Some(text) => Some(serde_json::from_str(text).map_err(|e| {
-            ApiError::Internal(format!("stored combined result does not parse: {e}"))
-        })?),
-        None => None,
+    let combined = if row.status == COMPLETED {
+        combined_now(conn, &row.id, doctor_id).await?
+    } else {
+        None
     };
     let review = crate::reviews::latest(conn, crate::reviews::Target::Screening, &row.id).await?;
     Ok(Screening {
@@ -201,6 +210,20 @@ async fn assemble(
         created_at: ms_to_rfc3339(row.created_at),
         updated_at: ms_to_rfc3339(row.updated_at),
     })
+}
+
+/// The combined result of the screening's current analyses; `None` when none could be judged.
+async fn combined_now(
+    conn: &mut AnyConnection,
+    id: &str,
+    doctor_id: &str,
+) -> Result<Option<CombinedResult>, ApiError> {
+    let found = analyses::of_screening(conn, doctor_id, id).await?;
+    match combine::combine_analyses(id, &found) {
+        Ok(combined) => Ok(Some(combined)),
+        Err(ApiError::Validation(_)) => Ok(None),
+        Err(other) => Err(other),
+    }
 }
 
 /// Starts a draft screening for one of the signed-in doctor's patients.
@@ -346,4 +369,54 @@ pub async fn list_for_patient(
         return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
     }
     Ok(Json(of_patient(&mut conn, &patient_id, doctor.id()).await?))
+}
+
+/// Combines the screening's results and marks it completed. The answer is the combination of its
+/// current analyses, the same that every later read of the screening computes afresh.
+#[utoipa::path(
+    post, path = "/api/screenings/{id}/combine", operation_id = "combine_screening", tag = "screenings",
+    params(("id" = String, Path, description = "Screening id")),
+    responses(
+        (status = 200, description = "The combined result of the screening's current analyses (recomputed on every read of the screening)", body = CombinedResult),
+        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        (status = 404, description = "Screening not found.", body = ErrorBody),
+        (status = 422, description = "Nothing to combine: run at least one model for this screening first.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn combine(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    ClientAddr(client): ClientAddr,
+    Path(id): Path<String>,
+) -> Result<Json<CombinedResult>, ApiError> {
+    let mut tx = state.db.begin().await?;
+    let screening = find_row(&mut tx, &id, doctor.id())
+        .await?
+        .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
+    let found = analyses::of_screening(&mut tx, doctor.id(), &id).await?;
+    let combined = combine::combine_analyses(&id, &found)?;
+    sqlx::query(
+        "UPDATE screenings SET status = $3, updated_at = $4 WHERE id = $1 AND doctor_id = $2",
+    )
+    .bind(&id)
+    .bind(doctor.id())
+    .bind(COMPLETED)
+    .bind(now_ms())
+    .execute(&mut *tx)
+    .await?;
+    audit::record(
+        &mut tx,
+        &audit::Entry {
+            user_id: doctor.id(),
+            action: Action::Update,
+            entity: "screening",
+            entity_id: &id,
+            patient_id: Some(&screening.patient_id),
+            client_addr: &client,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Json(combined))
 }

@@ -1,8 +1,9 @@
-import { CircleCheck, TriangleAlert } from 'lucide-react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PredictionResult } from '../api/client';
+import { ResultBadge } from './RiskBadge';
 import { AnalysisWaveform } from './waveform/AnalysisWaveform';
-import { detailLabel, detailValue, percent, RISK_BADGES, riskLevel } from '../lib/prediction';
+import { detailLabel, detailValue, percent } from '../lib/prediction';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -47,11 +48,20 @@ function signalKind(model: string): 'ecg' | 'pcg' | 'ppg' | null {
 /**
  * The body of the results modal (spec §2 "Results modal", §9 risk bands and number formats), with
  * the recording's waveform and detected beats when the input was a signal (unless `waveform` is
- * false, where the page shows it elsewhere).
+ * false, where the page shows it elsewhere). `details: false` leaves out Additional Details (where
+ * the page links to the full result instead).
  */
-export function PredictionResultView({ result, waveform = true }: { result: PredictionResult; waveform?: boolean }) {
+export function PredictionResultView({
+  result,
+  waveform = true,
+  details: withDetails = true,
+}: {
+  result: PredictionResult;
+  waveform?: boolean;
+  details?: boolean;
+}) {
   const { t } = useTranslation();
-  const level = riskLevel(result.risk_score);
+  const ids = useId();
   const kind = signalKind(result.model);
   const details: Record<string, unknown> = isRecord(result.details) ? result.details : {};
   const model: Record<string, unknown> | undefined = isRecord(details.model) ? details.model : undefined;
@@ -68,14 +78,7 @@ export function PredictionResultView({ result, waveform = true }: { result: Pred
           <p className="muted">{t('results.predictedCondition')}</p>
           <p className="result__condition">{result.prediction}</p>
         </div>
-        <span className={`badge ${RISK_BADGES[level]}`}>
-          {level === 'low' ? (
-            <CircleCheck aria-hidden="true" size={14} />
-          ) : (
-            <TriangleAlert aria-hidden="true" size={14} />
-          )}
-          &nbsp;{t(`results.risk.${level}`)}
-        </span>
+        <ResultBadge label={result.label} riskScore={result.risk_score} />
       </div>
       <div className="result__figures">
         <div className="result__figure">
@@ -88,14 +91,14 @@ export function PredictionResultView({ result, waveform = true }: { result: Pred
         </div>
       </div>
       {waveform && kind && result.analysis_id ? (
-        <section aria-labelledby="result-waveform">
-          <h3 id="result-waveform">{t('waveform.title')}</h3>
+        <section aria-labelledby={`${ids}-waveform`}>
+          <h3 id={`${ids}-waveform`}>{t('waveform.title')}</h3>
           <AnalysisWaveform analysisId={result.analysis_id} kind={kind} />
         </section>
       ) : null}
       {result.recommendations.length > 0 && (
-        <section aria-labelledby="result-recommendations">
-          <h3 id="result-recommendations">{t('results.recommendations')}</h3>
+        <section aria-labelledby={`${ids}-recommendations`}>
+          <h3 id={`${ids}-recommendations`}>{t('results.recommendations')}</h3>
           <ol className="result__list">
             {result.recommendations.map((text) => (
               <li key={text}>{text}</li>
@@ -103,9 +106,9 @@ export function PredictionResultView({ result, waveform = true }: { result: Pred
           </ol>
         </section>
       )}
-      {Object.keys(details).length > 0 && (
-        <section className="result__details" aria-labelledby="result-details">
-          <h3 id="result-details">{t('results.details')}</h3>
+      {withDetails && Object.keys(details).length > 0 && (
+        <section className="result__details" aria-labelledby={`${ids}-details`}>
+          <h3 id={`${ids}-details`}>{t('results.details')}</h3>
           <DetailList details={details} />
         </section>
       )}

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../api/client';
 import i18n from '../i18n';
-import { detailLabel, detailValue, percent, predictionErrorMessage, riskLevel } from './prediction';
+import {
+  combinedBadge,
+  detailLabel,
+  detailValue,
+  findingOf,
+  percent,
+  predictionErrorMessage,
+  resultBadge,
+  riskLevel,
+} from './prediction';
 
 describe('prediction formatting (spec §2, §9)', () => {
   it.each([
@@ -21,6 +30,43 @@ describe('prediction formatting (spec §2, §9)', () => {
     expect(detailValue('lead II')).toBe('lead II');
     expect(detailValue(null)).toBe('—');
     expect(detailLabel('heart_rate_bpm')).toBe('heart rate bpm');
+  });
+});
+
+describe('result styling: never a success colour for what is not a normal finding', () => {
+  it.each([
+    ['normal', 'normal'],
+    ['no_disease', 'normal'],
+    ['abnormal', 'abnormal'],
+    ['af', 'abnormal'],
+    ['other', 'abnormal'],
+    ['irregular', 'abnormal'],
+    ['disease', 'abnormal'],
+    ['unsure', 'inconclusive'],
+    ['noisy', 'inconclusive'],
+  ] as const)('label %s is a %s finding', (label, finding) => {
+    expect(findingOf(label)).toBe(finding);
+  });
+
+  it.each([
+    ['normal', 0.2, 'low', 'success'],
+    ['normal', 0.5, 'moderate', 'warning'],
+    ['abnormal', 0.35, 'low', 'warning'],
+    ['af', 0.9, 'high', 'danger'],
+    ['unsure', 0.1, 'inconclusive', 'neutral'],
+    ['noisy', 0.9, 'inconclusive', 'neutral'],
+  ] as const)('%s with risk %s: %s in %s', (label, risk, level, tone) => {
+    expect(resultBadge(label, risk)).toEqual({ level, tone });
+  });
+
+  it.each([
+    [0.2, 1, 'low', 'neutral'],
+    [0.2, 2, 'low', 'success'],
+    [0.2, 4, 'low', 'success'],
+    [0.55, 1, 'moderate', 'warning'],
+    [0.9, 1, 'high', 'danger'],
+  ] as const)('a combined risk of %s based on %s modalities is %s in %s', (risk, basedOn, level, tone) => {
+    expect(combinedBadge({ risk_score: risk, based_on: basedOn })).toEqual({ level, tone });
   });
 });
 

@@ -14,9 +14,6 @@ export const MODEL_NAMES = { clinical: 'Clinical', ecg: 'ECG', pcg: 'PCG', ppg: 
   string
 >;
 
-/** Spec §9: high red, moderate yellow, low green. */
-export const RISK_BADGES = { high: 'badge--danger', moderate: 'badge--warning', low: 'badge--success' } as const;
-
 /** Spec §9: above 0.7 high, above 0.4 up to and including 0.7 moderate, else low. */
 export type RiskLevel = 'high' | 'moderate' | 'low';
 
@@ -24,6 +21,59 @@ export function riskLevel(riskScore: number): RiskLevel {
   if (riskScore > 0.7) return 'high';
   if (riskScore > 0.4) return 'moderate';
   return 'low';
+}
+
+/**
+ * What a model's label says, as the server's reports read it: `normal` (nothing found), `abnormal`
+ * (something to act on: AF, another rhythm, an irregular pulse, abnormal heart sounds, disease) or
+ * `inconclusive` (the recording could not be judged).
+ */
+export type Finding = 'normal' | 'abnormal' | 'inconclusive';
+
+const NORMAL_LABELS = new Set(['normal', 'no_disease']);
+const INCONCLUSIVE_LABELS = new Set(['unsure', 'noisy']);
+
+export function findingOf(label: string): Finding {
+  if (NORMAL_LABELS.has(label)) return 'normal';
+  if (INCONCLUSIVE_LABELS.has(label)) return 'inconclusive';
+  return 'abnormal';
+}
+
+/** The colour family of a badge or a result line. */
+export type Tone = 'success' | 'warning' | 'danger' | 'neutral';
+
+/** The badge class of each tone. */
+export const TONE_BADGES = {
+  success: 'badge--success',
+  warning: 'badge--warning',
+  danger: 'badge--danger',
+  neutral: 'badge--muted',
+} as const satisfies Record<Tone, string>;
+
+/** Spec §9 colours of each band. */
+const LEVEL_TONES = { high: 'danger', moderate: 'warning', low: 'success' } as const satisfies Record<RiskLevel, Tone>;
+
+/**
+ * The badge of one model's result. The band comes from the risk score (spec §9), but the colour never
+ * says "fine" when the label does not: an abnormal finding with a low score is shown as a warning,
+ * and a recording that could not be judged gets a neutral "Inconclusive" badge instead of a band.
+ */
+export function resultBadge(label: string, riskScore: number): { level: RiskLevel | 'inconclusive'; tone: Tone } {
+  const finding = findingOf(label);
+  if (finding === 'inconclusive') return { level: 'inconclusive', tone: 'neutral' };
+  const level = riskLevel(riskScore);
+  const tone = LEVEL_TONES[level];
+  return { level, tone: finding === 'abnormal' && tone === 'success' ? 'warning' : tone };
+}
+
+/**
+ * The badge of a screening's combined result: the band of its risk score, but a low risk that rests
+ * on a single modality is shown in a neutral (limited) colour, never a plain green "Low Risk".
+ */
+export function combinedBadge(combined: { risk_score: number; based_on: number }): { level: RiskLevel; tone: Tone } {
+  const level = riskLevel(combined.risk_score);
+  const tone = LEVEL_TONES[level];
+  return { level, tone: tone === 'success' && combined.based_on <= 1 ? 'neutral' : tone };
 }
 
 /** Spec §9: a 0-1 value shown times 100 with one decimal, e.g. "87.3%". */

@@ -1,5 +1,5 @@
 /** Sample server answers for the patient and screening pages' tests. */
-import type { ClinicalRecord, Patient, Screening } from '../api/client';
+import type { Analysis, ClinicalRecord, Patient, PredictionResult, Screening, WaveformView } from '../api/client';
 
 export function makePatient(overrides: Partial<Patient> = {}): Patient {
   return {
@@ -46,5 +46,61 @@ export function makeScreening(overrides: Partial<Screening> = {}): Screening {
     createdAt: '2026-11-21T10:00:00Z',
     updatedAt: '2026-11-21T10:00:00Z',
     ...overrides,
+  };
+}
+
+/** The ECG window the server would send: `names` leads of 30 s at 100 Hz, beats every second. */
+export function makeWaveform(request: Request, names: string[], overrides: Partial<WaveformView> = {}): WaveformView {
+  const query = new URL(request.url).searchParams;
+  const start = Number(query.get('start_s'));
+  const span = Number(query.get('duration_s'));
+  const end = Math.min(30, start + span);
+  const samples = Array.from({ length: Math.round((end - start) * 100) }, (_, i) => Math.sin(i / 10));
+  return {
+    kind: 'ecg',
+    sampling_rate_hz: 100,
+    source_rate_hz: 500,
+    duration_s: 30,
+    start_s: start,
+    end_s: end,
+    channels: names.map((name) => ({ name, unit: 'mV', samples })),
+    analysed_channel: Math.max(0, names.indexOf('II')),
+    beats_s: Array.from({ length: 30 }, (_, i) => i + 0.5),
+    s1_s: [],
+    s2_s: [],
+    marks_note: null,
+    ...overrides,
+  };
+}
+
+/** A stored analysis of the screening `s-1` (an ECG unless overridden). */
+export function makeAnalysis(overrides: Partial<Analysis> = {}, result: Partial<PredictionResult> = {}): Analysis {
+  const id = overrides.id ?? 'a-3';
+  return {
+    id,
+    modality: 'ecg',
+    patientId: 'p-1',
+    patientName: 'María López',
+    screeningId: 's-1',
+    fileName: 'ecg.csv',
+    fileSha256: 'ab'.repeat(32),
+    fileSize: 1000,
+    files: [{ name: 'ecg.csv', sha256: 'ab'.repeat(32), size: 1000 }],
+    modelId: 'ecg-rhythm-gbdt',
+    modelVersion: '1.2.0',
+    createdAt: '2026-11-21T10:09:00.000Z',
+    review: null,
+    ...overrides,
+    result: {
+      analysis_id: id,
+      model: 'ECG',
+      label: 'af',
+      prediction: 'Atrial fibrillation suspected',
+      confidence: 0.9,
+      risk_score: 0.82,
+      recommendations: ['Arrange a 12-lead ECG within days.'],
+      details: { heart_rate_bpm: 112, signal_quality: 0.93 },
+      ...result,
+    },
   };
 }

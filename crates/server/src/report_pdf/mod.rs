@@ -281,6 +281,13 @@ fn write_combined(out: &mut Writer, s: &Strings, combined: Option<&CombinedResul
         LABEL_W,
     );
     out.field(s.driver, modality_name(s, c.driver), LABEL_W);
+    out.field(
+        s.based_on,
+        &s.of_modalities
+            .replace("{n}", &c.based_on.to_string())
+            .replace("{total}", &c.out_of.to_string()),
+        LABEL_W,
+    );
     for m in &c.modalities {
         let status = match m.status {
             ModalityStatus::Performed => s.statuses[0],

@@ -54,6 +54,10 @@ pub struct Strings {
     pub overall_risk: &'static str,
     /// "Driven by".
     pub driver: &'static str,
+    /// "Based on" (how many of the four modalities the overall risk rests on).
+    pub based_on: &'static str,
+    /// "{n} of {total} modalities", with `{n}` and `{total}` replaced.
+    pub of_modalities: &'static str,
     /// "Rule".
     pub rule: &'static str,
     /// Performed, inconclusive, not performed.
@@ -165,6 +169,8 @@ pub const EN: Strings = Strings {
     combined_result: "Combined result",
     overall_risk: "Overall risk",
     driver: "Driven by",
+    based_on: "Based on",
+    of_modalities: "{n} of {total} modalities",
     rule: "Rule",
     statuses: ["Performed", "Inconclusive", "Not performed"],
     not_combined: "The results have not been combined yet.",
@@ -245,6 +251,8 @@ pub const ES: Strings = Strings {
     combined_result: "Resultado combinado",
     overall_risk: "Riesgo global",
     driver: "Determinado por",
+    based_on: "Basado en",
+    of_modalities: "{n} de {total} modalidades",
     rule: "Regla",
     statuses: ["Realizado", "No concluyente", "No realizado"],
     not_combined: "Los resultados aún no se han combinado.",
@@ -325,6 +333,8 @@ pub const FR: Strings = Strings {
     combined_result: "Résultat combiné",
     overall_risk: "Risque global",
     driver: "Déterminé par",
+    based_on: "Fondé sur",
+    of_modalities: "{n} sur {total} modalités",
     rule: "Règle",
     statuses: ["Réalisé", "Non concluant", "Non réalisé"],
     not_combined: "Les résultats n'ont pas encore été combinés.",
@@ -402,6 +412,8 @@ mod tests {
             s.combined_result,
             s.overall_risk,
             s.driver,
+            s.based_on,
+            s.of_modalities,
             s.rule,
             s.not_combined,
             s.finding,

@@ -879,7 +879,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Combines the screening's results, stores the combination and marks the screening completed. */
+        /**
+         * Combines the screening's results and marks it completed. The answer is the combination of its
+         *     current analyses, the same that every later read of the screening computes afresh.
+         */
         post: operations["combine_screening"];
         delete?: never;
         options?: never;
@@ -1347,12 +1350,22 @@ export interface components {
         };
         /** @description The combined result of a screening. */
         CombinedResult: {
-            /** @description RFC 3339. */
+            /**
+             * @description How many modalities the overall risk rests on: those that could be judged (status
+             *     `performed`), from 1 to `out_of`.
+             */
+            based_on: number;
+            /**
+             * @description RFC 3339: when the newest result it rests on was stored (the combination is recomputed from
+             *     the screening's current results whenever it is read).
+             */
             combined_at: string;
             /** @description The modality whose risk is the overall one. */
             driver: components["schemas"]["Modality"];
             /** @description Each modality, in the workflow's order (clinical, PCG, PPG, ECG). */
             modalities: components["schemas"]["ModalityResult"][];
+            /** @description How many modalities a screening has (4: clinical, PCG, PPG, ECG). */
+            out_of: number;
             /** @description Plain recommendations; never a diagnosis. */
             recommendations: string[];
             /** @description Spec §9 band of `risk_score`: `low`, `moderate` or `high`. */
@@ -2174,7 +2187,10 @@ export interface components {
             /** @description The patient. */
             patient: components["schemas"]["PatientSummary"];
             review?: null | components["schemas"]["Review"];
-            /** @description `draft` until the workflow completes. */
+            /**
+             * @description `draft` until the workflow completes (`POST /api/screenings/{id}/combine`), then
+             *     `completed`.
+             */
             status: string;
             /** @description RFC 3339. */
             updatedAt: string;
@@ -5218,7 +5234,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The combined result, now kept with the screening */
+            /** @description The combined result of the screening's current analyses (recomputed on every read of the screening) */
             200: {
                 headers: {
                     [name: string]: unknown;

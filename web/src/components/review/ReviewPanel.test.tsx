@@ -96,10 +96,51 @@ describe('Review panel', () => {
     expect(within(panel).getByText('Superseded')).toBeInTheDocument();
 
     const user = userEvent.setup();
+    await user.click(within(panel).getByRole('radio', { name: 'Agree' }));
     await user.click(within(panel).getByRole('button', { name: 'Sign off again (replaces the current review)' }));
     expect(await within(panel).findByRole('alert')).toHaveTextContent(
       'The comment is too long: at most 2000 characters.',
     );
+  });
+
+  it('starts with neither answer chosen and refuses to sign off until one is', async () => {
+    let stored: Review[] = [];
+    const fake = mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/analyses/a-1': () => json(200, ANALYSIS),
+      'GET /api/analyses/a-1/reviews': () => json(200, stored),
+      'POST /api/analyses/a-1/reviews': async (request) => {
+        stored = [review((await request.clone().json()) as Partial<Review>)];
+        return json(201, stored[0]);
+      },
+    });
+    renderApp('/analyses/a-1');
+    const panel = (await screen.findByRole('heading', { name: 'Doctor review' })).closest('section') as HTMLElement;
+    expect(await within(panel).findByText('Not yet reviewed')).toBeInTheDocument();
+    const agree = within(panel).getByRole('radio', { name: 'Agree' });
+    const disagree = within(panel).getByRole('radio', { name: 'Disagree' });
+    expect(agree).not.toBeChecked();
+    expect(disagree).not.toBeChecked();
+
+    const user = userEvent.setup();
+    await user.click(within(panel).getByRole('button', { name: 'Sign off' }));
+    expect(within(panel).getByRole('alert')).toHaveTextContent(
+      "Choose whether you agree or disagree with the model's finding before signing off.",
+    );
+    expect(requestsTo(fake, 'POST', '/api/analyses/a-1/reviews')).toHaveLength(0);
+
+    // Keyboard only: Space chooses the focused answer, Tab goes on to the comment, then to the button.
+    agree.focus();
+    await user.keyboard(' ');
+    expect(agree).toBeChecked();
+    await user.tab();
+    expect(within(panel).getByLabelText('Comment (optional)')).toHaveFocus();
+    await user.keyboard('Looks right.');
+    await user.tab();
+    await user.keyboard('{Enter}');
+    expect(await within(panel).findByText('Looks right.', { selector: '.review__comment' })).toBeInTheDocument();
+    const [sent] = requestsTo(fake, 'POST', '/api/analyses/a-1/reviews');
+    expect(await sent?.json()).toEqual({ agreement: 'agree', comment: 'Looks right.' });
   });
 
   it('offers no sign-off to a patient account', async () => {

@@ -51,22 +51,26 @@ function ReviewLine({ review }: { review: Review }) {
  * The doctor's sign-off of a result (issue: review state pending → reviewed): the current review,
  * a form to add one (agree or disagree with the model's finding, a comment; a new review
  * supersedes the previous one), and the history of earlier reviews, which are never edited.
+ *
+ * The form starts with neither answer chosen, and refuses to sign off until one is: a sign-off is
+ * the doctor's decision, never a default. `resultChangedAt` (a combined result's time) marks a
+ * current review made before the result last changed.
  */
-export function ReviewPanel({ target }: { target: ReviewTarget }) {
+export function ReviewPanel({ target, resultChangedAt }: { target: ReviewTarget; resultChangedAt?: string }) {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const queryClient = useQueryClient();
   const formId = useId();
   const queryKey = queryKeys.reviews(target.kind, target.id);
   const history = useQuery({ queryKey, queryFn: () => fetchHistory(target), retry: false });
-  const [agreement, setAgreement] = useState<Agreement>('agree');
+  const [agreement, setAgreement] = useState<Agreement | null>(null);
   const [comment, setComment] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (body: { agreement: Agreement; comment: string }) => postReview(target, body),
     onSuccess: () => {
       setComment('');
-      setAgreement('agree');
+      setAgreement(null);
       for (const key of [queryKey, queryKeys.analyses, queryKeys.screenings, queryKeys.dashboard, queryKeys.audit]) {
         void queryClient.invalidateQueries({ queryKey: key });
       }
@@ -76,6 +80,10 @@ export function ReviewPanel({ target }: { target: ReviewTarget }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = comment.trim();
+    if (agreement === null) {
+      setProblem(t('review.errors.choose'));
+      return;
+    }
     if (agreement === 'disagree' && trimmed === '') {
       setProblem(t('review.errors.reasonNeeded'));
       return;
@@ -99,7 +107,9 @@ export function ReviewPanel({ target }: { target: ReviewTarget }) {
         </span>
       </p>
     );
-  else
+  else {
+    const latest = history.data[0] as Review;
+    const outdated = resultChangedAt !== undefined && Date.parse(latest.createdAt) < Date.parse(resultChangedAt);
     current = (
       <div className="review__current">
         <p className="review__state">
@@ -107,9 +117,15 @@ export function ReviewPanel({ target }: { target: ReviewTarget }) {
             <CircleCheck size={14} aria-hidden="true" /> {t('review.reviewed')}
           </span>
         </p>
-        <ReviewLine review={history.data[0] as Review} />
+        <ReviewLine review={latest} />
+        {outdated ? (
+          <p className="notice" role="note">
+            {t('review.outdated', { date: formatDateTime(resultChangedAt) })}
+          </p>
+        ) : null}
       </div>
     );
+  }
 
   const earlier = history.data?.slice(1) ?? [];
   const error = problem ?? (save.isError ? apiErrorMessage(save.error, t('review.errors.saveFailed'), t) : null);

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Analysis, WaveformView } from '../../api/client';
+import type { Analysis } from '../../api/client';
+import { makeWaveform as waveform } from '../../test/fixtures';
 import { json, makeUser, mockServer, renderApp, requestsTo } from '../../test/utils';
 
 const TWELVE = ['I', 'II', 'III', 'aVR', 'aVL', 'aVF', 'V1', 'V2', 'V3', 'V4', 'V5', 'V6'];
@@ -30,30 +31,6 @@ function analysis(overrides: Partial<Analysis> = {}): Analysis {
       recommendations: ['Arrange a 12-lead ECG within days.'],
       details: { heart_rate_bpm: 112 },
     },
-    ...overrides,
-  };
-}
-
-/** The window the server would send: `names` leads of 30 s at 100 Hz, beats every second. */
-function waveform(request: Request, names: string[], overrides: Partial<WaveformView> = {}): WaveformView {
-  const query = new URL(request.url).searchParams;
-  const start = Number(query.get('start_s'));
-  const span = Number(query.get('duration_s'));
-  const end = Math.min(30, start + span);
-  const samples = Array.from({ length: Math.round((end - start) * 100) }, (_, i) => Math.sin(i / 10));
-  return {
-    kind: 'ecg',
-    sampling_rate_hz: 100,
-    source_rate_hz: 500,
-    duration_s: 30,
-    start_s: start,
-    end_s: end,
-    channels: names.map((name) => ({ name, unit: 'mV', samples })),
-    analysed_channel: Math.max(0, names.indexOf('II')),
-    beats_s: Array.from({ length: 30 }, (_, i) => i + 0.5),
-    s1_s: [],
-    s2_s: [],
-    marks_note: null,
     ...overrides,
   };
 }

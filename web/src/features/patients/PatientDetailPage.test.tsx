@@ -71,13 +71,18 @@ describe('Patient detail page', () => {
               risk_level: 'high',
               risk_score: 0.812,
               rule: 'highest risk',
+              based_on: 3,
+              out_of: 4,
             },
           }),
         ]),
     });
     renderApp('/patients/p-1');
     const screenings = await screen.findByRole('table', { name: 'Screenings, newest first' });
-    expect(within(screenings).getByText('Overall risk 81.2% (from ECG)')).toHaveClass('badge--danger');
+    expect(within(screenings).getByText(/^Overall risk 81\.2% \(from ECG\)/)).toHaveClass('badge--danger');
+    expect(within(screenings).getByText(/^Overall risk 81\.2% \(from ECG\)/)).toHaveTextContent(
+      'Overall risk 81.2% (from ECG) · based on 3 of 4',
+    );
     expect(within(screenings).getByRole('link', { name: 'View result' })).toHaveAttribute(
       'href',
       '/sensor-ecg?screening=s-2',

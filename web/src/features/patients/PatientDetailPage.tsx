@@ -9,10 +9,11 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { PatientFormFields } from '../../components/PatientFormFields';
+import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage, isNotFound } from '../../lib/apiErrors';
 import { formatDate, formatDateTime, formatDay } from '../../lib/format';
-import { MODEL_NAMES, percent, RISK_BADGES, riskLevel } from '../../lib/prediction';
+import { MODEL_NAMES, percent } from '../../lib/prediction';
 import {
   firstInvalidField,
   patientPatchBody,
@@ -440,12 +441,13 @@ function Screenings({ patientId }: { patientId: string }) {
                     </td>
                     <td>
                       {screening.combined ? (
-                        <span className={`badge ${RISK_BADGES[riskLevel(screening.combined.risk_score)]}`}>
-                          {t('sensor.overallRisk', {
+                        <CombinedRiskBadge
+                          combined={screening.combined}
+                          text={t('sensor.overallRisk', {
                             risk: percent(screening.combined.risk_score),
                             driver: MODEL_NAMES[screening.combined.driver],
                           })}
-                        </span>
+                        />
                       ) : (
                         t('patientDetail.notCombined')
                       )}

@@ -20,6 +20,8 @@ describe('A screening analysed before', () => {
       ],
       recommendations: ['Repeat the pulse recording at rest.'],
       combined_at: '2026-11-21T10:10:00.000Z',
+      based_on: 3,
+      out_of: 4,
     };
     const fake = mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),
@@ -30,6 +32,7 @@ describe('A screening analysed before', () => {
     renderApp('/sensor-ecg?screening=s-1');
     const result = await screen.findByRole('region', { name: 'Combined screening result' });
     expect(result).toHaveTextContent('Overall risk 55.0% (from PPG)');
+    expect(within(result).getByText(/based on/)).toHaveTextContent('Moderate Risk · based on 3 of 4');
     expect(within(result).getByText('Repeat the pulse recording at rest.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Analyze ECG Data' })).not.toBeInTheDocument();
     expect(requestsTo(fake, 'POST', '/api/screenings/s-1/combine')).toHaveLength(0);

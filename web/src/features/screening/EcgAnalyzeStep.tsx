@@ -1,24 +1,21 @@
-import {
-  ArrowLeft,
-  CheckCircle2,
-  CircleDashed,
-  CircleSlash,
-  Download,
-  LoaderCircle,
-  TriangleAlert,
-} from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, CheckCircle2, CircleDashed, CircleSlash, Download, FileText, LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ReviewPanel } from '../../components/review/ReviewPanel';
 import { Link } from 'react-router';
-import { ApiError, type CombinedResult, type Screening } from '../../api/client';
+import { ApiError, type Analysis, type ClinicalRecord, type CombinedResult, type Screening } from '../../api/client';
 import { predictClinical, predictUpload } from '../../api/predict';
-import { paths, screeningPath } from '../../app/paths';
+import { queryKeys } from '../../api/queryKeys';
+import { analysisPath, paths, screeningPath } from '../../app/paths';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { FilePicker } from '../../components/FilePicker';
+import { PredictionResultView } from '../../components/PredictionResultView';
+import { ReviewPanel } from '../../components/review/ReviewPanel';
+import { CombinedRiskBadge } from '../../components/RiskBadge';
+import { Spinner } from '../../components/Spinner';
 import { fileProblem } from '../../lib/fileRules';
-import { MODEL_NAMES, percent, predictionErrorMessage, RISK_BADGES, riskLevel } from '../../lib/prediction';
-import { combineScreening, fetchScreeningAnalyses } from './api';
+import { MODEL_NAMES, percent, predictionErrorMessage } from '../../lib/prediction';
+import { combineScreening, fetchScreeningAnalyses, useScreeningAnalyses } from './api';
 import { DeviceInboxPicker } from './recording/DeviceInboxPicker';
 import { SerialSource } from './recording/SerialSource';
 import { ECG_SERIAL_LIMIT_MS } from './recording/useSerialRecording';
@@ -49,21 +46,44 @@ class StepError extends Error {
   }
 }
 
+/** Whether the combined result rests on (or tried) an ECG of the screening. */
+function hasEcg(combined: CombinedResult): boolean {
+  return combined.modalities.some((m) => m.modality === 'ecg' && m.analysis_id);
+}
+
+/**
+ * Whether the screening already has a clinical result made from its current parameters (newer than
+ * the clinical entry): then the clinical model is not run again (no second clinical analysis).
+ */
+function hasCurrentClinical(stored: Analysis[], clinical: ClinicalRecord): boolean {
+  const entered = Date.parse(clinical.createdAt);
+  return stored.some((a) => a.modality === 'clinical' && Date.parse(a.createdAt) >= entered);
+}
+
 /**
  * The ECG step (spec §2): upload only; "Analyze ECG Data" runs the whole screening with a progress
- * list that follows the real calls (clinical model on the saved parameters, the PCG and PPG results
- * already stored, the ECG upload, the combination on the server), then shows the combined result.
- * On failure it returns to the form with the error.
+ * list that follows the real calls: the results already stored (PCG, PPG), the ECG upload, the
+ * clinical model on the saved parameters, the combination on the server. The ECG goes first, so a
+ * refused file stores nothing; a retry neither uploads an ECG already stored nor runs the clinical
+ * model again when the screening has its result. On failure it returns to the form with the error.
+ *
+ * A completed screening shows the ECG's own result, then the combined result, which the server
+ * recomputes from the screening's current results on every read ("Analyze another ECG" replaces the
+ * ECG; the PCG and PPG rows link to their steps).
  */
 export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   // A recording a network device pushed, attached to this screening (already analysed).
   const [attached, setAttached] = useState(false);
+  // The file whose upload succeeded (a retry after a later failure does not store it twice).
+  const [uploaded, setUploaded] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [progress, setProgress] = useState<Record<Step, StepState> | null>(null);
-  // A screening analysed before shows its stored combined result (the patient page links here).
-  const [result, setResult] = useState<CombinedResult | null>(screening.combined ?? null);
+  // On a completed screening: the form is open again to analyse another ECG.
+  const [replacing, setReplacing] = useState(false);
+  const combined = screening.combined ?? null;
 
   const choose = (chosen: File) => {
     const problem = fileProblem('ecg', chosen);
@@ -99,18 +119,38 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
       }
     };
     try {
-      const clinical = screening.clinical?.parameters;
-      if (clinical) {
-        await run('clinical', () => predictClinical({ ...clinical, screening_id: screening.id }));
-      } else {
-        set('clinical', 'notPerformed');
-      }
       const stored = await run('pcg', () => fetchScreeningAnalyses(screening.id));
       if (!stored.some((a) => a.modality === 'pcg')) set('pcg', 'notPerformed');
       set('ppg', stored.some((a) => a.modality === 'ppg') ? 'done' : 'notPerformed');
-      if (file) await run('ecg', () => predictUpload('ecg', file, { screeningId: screening.id }));
-      else set('ecg', 'done');
-      setResult(await run('combined', () => combineScreening(screening.id)));
+      if (file && uploaded !== file) {
+        await run('ecg', () => predictUpload('ecg', file, { screeningId: screening.id }));
+        setUploaded(file);
+      } else {
+        set('ecg', 'done');
+      }
+      const clinical = screening.clinical;
+      if (!clinical) set('clinical', 'notPerformed');
+      else if (hasCurrentClinical(stored, clinical)) set('clinical', 'done');
+      else await run('clinical', () => predictClinical({ ...clinical.parameters, screening_id: screening.id }));
+      const result = await run('combined', () => combineScreening(screening.id));
+      queryClient.setQueryData<Screening>(queryKeys.screening(screening.id), (old) =>
+        old ? { ...old, status: 'completed', combined: result } : old,
+      );
+      for (const queryKey of [
+        queryKeys.screening(screening.id),
+        queryKeys.screenings,
+        queryKeys.patients,
+        queryKeys.analyses,
+        queryKeys.audit,
+        queryKeys.dashboard,
+      ]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+      setProgress(null);
+      setReplacing(false);
+      setFile(null);
+      setUploaded(null);
+      setAttached(false);
     } catch (caught) {
       setProgress(null);
       const failure = caught instanceof StepError ? caught : new StepError('combined', caught);
@@ -122,8 +162,6 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
       }
     }
   };
-
-  if (result) return <CombinedView result={result} />;
 
   if (progress) {
     return (
@@ -144,12 +182,28 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
     );
   }
 
+  if (combined && !replacing) {
+    return (
+      <>
+        <EcgResult screeningId={screening.id} combined={combined} />
+        <CombinedView
+          result={combined}
+          onAnalyzeAnother={() => {
+            setError(null);
+            setReplacing(true);
+          }}
+        />
+      </>
+    );
+  }
+
   return (
     <>
       <section className="card upload-step" aria-labelledby="ecg-upload-title">
         <h2 id="ecg-upload-title" className="section__title">
           {t('sensor.ecgUploadTitle')}
         </h2>
+        {replacing && combined && hasEcg(combined) ? <p className="muted">{t('combined.anotherEcgText')}</p> : null}
         <FilePicker kind="ecg" file={file} disabled={false} onFile={choose} />
         <SerialSource kind="ecg" limitMs={ECG_SERIAL_LIMIT_MS} disabled={false} onRecorded={choose} />
         {attached ? (
@@ -175,10 +229,24 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
         ) : null}
       </section>
       <div className="step-actions">
-        <Link to={screeningPath(paths.sensorPpg, screening.id)} className="button button--secondary">
-          <ArrowLeft aria-hidden="true" size={18} />
-          {t('common.back')}
-        </Link>
+        {replacing ? (
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => {
+              setError(null);
+              setReplacing(false);
+            }}
+          >
+            <ArrowLeft aria-hidden="true" size={18} />
+            {t('combined.backToResult')}
+          </button>
+        ) : (
+          <Link to={screeningPath(paths.sensorPpg, screening.id)} className="button button--secondary">
+            <ArrowLeft aria-hidden="true" size={18} />
+            {t('common.back')}
+          </Link>
+        )}
         <button type="button" className="button button--primary" onClick={() => void analyze()}>
           {t('sensor.analyzeEcg')}
         </button>
@@ -187,9 +255,40 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
   );
 }
 
-function CombinedView({ result }: { result: CombinedResult }) {
+/**
+ * The ECG's own result (spec §2: prediction, confidence, risk score, recommendations) with its
+ * rhythm strip and detected beats, and a link to its analysis page; the one the combined result uses.
+ */
+function EcgResult({ screeningId, combined }: { screeningId: string; combined: CombinedResult }) {
   const { t } = useTranslation();
-  const level = riskLevel(result.risk_score);
+  const analyses = useScreeningAnalyses(screeningId);
+  const ecgId = combined.modalities.find((m) => m.modality === 'ecg')?.analysis_id;
+  if (!ecgId) return null;
+  const analysis = analyses.data?.find((a) => a.id === ecgId);
+  let body;
+  if (analysis) body = <PredictionResultView result={analysis.result} details={false} />;
+  else if (analyses.isPending) body = <Spinner label={t('app.loading')} />;
+  else body = <p className="muted">{t('combined.ecgUnavailable')}</p>;
+  return (
+    <section className="card" aria-labelledby="ecg-result-title">
+      <div className="result__headline">
+        <h2 id="ecg-result-title" className="section__title">
+          {t('combined.ecgTitle')}
+        </h2>
+        <Link to={analysisPath(ecgId)} className="button button--secondary button--small">
+          <FileText aria-hidden="true" size={16} /> {t('combined.openAnalysis')}
+        </Link>
+      </div>
+      {body}
+    </section>
+  );
+}
+
+/** The step of a recording modality, where it is recorded (again). */
+const STEP_PATHS = { pcg: paths.sensorPcg, ppg: paths.sensorPpg } as const;
+
+function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; onAnalyzeAnother: () => void }) {
+  const { t } = useTranslation();
   return (
     <section className="card result" aria-labelledby="combined-title">
       <div className="result__headline">
@@ -201,11 +300,13 @@ function CombinedView({ result }: { result: CombinedResult }) {
             {t('sensor.overallRisk', { risk: percent(result.risk_score), driver: MODEL_NAMES[result.driver] })}
           </p>
         </div>
-        <span className={`badge ${RISK_BADGES[level]}`}>
-          {level === 'low' ? null : <TriangleAlert aria-hidden="true" size={14} />}
-          &nbsp;{t(`results.risk.${level}`)}
-        </span>
+        <CombinedRiskBadge combined={result} />
       </div>
+      {result.based_on <= 1 ? (
+        <p className="notice">
+          {t('combined.singleModality', { modality: MODEL_NAMES[result.driver], total: result.out_of })}
+        </p>
+      ) : null}
       <div className="table-wrap">
         <table className="table">
           <caption className="visually-hidden">{t('sensor.modalitiesCaption')}</caption>
@@ -215,17 +316,43 @@ function CombinedView({ result }: { result: CombinedResult }) {
               <th scope="col">{t('sensor.statusLabel')}</th>
               <th scope="col">{t('patientDetail.analysisColumns.result')}</th>
               <th scope="col">{t('patientDetail.analysisColumns.risk')}</th>
+              <th scope="col">{t('combined.actions')}</th>
             </tr>
           </thead>
           <tbody>
-            {result.modalities.map((m) => (
-              <tr key={m.modality}>
-                <td>{MODEL_NAMES[m.modality]}</td>
-                <td>{t(STATUS_KEYS[m.status])}</td>
-                <td>{m.prediction ?? '—'}</td>
-                <td>{m.risk_score == null ? '—' : percent(m.risk_score)}</td>
-              </tr>
-            ))}
+            {result.modalities.map((m) => {
+              const name = MODEL_NAMES[m.modality];
+              const step = m.modality === 'pcg' || m.modality === 'ppg' ? STEP_PATHS[m.modality] : null;
+              return (
+                <tr key={m.modality}>
+                  <td>{name}</td>
+                  <td>{t(STATUS_KEYS[m.status])}</td>
+                  <td>{m.prediction ?? '—'}</td>
+                  <td>{m.risk_score == null ? '—' : percent(m.risk_score)}</td>
+                  <td>
+                    <div className="table__actions">
+                      {m.analysis_id ? (
+                        <Link
+                          to={analysisPath(m.analysis_id)}
+                          className="button button--secondary button--small"
+                          aria-label={t('combined.viewModality', { modality: name })}
+                        >
+                          {t('patientDetail.viewResult')}
+                        </Link>
+                      ) : null}
+                      {step ? (
+                        <Link
+                          to={screeningPath(step, result.screening_id)}
+                          className="button button--secondary button--small"
+                        >
+                          {t(m.status === 'performed' ? 'combined.recordAgain' : 'combined.record', { modality: name })}
+                        </Link>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>
@@ -239,7 +366,7 @@ function CombinedView({ result }: { result: CombinedResult }) {
         </ol>
       </section>
       <p className="result__disclaimer">{t('results.disclaimer')}</p>
-      <ReviewPanel target={{ kind: 'screening', id: result.screening_id }} />
+      <ReviewPanel target={{ kind: 'screening', id: result.screening_id }} resultChangedAt={result.combined_at} />
       <div className="form-actions">
         <a
           className="button button--secondary"
@@ -248,6 +375,9 @@ function CombinedView({ result }: { result: CombinedResult }) {
         >
           <Download size={16} aria-hidden="true" /> {t('common.downloadReport')}
         </a>
+        <button type="button" className="button button--secondary" onClick={onAnalyzeAnother}>
+          {hasEcg(result) ? t('combined.analyzeAnother') : t('combined.analyzeFirst')}
+        </button>
         <Link to={paths.home} className="button button--primary">
           {t('common.backToHome')}
         </Link>

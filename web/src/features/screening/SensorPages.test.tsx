@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CombinedResult, PredictionResult } from '../../api/client';
-import { makeClinicalRecord, makeScreening } from '../../test/fixtures';
+import type { Analysis, CombinedResult, PredictionResult } from '../../api/client';
+import { makeAnalysis, makeClinicalRecord, makeScreening, makeWaveform } from '../../test/fixtures';
 import { json, makeUser, mockServer, renderApp, requestsTo, type Handler } from '../../test/utils';
 
 function server(handlers: Record<string, Handler> = {}) {
@@ -67,6 +67,34 @@ describe('Signal steps with a screening', () => {
     expect(screen.getByRole('button', { name: 'Continue to PPG' })).toBeDisabled();
   });
 
+  it.each([
+    ['abnormal', 'Abnormal heart sounds suspected', 'upload-step__result--abnormal'],
+    ['unsure', 'Unsure: quality too poor', 'upload-step__result--inconclusive'],
+    ['normal', 'Normal heart sounds', 'upload-step__result--normal'],
+  ])(
+    'a heart-sound result labelled %s is styled by its finding (success only when normal)',
+    async (label, prediction, style) => {
+      server({
+        'POST /api/predict/pcg/upload': () => json(200, { ...PCG_RESULT, label, prediction, risk_score: 0.3 }),
+      });
+      renderApp('/sensor-pcg?screening=s-1');
+      const user = userEvent.setup({ applyAccept: false });
+      const input = (await screen.findByText('Browse Files')).parentElement?.querySelector('input') as HTMLInputElement;
+      await user.upload(input, new File(['RIFF'], 'heart.wav', { type: 'audio/wav' }));
+      const line = (await screen.findByText(`Analysed: ${prediction}`)).parentElement as HTMLElement;
+      expect(line).toHaveClass(style);
+      if (label !== 'normal') expect(line).not.toHaveClass('upload-step__result--normal');
+
+      await user.click(screen.getByRole('button', { name: 'View result' }));
+      const badge = within(await screen.findByRole('dialog')).getByText(
+        label === 'unsure' ? /Inconclusive/ : /Low Risk/,
+      );
+      expect(badge).toHaveClass(
+        label === 'normal' ? 'badge--success' : label === 'unsure' ? 'badge--muted' : 'badge--warning',
+      );
+    },
+  );
+
   it('a step already done for the screening (after a reload) is Completed', async () => {
     server({
       'GET /api/analyses': () =>
@@ -106,13 +134,15 @@ describe('Signal steps with a screening', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Please upload an ECG file first');
   });
 
-  it('Analyze ECG Data runs the whole screening and shows the combined result', async () => {
+  it('Analyze ECG Data runs the whole screening and shows the ECG result, then the combined result', async () => {
     const combined: CombinedResult = {
       screening_id: 's-1',
       risk_score: 0.82,
       risk_level: 'high',
       driver: 'ecg',
       rule: 'Overall risk = the highest risk score among the modalities that could be judged.',
+      based_on: 2,
+      out_of: 4,
       modalities: [
         {
           modality: 'clinical',
@@ -150,11 +180,22 @@ describe('Signal steps with a screening', () => {
       recommendations: ['At least one modality (ECG) shows a high risk.', 'PCG was not performed in this screening.'],
       combined_at: '2026-11-21T10:10:00.000Z',
     };
+    const ecg = makeAnalysis();
+    let stored: Analysis[] = [];
+    let screening = makeScreening({ clinical: makeClinicalRecord() });
     const fake = server({
-      'GET /api/screenings/s-1': () => json(200, makeScreening({ clinical: makeClinicalRecord() })),
+      'GET /api/screenings/s-1': () => json(200, screening),
+      'GET /api/analyses': () => json(200, stored),
+      'GET /api/analyses/a-3/waveform': (request) => json(200, makeWaveform(request, ['II'])),
       'POST /api/predict/clinical': () => json(200, { ...PCG_RESULT, model: 'Clinical' }),
-      'POST /api/predict/ecg/upload': () => json(200, { ...PCG_RESULT, model: 'ECG' }),
-      'POST /api/screenings/s-1/combine': () => json(200, combined),
+      'POST /api/predict/ecg/upload': () => {
+        stored = [ecg];
+        return json(200, ecg.result);
+      },
+      'POST /api/screenings/s-1/combine': () => {
+        screening = { ...screening, status: 'completed', combined };
+        return json(200, combined);
+      },
     });
     renderApp('/sensor-ecg?screening=s-1');
     const user = userEvent.setup();
@@ -162,18 +203,26 @@ describe('Signal steps with a screening', () => {
     await user.upload(input, new File(['1,2\n'], 'ecg.csv', { type: 'text/csv' }));
     await user.click(screen.getByRole('button', { name: 'Analyze ECG Data' }));
 
-    const result = await screen.findByRole('region', { name: 'Combined screening result' });
+    const ecgResult = await screen.findByRole('region', { name: 'ECG result' });
+    expect(await within(ecgResult).findByText('Atrial fibrillation suspected')).toBeInTheDocument();
+    expect(within(ecgResult).getByRole('link', { name: 'Open the ECG analysis' })).toHaveAttribute(
+      'href',
+      '/analyses/a-3',
+    );
+    const result = screen.getByRole('region', { name: 'Combined screening result' });
+    expect(ecgResult.compareDocumentPosition(result) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(result).toHaveTextContent('Overall risk 82.0% (from ECG)');
     expect(within(result).getByText(/High Risk/)).toHaveClass('badge--danger');
+    expect(within(result).getByText(/High Risk/)).toHaveTextContent('High Risk · based on 2 of 4');
     const rows = within(result)
       .getAllByRole('row')
       .slice(1)
       .map((row) => row.textContent);
     expect(rows).toEqual([
-      'ClinicalPerformedCoronary artery disease unlikely20.0%',
-      'PCGNot performed——',
-      'PPGInconclusiveToo noisy to judge10.0%',
-      'ECGPerformedAtrial fibrillation suspected82.0%',
+      'ClinicalPerformedCoronary artery disease unlikely20.0%View result',
+      'PCGNot performed——Record PCG',
+      'PPGInconclusiveToo noisy to judge10.0%View resultRecord PPG',
+      'ECGPerformedAtrial fibrillation suspected82.0%View result',
     ]);
     expect(result).toHaveTextContent('How it was combined: Overall risk = the highest risk score');
     expect(within(result).getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/home');
@@ -181,9 +230,68 @@ describe('Signal steps with a screening', () => {
       'href',
       '/api/screenings/s-1/report.pdf',
     );
+    // The ECG is sent first; the clinical model runs once it is accepted.
+    const order = fake.mock.calls
+      .map(([input]) => input)
+      .filter((input): input is Request => input instanceof Request && input.method === 'POST')
+      .map((request) => new URL(request.url).pathname);
+    expect(order).toEqual(['/api/predict/ecg/upload', '/api/predict/clinical', '/api/screenings/s-1/combine']);
     const [clinical] = requestsTo(fake, 'POST', '/api/predict/clinical');
     expect(await clinical?.json()).toEqual({ ...makeClinicalRecord().parameters, screening_id: 's-1' });
-    expect(requestsTo(fake, 'POST', '/api/screenings/s-1/combine')).toHaveLength(1);
+  });
+
+  it('a refused ECG stores nothing else: after the retry the clinical model has run once', async () => {
+    let attempts = 0;
+    const fake = server({
+      'GET /api/screenings/s-1': () => json(200, makeScreening({ clinical: makeClinicalRecord() })),
+      'POST /api/predict/clinical': () => json(200, { ...PCG_RESULT, model: 'Clinical' }),
+      'POST /api/predict/ecg/upload': () => {
+        attempts += 1;
+        return attempts === 1
+          ? json(415, { detail: 'Unsupported file format: PDF files are not read.' })
+          : json(200, { ...PCG_RESULT, model: 'ECG' });
+      },
+      'POST /api/screenings/s-1/combine': () => json(500, { detail: 'Combination failed.' }),
+    });
+    renderApp('/sensor-ecg?screening=s-1');
+    const user = userEvent.setup();
+    const input = (await screen.findByText('Browse Files')).parentElement?.querySelector('input') as HTMLInputElement;
+    await user.upload(input, new File(['%PDF-1.7'], 'scan.pdf', { type: 'application/pdf' }));
+    await user.click(screen.getByRole('button', { name: 'Analyze ECG Data' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Unsupported file format: PDF files are not read.');
+    expect(requestsTo(fake, 'POST', '/api/predict/clinical')).toHaveLength(0);
+
+    await user.upload(input, new File(['1,2\n'], 'ecg.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Analyze ECG Data' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Combination failed.');
+    expect(requestsTo(fake, 'POST', '/api/predict/clinical')).toHaveLength(1);
+    expect(requestsTo(fake, 'POST', '/api/predict/ecg/upload')).toHaveLength(2);
+
+    // A retry after the failed combination sends neither the same ECG nor the clinical values again.
+    await user.click(screen.getByRole('button', { name: 'Analyze ECG Data' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Combination failed.');
+    expect(requestsTo(fake, 'POST', '/api/predict/ecg/upload')).toHaveLength(2);
+    expect(requestsTo(fake, 'POST', '/api/screenings/s-1/combine')).toHaveLength(2);
+  });
+
+  it('does not run the clinical model again when the screening has a result of its current values', async () => {
+    const clinical = makeAnalysis(
+      { id: 'a-1', modality: 'clinical', createdAt: '2026-11-21T10:06:00.000Z', files: [], fileName: null },
+      { model: 'Clinical', label: 'no_disease', prediction: 'Coronary artery disease unlikely', risk_score: 0.2 },
+    );
+    const fake = server({
+      'GET /api/screenings/s-1': () => json(200, makeScreening({ clinical: makeClinicalRecord() })),
+      'GET /api/analyses': () => json(200, [clinical]),
+      'POST /api/predict/ecg/upload': () => json(200, { ...PCG_RESULT, model: 'ECG' }),
+      'POST /api/screenings/s-1/combine': () => json(500, { detail: 'Combination failed.' }),
+    });
+    renderApp('/sensor-ecg?screening=s-1');
+    const user = userEvent.setup();
+    const input = (await screen.findByText('Browse Files')).parentElement?.querySelector('input') as HTMLInputElement;
+    await user.upload(input, new File(['1,2\n'], 'ecg.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Analyze ECG Data' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Combination failed.');
+    expect(requestsTo(fake, 'POST', '/api/predict/clinical')).toHaveLength(0);
   });
 
   it('an ECG the model refuses returns to the form with the spec error text', async () => {

@@ -1,4 +1,4 @@
-import { ArrowLeft, CheckCircle2, Mic, Waves } from 'lucide-react';
+import { ArrowLeft, CheckCircle2, CircleHelp, Mic, TriangleAlert, Waves } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -8,7 +8,7 @@ import { FilePicker } from '../../components/FilePicker';
 import { Modal } from '../../components/Modal';
 import { PredictionResultView } from '../../components/PredictionResultView';
 import { ACCEPT_PPG_PAGE, fileProblem, isVideoFile } from '../../lib/fileRules';
-import { predictionErrorMessage } from '../../lib/prediction';
+import { findingOf, predictionErrorMessage, type Finding } from '../../lib/prediction';
 import { useScreeningAnalyses, useUploadRecording } from './api';
 import { MissingSession } from './MissingSession';
 import { ScreeningPatient } from './ScreeningPatient';
@@ -32,6 +32,13 @@ interface UploadStepProps {
   back: (screeningId: string) => string;
   next: { to: (screeningId: string) => string; label: string; reason: string };
 }
+
+/** The icon beside a result line: a check only for a normal finding. */
+const FINDING_ICONS = {
+  normal: <CheckCircle2 aria-hidden="true" size={18} />,
+  abnormal: <TriangleAlert aria-hidden="true" size={18} />,
+  inconclusive: <CircleHelp aria-hidden="true" size={18} />,
+} as const satisfies Record<Finding, unknown>;
 
 /** Spec §5 (sensor pages): the page's own file error texts. */
 const PAGE_FILE_ERRORS = { pcg: 'sensor.pcgFileError', ppg: 'sensor.ppgFileError' } as const;
@@ -274,8 +281,8 @@ function UploadPanel({
           <AudioPlayback key={`${file.name}-${file.size}-${file.lastModified}`} file={file} />
         ) : null}
         {completed && result ? (
-          <div className="upload-step__result">
-            <CheckCircle2 aria-hidden="true" size={18} />
+          <div className={`upload-step__result upload-step__result--${findingOf(result.label)}`}>
+            {FINDING_ICONS[findingOf(result.label)]}
             <span>{t('sensor.resultLine', { prediction: result.prediction })}</span>
             <button
               type="button"

@@ -1,16 +1,13 @@
 /** Spec §4: a test result's badge, from the model's label. */
 import type { Analysis } from '../../api/client';
+import { findingOf } from '../../lib/prediction';
 
 export type TestStatus = 'normal' | 'abnormal' | 'review';
 
-const NORMAL = new Set(['normal']);
-const REVIEW = new Set(['unsure', 'noisy']);
-
-/** `normal` for a normal finding, `review` when the recording could not be judged, else `abnormal`. */
+/** `normal` for a normal finding (`normal`, `no_disease`), `review` when the recording could not be judged, else `abnormal`. */
 export function testStatus(label: string): TestStatus {
-  if (NORMAL.has(label)) return 'normal';
-  if (REVIEW.has(label)) return 'review';
-  return 'abnormal';
+  const finding = findingOf(label);
+  return finding === 'inconclusive' ? 'review' : finding;
 }
 
 /** The heart rate a model measured, when it measured one. */

@@ -20,13 +20,23 @@ export function useScreeningAnalyses(screeningId: string) {
   return useQuery(screeningAnalysesQueryOptions(screeningId));
 }
 
-/** Uploads a recording for the screening: the server stores it and runs its model. */
+/**
+ * Uploads a recording for the screening: the server stores it and runs its model. The screening is
+ * read again afterwards: a completed screening's combined result (computed by the server on every
+ * read) now includes it.
+ */
 export function useUploadRecording(kind: SignalKind, screeningId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (file: File) => predictUpload(kind, file, { screeningId }),
     onSuccess: () => {
-      for (const queryKey of [queryKeys.analyses, queryKeys.audit, queryKeys.dashboard]) {
+      for (const queryKey of [
+        queryKeys.analyses,
+        queryKeys.screenings,
+        queryKeys.patients,
+        queryKeys.audit,
+        queryKeys.dashboard,
+      ]) {
         void queryClient.invalidateQueries({ queryKey });
       }
     },

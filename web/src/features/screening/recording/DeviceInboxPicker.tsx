@@ -33,7 +33,15 @@ export function DeviceInboxPicker({
   const attach = useMutation({
     mutationFn: (id: string) => attachDeviceRecording(id, screeningId),
     onSuccess: async () => {
-      for (const queryKey of [queryKeys.devices, queryKeys.analyses, queryKeys.audit, queryKeys.dashboard]) {
+      // The screening too: a completed one's combined result now includes the attached recording.
+      for (const queryKey of [
+        queryKeys.devices,
+        queryKeys.analyses,
+        queryKeys.screenings,
+        queryKeys.patients,
+        queryKeys.audit,
+        queryKeys.dashboard,
+      ]) {
         await queryClient.invalidateQueries({ queryKey });
       }
       onAttached();
