@@ -23,21 +23,33 @@ fn recording(samples: Vec<f64>, rate: f64) -> Recording {
     }
 }
 
-/// Heart sounds at `rate`: 50 Hz bursts, S1 every 0.8 s and S2 0.3 s after it, plus a little
-/// deterministic noise.
+/// Heart sounds at `rate`: S1 (60 Hz, 0.1 s) and S2 (90 Hz, 0.08 s) bursts at about 75 bpm, the
+/// rate varying by ±3 bpm with breathing, over the low-frequency background noise every
+/// stethoscope picks up (a perfect, noiseless synthetic sound is refused as not a heart).
 fn heart_sounds(rate: f64, seconds: f64) -> Vec<f64> {
+    let tau = 2.0 * std::f64::consts::PI;
     let mut state = 12_345_u64;
+    let mut hum = 0.0;
     (0..(rate * seconds) as usize)
         .map(|i| {
             let t = i as f64 / rate;
-            let ph = t % 0.8;
-            let burst = |c: f64, a: f64| a * (-((ph - c) * (ph - c)) / 0.0003).exp();
+            let beats = (75.0 * t - 3.0 / (tau * 0.25) * ((tau * 0.25 * t).cos() - 1.0)) / 60.0;
+            let ph = beats.fract() * 0.8;
+            let burst = |start: f64, f: f64, width: f64| {
+                let d = ph - start;
+                if (0.0..width).contains(&d) {
+                    (tau * f * d).sin() * (std::f64::consts::PI * d / width).sin()
+                } else {
+                    0.0
+                }
+            };
             state = state
                 .wrapping_mul(6_364_136_223_846_793_005)
                 .wrapping_add(1);
-            let noise = ((state >> 33) as f64 / f64::from(u32::MAX) - 0.5) * 0.02;
-            (burst(0.1, 1.0) + burst(0.4, 0.6)) * (2.0 * std::f64::consts::PI * 50.0 * t).sin()
-                + noise
+            // The same background at every rate: about 4 kHz worth of low-passed noise.
+            hum = 0.97_f64.powf(4000.0 / rate) * hum
+                + ((state >> 33) as f64 / f64::from(u32::MAX) - 0.5);
+            burst(0.05, 60.0, 0.1) + burst(0.35, 90.0, 0.08) + 0.08 * hum
         })
         .collect()
 }

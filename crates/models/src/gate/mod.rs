@@ -342,7 +342,7 @@ impl Gate {
         if let Some(reason) = hand_rules(f, self.params.modality) {
             return refuse(reason);
         }
-        let p_not = self.params.classifier.predict_proba(f)[1];
+        let p_not = self.params.classifier.predict_proba(&features::learnt_view(f))[1];
         let p_real = 1.0 - p_not;
         if p_not.is_finite() && p_not < self.params.threshold {
             return Verdict {

@@ -292,8 +292,12 @@ pub fn generate(kind: Kind, modality: GateModality, seed: u64) -> Generated {
     };
     let peak = x.iter().fold(0.0_f64, |m, v| m.max(v.abs())).max(1e-12);
     let offset = r.range(-1.0, 1.0) * level;
+    // Every recording passes an analogue-to-digital converter: quantise to 8-16 bits over the
+    // signal's range, as real files are (else "no repeated sample" alone would tell them apart).
+    let bits = r.pick(&[8.0, 10.0, 12.0, 16.0]);
+    let step = 2.0 * level / 2f64.powf(bits);
     for v in &mut x {
-        *v = *v / peak * level + offset;
+        *v = ((*v / peak * level + offset) / step).round() * step;
     }
     Generated {
         kind,

@@ -151,7 +151,7 @@ pub fn fit_rows(examples: &[Example], rows: &[usize]) -> Gbdt {
     let mut y = Vec::new();
     for &i in rows {
         if let Some(f) = &examples[i].features {
-            x.push(f.clone());
+            x.push(features::learnt_view(f));
             y.push(usize::from(!examples[i].real));
         }
     }
@@ -167,7 +167,10 @@ fn refused(model: &Gbdt, e: &Example, m: GateModality) -> (bool, Option<String>)
     if let Some(r) = hand_rules(f, m) {
         return (true, Some(r));
     }
-    (model.predict_proba(f)[1] >= THRESHOLD, None)
+    (
+        model.predict_proba(&features::learnt_view(f))[1] >= THRESHOLD,
+        None,
+    )
 }
 
 /// Every example's out-of-fold decision (refused, and the hand-set rule's reason if a rule
