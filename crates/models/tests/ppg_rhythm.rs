@@ -186,7 +186,12 @@ fn recordings_that_cannot_be_judged_are_refused_with_the_measured_value() {
     );
     assert_eq!(
         unusable(&recording("PPG", fs, vec![1.0; 1000])),
-        "No usable pulse found: 0 pulse(s) detected in 10.0 s; at least 4 are needed."
+        "The pulse (PPG) recording holds nothing but one value (1): there is no signal to analyse."
+    );
+    let ramp: Vec<f64> = (0..1000).map(|i| f64::from(i) / 1000.0).collect();
+    assert_eq!(
+        unusable(&recording("PPG", fs, ramp)),
+        "No usable pulse found: 1 pulse(s) detected in 10.0 s; at least 4 are needed."
     );
     assert!(unusable(&recording("PPG", 5.0, vec![0.0; 100])).starts_with("Sampling rate 5 Hz"));
     let mut mostly_missing = vec![f64::NAN; 1000];
