@@ -23,12 +23,23 @@ function installFakeSerial() {
   (window as unknown as { __serialWritten: string[] }).__serialWritten = written;
   const ecgValue = (i: number) => {
     const t = i / 250;
-    const d = (t % 0.8) - 0.3;
-    const r = Math.abs(d) < 0.02 ? 1.2 * (1 - Math.abs(d) / 0.02) : 0;
-    const tWave = 0.25 * Math.exp(-((d - 0.25) ** 2) / 0.002);
-    const pWave = 0.1 * Math.exp(-((d + 0.15) ** 2) / 0.0008);
+    // About 75 bpm, varying by ±3 bpm with breathing, with baseline wander and a little noise: a
+    // perfectly regular, noiseless trace is refused as not a heart.
+    const tau = 2 * Math.PI;
+    const beats = (75 * t - (3 / (tau * 0.25)) * (Math.cos(tau * 0.25 * t) - 1)) / 60;
+    const d = ((beats % 1) - 0.375) * 0.8;
+    const g = (c: number, w: number, a: number) => a * Math.exp(-((d - c) ** 2) / w);
+    const noise = ((Math.sin(i * 12.9898) * 43758.5453) % 1) * 0.02;
+    const mv =
+      g(-0.16, 0.0008, 0.12) +
+      g(-0.02, 0.00005, -0.1) +
+      g(0, 0.00012, 1.2) +
+      g(0.025, 0.00005, -0.25) +
+      g(0.22, 0.002, 0.3) +
+      0.05 * Math.sin(tau * 0.25 * t) +
+      noise;
     // A 10-bit ADC around mid-scale, as an AD8232 on an Arduino reads it.
-    return Math.round(512 + 300 * (r + tWave + pWave));
+    return Math.round(512 + 300 * mv);
   };
   const port = {
     readable: null as ReadableStream<Uint8Array> | null,

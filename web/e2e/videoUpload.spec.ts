@@ -120,7 +120,9 @@ test('a video of a fingertip pulsing at 72 bpm, read in the browser, gives that 
   expect(analyses).toHaveLength(1);
   expect(analyses[0].fileName).toBe('finger.csv');
   const heartRate = analyses[0].result.details.heart_rate_bpm as number;
-  console.log(`video PPG: ${frames} frames read, heart rate ${heartRate} bpm (put in: ${PULSE_BPM})`);
+  console.log(
+    `video PPG: ${frames} frames read, heart rate ${heartRate} bpm (put in: ${PULSE_BPM}); ${String(analyses[0].result.details.quality_reason)}`,
+  );
   expect(Math.abs(heartRate - PULSE_BPM)).toBeLessThanOrEqual(3);
   await shot('video');
   await page.getByRole('button', { name: 'View result' }).click();

@@ -81,10 +81,70 @@ fn every_kind_of_non_heart_signal_is_refused_by_every_model() {
             for seed in TEST_SEEDS {
                 let g = nonheart::generate(kind, m, seed);
                 let what = format!("{} {} seed {seed}", m.code(), kind.name());
+                if m == GateModality::Ecg {
+                    // Also as bare numbers (a CSV without a unit): the amplitude rule cannot help.
+                    let bare = recording("ECG", "", g.samples.clone(), g.fs_hz);
+                    refusal(m, &format!("{what} without a unit"), &bare);
+                }
                 refusal(m, &what, &as_recording(m, g.samples, g.fs_hz));
             }
         }
     }
+}
+
+/// About 75 bpm varying by 3 bpm with breathing, P-QRS-T from Gaussians, baseline wander and a
+/// little seeded noise, in millivolts: what a real lead looks like to the gate.
+fn realistic_ecg_mv(seconds: f64, fs: f64) -> Vec<f64> {
+    let tau = 2.0 * std::f64::consts::PI;
+    let noise = seeded_noise((seconds * fs) as usize, 5);
+    noise
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let t = i as f64 / fs;
+            let beats = (75.0 * t - 3.0 / (tau * 0.25) * ((tau * 0.25 * t).cos() - 1.0)) / 60.0;
+            let d = (beats.fract() - 0.375) * 0.8;
+            let g = |c: f64, w: f64, a: f64| a * (-(d - c).powi(2) / w).exp();
+            g(-0.16, 0.0008, 0.12)
+                + g(-0.02, 0.000_05, -0.1)
+                + g(0.0, 0.000_12, 1.2)
+                + g(0.025, 0.000_05, -0.25)
+                + g(0.22, 0.002, 0.3)
+                + 0.05 * (tau * 0.25 * t).sin()
+                + 0.04 * e
+        })
+        .collect()
+}
+
+#[test]
+fn an_ecg_in_adc_counts_is_judged_without_its_amplitude() {
+    let fs = 250.0;
+    // A 10-bit converter around mid-scale, as an AD8232 front end on a serial port sends it.
+    let counts: Vec<f64> = realistic_ecg_mv(30.0, fs)
+        .iter()
+        .map(|mv| (512.0 + 300.0 * mv).round())
+        .collect();
+    let bare = predict(GateModality::Ecg, &recording("ECG", "", counts.clone(), fs)).unwrap();
+    assert_eq!(
+        bare.details["gate"]["plausible"], true,
+        "{:?}",
+        bare.details
+    );
+    assert_ne!(bare.label, "noisy", "{:?}", bare.details);
+    let hr = bare.details["heart_rate_bpm"].as_f64().unwrap();
+    assert!((hr - 75.0).abs() < 5.0, "{hr}");
+    // Declared as millivolts, the same numbers are far beyond an ECG.
+    let reason = refusal(
+        GateModality::Ecg,
+        "counts declared as mV",
+        &recording("ECG", "mV", counts, fs),
+    );
+    assert!(
+        reason.contains(
+            "mV peak to peak is far beyond an ECG's (at most 30 mV): check the units or the gain"
+        ),
+        "{reason}"
+    );
 }
 
 fn seeded_noise(n: usize, seed: u64) -> Vec<f64> {
@@ -170,6 +230,15 @@ fn the_examples_of_the_issue_are_refused_with_a_specific_reason() {
     assert!(
         reason.contains("mV peak to peak is far beyond an ECG's"),
         "{reason}"
+    );
+    // The issue's file had no unit (a CSV of bare numbers): refused all the same.
+    let alternating: Vec<f64> = (0..n)
+        .map(|i| if i % 2 == 0 { 1e6 } else { -1e6 })
+        .collect();
+    refusal(
+        GateModality::Ecg,
+        "alternating without a unit",
+        &recording("ECG", "", alternating, fs),
     );
 }
 

@@ -234,6 +234,25 @@ pub fn pick_lead(rec: &Recording) -> Option<usize> {
         .or_else(|| rec.channels.iter().position(has_data))
 }
 
+/// Whether a channel declares a voltage unit (mV, µV, nV, V): only then is its amplitude in
+/// millivolts known (a column of bare numbers may be ADC counts).
+pub fn has_unit(c: &Channel) -> bool {
+    matches!(
+        c.unit.trim(),
+        "mV" | "uV"
+            | "µV"
+            | "μV"
+            | "microvolt"
+            | "microvolts"
+            | "nV"
+            | "V"
+            | "volt"
+            | "volts"
+            | "millivolt"
+            | "millivolts"
+    )
+}
+
 /// Millivolts per unit of a channel's samples (µV, nV and V are converted; any other unit,
 /// including none, is taken as mV).
 pub fn mv_per_unit(c: &Channel) -> f64 {
@@ -352,7 +371,11 @@ impl Model {
             }
         }
         let feats = feats.map_err(|e| PredictError::Unusable(e.to_string()))?;
-        let verdict = gate::gate(GateModality::Ecg)?.judge(&gate::held(&mv), rec.sampling_rate_hz);
+        let verdict = gate::gate(GateModality::Ecg)?.judge_calibrated(
+            &gate::held(&mv),
+            rec.sampling_rate_hz,
+            has_unit(channel),
+        );
         let p = if verdict.plausible {
             self.probabilities(&feats)
         } else {

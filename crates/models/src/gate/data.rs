@@ -15,7 +15,7 @@ use cardio_formats::Recording;
 use super::features::measure;
 use super::nonheart::{self, Kind, KINDS};
 use super::GateModality;
-use crate::ecg_rhythm::{mv_per_unit, pick_lead};
+use crate::ecg_rhythm::{has_unit, mv_per_unit, pick_lead};
 use crate::pcg_model::features::prepare_channel;
 
 /// Seeds of the non-heart signals per kind.
@@ -115,13 +115,18 @@ fn example(source: &str, group: &str, real: bool, features: Option<Vec<f64>>) ->
 }
 
 /// The features of a modality's raw samples as its model would pass them to the gate.
-pub fn features_as_model(x: &[f64], fs_hz: f64, modality: GateModality) -> Option<Vec<f64>> {
+pub fn features_as_model(
+    x: &[f64],
+    fs_hz: f64,
+    modality: GateModality,
+    calibrated: bool,
+) -> Option<Vec<f64>> {
     match modality {
         GateModality::Pcg => {
             let prepared = prepare_channel(x, fs_hz).ok()?;
-            measure(&prepared, super::features::PCG_HZ, modality)
+            measure(&prepared, super::features::PCG_HZ, modality, false)
         }
-        _ => measure(x, fs_hz, modality),
+        _ => measure(x, fs_hz, modality, calibrated),
     }
 }
 
@@ -147,7 +152,8 @@ pub fn non_heart(modality: GateModality, seeds: u64) -> Vec<Example> {
                         group: format!("{}-{seed}", g.kind.name()),
                         real: false,
                         kind: Some(kind),
-                        features: features_as_model(&g.samples, g.fs_hz, modality),
+                        // Half of them with a declared unit, half as bare numbers.
+                        features: features_as_model(&g.samples, g.fs_hz, modality, seed % 2 == 0),
                     }])
                 }) as Job
             })
@@ -185,7 +191,7 @@ fn ecg_jobs(root: &Path) -> Result<Vec<Job>, GateDataError> {
             let f = pick_lead(&rec).and_then(|i| {
                 let c = &rec.channels[i];
                 let mv: Vec<f64> = c.samples.iter().map(|v| v * mv_per_unit(c)).collect();
-                measure(&mv, rec.sampling_rate_hz, GateModality::Ecg)
+                measure(&mv, rec.sampling_rate_hz, GateModality::Ecg, has_unit(c))
             });
             Ok(vec![example("CinC 2017", &name, !noisy, f)])
         }));
@@ -203,7 +209,7 @@ fn ecg_jobs(root: &Path) -> Result<Vec<Job>, GateDataError> {
             Ok(windows(&mv, rec.sampling_rate_hz, 30.0, 4)
                 .into_iter()
                 .map(|w| {
-                    let f = measure(w, rec.sampling_rate_hz, GateModality::Ecg);
+                    let f = measure(w, rec.sampling_rate_hz, GateModality::Ecg, has_unit(c));
                     example("MIT-BIH Arrhythmia", name, true, f)
                 })
                 .collect())
@@ -237,7 +243,7 @@ fn bidmc_jobs(
                     .into_iter()
                     .map(|w| {
                         let f = if w.iter().all(|v| v.is_finite()) {
-                            measure(w, fs, modality)
+                            measure(w, fs, modality, has_unit(c))
                         } else {
                             None
                         };
@@ -262,7 +268,7 @@ fn pcg_jobs(root: &Path) -> Result<Vec<Job>, GateDataError> {
                 let rec = read(&wav)?;
                 let name = wav.file_stem().and_then(|s| s.to_str()).unwrap_or("?");
                 let f = rec.channels.first().and_then(|c| {
-                    features_as_model(&c.samples, rec.sampling_rate_hz, GateModality::Pcg)
+                    features_as_model(&c.samples, rec.sampling_rate_hz, GateModality::Pcg, false)
                 });
                 Ok(vec![example("CinC 2016", name, true, f)])
             }));
@@ -288,7 +294,7 @@ fn ppg_jobs(root: &Path) -> Result<Vec<Job>, GateDataError> {
                 .step_by(4)
                 .filter_map(|r| m.row(r))
                 .map(|seg| {
-                    let f = measure(&seg, 100.0, GateModality::Ppg);
+                    let f = measure(&seg, 100.0, GateModality::Ppg, false);
                     example("Liu 2022", name, true, f)
                 })
                 .collect())
@@ -317,7 +323,7 @@ fn ppg_jobs(root: &Path) -> Result<Vec<Job>, GateDataError> {
                         "IEEE SPC 2015",
                         name,
                         true,
-                        measure(w, 125.0, GateModality::Ppg),
+                        measure(w, 125.0, GateModality::Ppg, false),
                     )
                 })
                 .collect())

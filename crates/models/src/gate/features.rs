@@ -53,13 +53,18 @@ pub const FEATURE_NAMES: [&str; 22] = [
     "segmentation_periodicity",
 ];
 
-/// The features the learnt rule reads: all but the share of repeated samples, which depends on
-/// how a file was quantised (16-bit audio repeats, a float recording never does) rather than on
-/// what it holds; the hand-set rules still use it.
+/// The features the learnt rule reads: all but two that depend on how a file was written rather
+/// than on what it holds, which the hand-set rules still use:
+/// - the ECG amplitude, known only when the file declares its unit (a serial front end sends bare
+///   ADC counts), so that the trees judge a calibrated and an uncalibrated ECG alike;
+/// - the share of repeated samples, which depends on quantisation (16-bit audio repeats, a float
+///   recording never does).
 pub fn learnt_view(f: &[f64]) -> Vec<f64> {
     let mut v = f.to_vec();
-    if let Some(x) = v.get_mut(19) {
-        *x = f64::NAN;
+    for i in [0, 19] {
+        if let Some(x) = v.get_mut(i) {
+            *x = f64::NAN;
+        }
     }
     v
 }
@@ -99,15 +104,22 @@ pub fn prepare(x: &[f64], fs_hz: f64, modality: GateModality) -> Option<Vec<f64>
 
 /// The features of a raw signal (finite samples at `fs_hz`; ECG in millivolts), in
 /// [`FEATURE_NAMES`] order: amplitude, clipping and repeats are measured on the raw samples (the
-/// first [`MAX_SECONDS`]), everything else on the prepared signal (see [`prepare`]). `None` when
-/// the rate cannot be resampled.
-pub fn measure(raw: &[f64], fs_hz: f64, modality: GateModality) -> Option<Vec<f64>> {
+/// first [`MAX_SECONDS`]), everything else on the prepared signal (see [`prepare`]). The ECG
+/// amplitude only when `calibrated` (the file declared its unit: a column of bare ADC counts has
+/// no amplitude in millivolts); otherwise it is missing. `None` when the rate cannot be resampled.
+pub fn measure(
+    raw: &[f64],
+    fs_hz: f64,
+    modality: GateModality,
+    calibrated: bool,
+) -> Option<Vec<f64>> {
     let prepared = prepare(raw, fs_hz, modality)?;
     let mut f = extract(&prepared, modality);
     let keep = ((MAX_SECONDS * fs_hz) as usize).min(raw.len());
     let head = &raw[..keep];
     if head.len() > 1 {
-        if modality == GateModality::Ecg {
+        f[0] = f64::NAN;
+        if modality == GateModality::Ecg && calibrated {
             let (lo, hi) = percentiles(head, 0.005, 0.995);
             f[0] = (hi - lo).max(1e-12).log10();
         }
@@ -128,10 +140,6 @@ pub fn extract(x: &[f64], modality: GateModality) -> Vec<f64> {
     let mean = x.iter().sum::<f64>() / x.len() as f64;
     let d: Vec<f64> = x.iter().map(|v| v - mean).collect();
 
-    if modality == GateModality::Ecg {
-        let (lo, hi) = percentiles(&d, 0.005, 0.995);
-        f[0] = (hi - lo).max(1e-12).log10();
-    }
     let (freqs, psd) = welch(&d, fs);
     let total: f64 = psd.iter().skip(1).sum::<f64>().max(f64::MIN_POSITIVE);
     let (b_lo, b_hi) = band(modality);

@@ -324,11 +324,17 @@ impl Gate {
         &self.params
     }
 
-    /// Judges finite samples at `fs_hz` (ECG in millivolts; PCG as the heart-sound model
-    /// prepares it, 1 kHz). Call [`impossible`] first.
+    /// Judges finite samples at `fs_hz` (PCG as the heart-sound model prepares it, 1 kHz; an ECG
+    /// of unknown unit: see [`Gate::judge_calibrated`]). Call [`impossible`] first.
     pub fn judge(&self, samples: &[f64], fs_hz: f64) -> Verdict {
+        self.judge_calibrated(samples, fs_hz, false)
+    }
+
+    /// As [`Gate::judge`]; `calibrated` when the samples are in a declared physical unit (an ECG
+    /// in millivolts after the file's unit and gain), so that the amplitude can be judged.
+    pub fn judge_calibrated(&self, samples: &[f64], fs_hz: f64, calibrated: bool) -> Verdict {
         let m = self.params.modality;
-        let Some(f) = features::measure(samples, fs_hz, m) else {
+        let Some(f) = features::measure(samples, fs_hz, m, calibrated) else {
             return refuse(format!(
                 "the sampling rate of {fs_hz} Hz cannot be analysed as a {}",
                 m.noun()
@@ -342,7 +348,10 @@ impl Gate {
         if let Some(reason) = hand_rules(f, self.params.modality) {
             return refuse(reason);
         }
-        let p_not = self.params.classifier.predict_proba(&features::learnt_view(f))[1];
+        let p_not = self
+            .params
+            .classifier
+            .predict_proba(&features::learnt_view(f))[1];
         let p_real = 1.0 - p_not;
         if p_not.is_finite() && p_not < self.params.threshold {
             return Verdict {
