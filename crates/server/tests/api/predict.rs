@@ -1135,11 +1135,34 @@ pub async fn signals_that_are_not_a_heart_are_refused_by_every_upload(mut app: T
     assert_eq!(response.status, StatusCode::OK, "{}", response.text);
     let body = response.json();
     assert_eq!(body["label"], "noisy");
+    assert!(body["details"]["heart_rate_bpm"].is_null(), "{body}");
+    // Bare numbers have no unit, so their amplitude is not judged; the beats are.
+    assert_eq!(
+        body["details"]["quality"],
+        "too noisy: no repeating beat pattern: fewer than 3 QRS complexes were found",
+        "{body}"
+    );
+    // The same values in a column declared in millivolts: far beyond an ECG.
+    let alternating: Vec<f64> = (0..10_000)
+        .map(|i| if i % 2 == 0 { 1e6 } else { -1e6 })
+        .collect();
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file(
+                "alternating.csv",
+                Some("text/csv"),
+                csv_of("II (mV)", &alternating, 500.0),
+            )],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let body = response.json();
+    assert_eq!(body["label"], "noisy");
     assert!(
-        body["details"]["quality"]
-            .as_str()
-            .unwrap()
-            .contains("mV peak to peak is far beyond an ECG's"),
+        body["details"]["quality"].as_str().unwrap().contains(
+            "mV peak to peak is far beyond an ECG's (at most 30 mV): check the units or the gain"
+        ),
         "{body}"
     );
     // A WFDB header whose gain is not a number: the reader refuses it.
