@@ -1,7 +1,8 @@
 //! Checks against the real PhysioNet and challenge files under `CARDIO_DATASETS`.
 //!
 //! Each test skips (prints why and passes) when `CARDIO_DATASETS` is unset or its file is missing,
-//! so the suite runs anywhere; CI unpacks the datasets first (`../shared/datasets/unpack`).
+//! so the suite runs anywhere; under `CI=true` it fails instead (`cardio_testkit`). CI unpacks the
+//! datasets first (`../shared/datasets/unpack`).
 
 use std::path::PathBuf;
 
@@ -9,17 +10,7 @@ use cardio_formats::{detect, mat, read_path, wfdb, Format, Recording};
 
 /// The dataset file `relative`, or `None` (after saying why) when it is not available.
 fn dataset(relative: &str) -> Option<PathBuf> {
-    let Some(root) = std::env::var_os("CARDIO_DATASETS") else {
-        eprintln!("skipping: CARDIO_DATASETS is not set (needed for {relative})");
-        return None;
-    };
-    let path = PathBuf::from(root).join(relative);
-    if path.is_file() {
-        Some(path)
-    } else {
-        eprintln!("skipping: {} is missing", path.display());
-        None
-    }
+    cardio_testkit::dataset_file(relative)
 }
 
 fn assert_close(actual: &[f64], expected: &[f64]) {
@@ -209,12 +200,11 @@ fn cinc2016_a0001_wav_decodes_to_the_same_samples_as_its_header_describes() {
 #[test]
 #[ignore = "reads every dataset file; run with --release -- --ignored"]
 fn every_dataset_file_reads() {
-    let Some(root) = std::env::var_os("CARDIO_DATASETS").map(PathBuf::from) else {
-        eprintln!("skipping: CARDIO_DATASETS is not set");
+    let Some(root) = cardio_testkit::datasets(&[]) else {
         return;
     };
     let mut files = Vec::new();
-    let mut dirs = vec![root];
+    let mut dirs = vec![root.clone()];
     while let Some(dir) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -238,7 +228,7 @@ fn every_dataset_file_reads() {
             .unwrap_or("")
             .to_string();
         let dataset = path
-            .strip_prefix(std::env::var_os("CARDIO_DATASETS").unwrap())
+            .strip_prefix(&root)
             .ok()
             .and_then(|p| p.iter().next())
             .and_then(|c| c.to_str())

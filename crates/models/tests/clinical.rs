@@ -109,14 +109,12 @@ fn same_within(a: &serde_json::Value, b: &serde_json::Value) -> bool {
 }
 
 fn datasets() -> Option<PathBuf> {
-    let root = PathBuf::from(std::env::var_os("CARDIO_DATASETS")?);
-    if data::dataset_dir(&root)
-        .join("processed.cleveland.data")
-        .exists()
-    {
+    let root = cardio_testkit::datasets(&[])?;
+    let cleveland = data::dataset_dir(&root).join("processed.cleveland.data");
+    if cleveland.exists() {
         Some(root)
     } else {
-        None
+        cardio_testkit::missing(&format!("{} is not unpacked", cleveland.display()))
     }
 }
 
@@ -126,7 +124,6 @@ fn datasets() -> Option<PathBuf> {
 #[test]
 fn cleveland_cross_validation_stays_above_its_floor_and_params_are_reproducible() {
     let Some(root) = datasets() else {
-        eprintln!("skipped: CARDIO_DATASETS is unset or has no uci_heart");
         return;
     };
     let cleveland = data::load_site(&root, data::Site::Cleveland).unwrap();

@@ -228,36 +228,74 @@ fn unusable_recordings_say_why_with_the_measured_value() {
     );
 }
 
+/// Hostile input never panics and never gets a finding: each case is refused with its reason
+/// (a 422 in the server) or judged `noisy` by the plausibility gate, with the reason it gives.
 #[test]
-fn hostile_input_never_panics() {
+fn hostile_input_is_refused_with_its_reason() {
     let m = ecg_rhythm::model().unwrap();
     let n = 3000;
-    let cases: Vec<(Vec<f64>, f64)> = vec![
-        (vec![], 300.0),
-        (vec![1.0], 300.0),
-        (vec![f64::NAN; n], 300.0),
-        (vec![f64::INFINITY; n], 300.0),
+    let no_channel = "The recording has no ECG channel with samples.";
+    let cases: Vec<(Vec<f64>, f64, Result<&str, &str>)> = vec![
+        (vec![], 300.0, Err(no_channel)),
+        (
+            vec![1.0],
+            300.0,
+            Err("Recording too short: 0.0 s; at least 9 s is needed."),
+        ),
+        (vec![f64::NAN; n], 300.0, Err(no_channel)),
+        (vec![f64::INFINITY; n], 300.0, Err(no_channel)),
         (
             (0..n)
                 .map(|i| if i % 2 == 0 { 1e300 } else { -1e300 })
                 .collect(),
             300.0,
+            Ok("too noisy: an amplitude of 2.000e300 mV peak to peak is far beyond an ECG's (at most 30 mV): check the units or the gain"),
         ),
         (
             (0..n).map(|i| f64::from(u8::from(i % 7 == 0))).collect(),
             300.0,
+            Ok("too noisy: saturated: 71 % of samples are held at the signal's limits (clipping)"),
         ),
         (
             (0..n).map(|i| (f64::from(i as u32) * 0.37).sin()).collect(),
             257.3,
+            Ok("too noisy: this does not look like a real ECG: the tonality"),
         ),
-        (vec![1.0; n], f64::NAN),
-        (vec![1.0; n], 0.0),
-        (vec![1.0; n], -300.0),
-        (vec![1.0; n], 1e9),
+        (
+            vec![1.0; n],
+            f64::NAN,
+            Err("Sampling rate too low: NaN Hz; at least 50 Hz is needed."),
+        ),
+        (
+            vec![1.0; n],
+            0.0,
+            Err("Sampling rate too low: 0 Hz; at least 50 Hz is needed."),
+        ),
+        (
+            vec![1.0; n],
+            -300.0,
+            Err("Sampling rate too low: -300 Hz; at least 50 Hz is needed."),
+        ),
+        (
+            vec![1.0; n],
+            1e9,
+            Err("Recording too short: 0.0 s; at least 9 s is needed."),
+        ),
     ];
-    for (samples, fs) in cases {
-        let _ = m.predict(&recording(vec![channel("II", samples)], fs));
+    for (i, (samples, fs, expected)) in cases.into_iter().enumerate() {
+        let got = m.predict(&recording(vec![channel("II", samples)], fs));
+        match (got, expected) {
+            (Err(PredictError::Unusable(reason)), Err(want)) => {
+                assert_eq!(reason, want, "case {i}");
+            }
+            (Ok(p), Ok(want)) => {
+                assert_eq!(p.label, "noisy", "case {i}");
+                assert!(p.details["heart_rate_bpm"].is_null(), "case {i}");
+                let reason = p.details["quality"].as_str().unwrap();
+                assert!(reason.starts_with(want), "case {i}: {reason}");
+            }
+            (got, want) => panic!("case {i}: {got:?}, expected {want:?}"),
+        }
     }
 }
 
@@ -274,15 +312,7 @@ fn a_thirty_minute_recording_is_judged_on_its_first_minute() {
 }
 
 fn datasets() -> Option<PathBuf> {
-    let Some(root) = std::env::var_os("CARDIO_DATASETS").map(PathBuf::from) else {
-        eprintln!("skipped: CARDIO_DATASETS is not set");
-        return None;
-    };
-    if !data::folder(&root).join("REFERENCE.csv").exists() {
-        eprintln!("skipped: {} is missing", data::folder(&root).display());
-        return None;
-    }
-    Some(root)
+    cardio_testkit::datasets(&["cinc2017/training2017/REFERENCE.csv"])
 }
 
 #[test]

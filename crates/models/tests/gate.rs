@@ -267,16 +267,7 @@ fn impossible_input_is_a_reason_not_a_result() {
 }
 
 fn datasets() -> Option<PathBuf> {
-    match std::env::var_os("CARDIO_DATASETS") {
-        Some(d) => Some(PathBuf::from(d)),
-        None if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("CARDIO_DATASETS must be set under CI")
-        }
-        None => {
-            eprintln!("skipped: CARDIO_DATASETS is not set");
-            None
-        }
-    }
+    cardio_testkit::datasets(&["cinc2017", "cinc2016", "bidmc"])
 }
 
 #[test]

@@ -3,7 +3,6 @@
 //! holds `cinc2016`) a few real recordings are classified.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use cardio_formats::{Channel, Recording};
 use cardio_models::pcg_model::{self, features, model, Params};
@@ -240,14 +239,9 @@ fn stereo_uses_the_channel_with_the_clearer_heart_sounds() {
 
 #[test]
 fn real_recordings_of_two_sites_are_classified() {
-    let Some(root) = std::env::var_os("CARDIO_DATASETS").map(PathBuf::from) else {
-        eprintln!("skipped: CARDIO_DATASETS is not set");
+    let Some(root) = cardio_testkit::datasets(&["cinc2016"]) else {
         return;
     };
-    if !root.join("cinc2016").is_dir() {
-        eprintln!("skipped: {} has no cinc2016", root.display());
-        return;
-    }
     let records = pcg_model::data::load(&root).unwrap();
     assert_eq!(records.len(), 1582);
     assert_eq!(records.iter().filter(|r| r.abnormal).count(), 665);

@@ -4,7 +4,6 @@
 //! them) MIT-BIH windows and a BIDMC record go through the same code as training and validation.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use cardio_formats::{Channel, Recording};
 use cardio_models::ppg_rhythm::{self, data, features, model, predict::DISCLAIMER};
@@ -243,21 +242,11 @@ fn no_input_makes_the_predictor_panic() {
     }
 }
 
-fn datasets() -> Option<PathBuf> {
-    let Some(root) = std::env::var_os("CARDIO_DATASETS").map(PathBuf::from) else {
-        eprintln!("skipped: CARDIO_DATASETS is not set");
-        return None;
-    };
-    Some(root)
-}
-
 #[test]
 fn mitdb_af_windows_of_record_201_are_labelled_and_mostly_called_af() {
-    let Some(root) = datasets() else { return };
-    if !root.join("mitdb").join("201.atr").is_file() {
-        eprintln!("skipped: mitdb is not unpacked under {}", root.display());
+    let Some(root) = cardio_testkit::datasets(&["mitdb/201.atr"]) else {
         return;
-    }
+    };
     let records = data::load_mitdb(&root, Some(&["201"])).unwrap();
     assert_eq!(records.len(), 1);
     assert_eq!(records[0].group, "mitdb/201+202");
@@ -277,12 +266,9 @@ fn mitdb_af_windows_of_record_201_are_labelled_and_mostly_called_af() {
 
 #[test]
 fn a_bidmc_record_gets_the_monitor_rate_through_the_predict_path() {
-    let Some(root) = datasets() else { return };
-    let path = root.join("bidmc/bidmc_csv/bidmc_01_Signals.csv");
-    if !path.is_file() {
-        eprintln!("skipped: bidmc is not unpacked under {}", root.display());
+    let Some(path) = cardio_testkit::dataset_file("bidmc/bidmc_csv/bidmc_01_Signals.csv") else {
         return;
-    }
+    };
     let mut rec = cardio_formats::read_path(&path).unwrap();
     rec.sampling_rate_hz = rec.sampling_rate_hz.round();
 

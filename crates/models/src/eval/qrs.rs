@@ -443,15 +443,9 @@ mod tests {
 
     #[test]
     fn record_100_is_detected_above_99_percent_when_the_dataset_is_present() {
-        let Some(root) = std::env::var_os("CARDIO_DATASETS") else {
-            eprintln!("skipped: CARDIO_DATASETS is not set (unpack ../shared/datasets first)");
+        let Some(root) = cardio_testkit::datasets(&["mitdb/100.atr"]) else {
             return;
         };
-        let root = std::path::PathBuf::from(root);
-        if !root.join("mitdb").join("100.atr").is_file() {
-            eprintln!("skipped: {} has no mitdb/100.atr", root.display());
-            return;
-        }
         let report = evaluate_records(&root, Some(&["100"])).unwrap();
         assert_eq!(report.rows.len(), 1);
         let row = &report.rows[0];

@@ -96,7 +96,6 @@ where
     Fut: Future<Output = ()> + Send + 'static,
 {
     let Some(app) = TestApp::spawn(backend, Config::default()).await else {
-        eprintln!("skipped: TEST_POSTGRES_URL is not set");
         return;
     };
     let cleanup = app.cleanup_handle();
@@ -222,7 +221,7 @@ impl TestApp {
                 (url, Some(dir.clone()), None)
             }
             Backend::Postgres => {
-                let admin_url = std::env::var("TEST_POSTGRES_URL").ok()?;
+                let admin_url = cardio_testkit::postgres_url()?;
                 let name = format!("cardio_test_{id}");
                 let admin = sqlx::PgPool::connect(&admin_url)
                     .await
