@@ -17,6 +17,7 @@ mod fhir;
 mod health;
 mod isolation;
 mod logging;
+mod migrations;
 mod notifications;
 mod patients;
 mod predict;
