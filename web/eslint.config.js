@@ -1,24 +1,16 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Every feature folder: a feature may import shared code, never another feature. */
-const FEATURES = [
-  'auth',
-  'devices',
-  'home',
-  'notifications',
-  'patients',
-  'profile',
-  'reports',
-  'screening',
-  'settings',
-  'test-results',
-  'welcome',
-];
+/** Every feature folder, read from the tree (a new feature is guarded without editing this file):
+ * a feature may import shared code, never another feature. */
+const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'e2e/screenshots', 'src/api/generated'] },
