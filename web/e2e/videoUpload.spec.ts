@@ -21,15 +21,17 @@ function recordPulsingVideo(page: Page, bpm: number, seconds: number): Promise<s
       const context = canvas.getContext('2d');
       if (!context) throw new Error('no 2D canvas');
       const started = performance.now();
-      // A pulse wave (systolic peak and dicrotic wave), its rate varying by ±3 bpm with breathing,
-      // and a little sensor noise: a real fingertip, not a pure tone.
+      // A pulse wave (systolic peak and dicrotic wave, as wide as a real one), its rate varying by
+      // ±3 bpm with breathing, and a little sensor noise; the fingertip darker at each systole, as
+      // blood absorbs the light: a real fingertip, not a pure tone (a needle-thin peak is refused as
+      // too peaky to be a pulse).
       const paint = () => {
         const t = (performance.now() - started) / 1000;
         const tau = 2 * Math.PI;
         const beats = (bpm * t - (3 / (tau * 0.25)) * (Math.cos(tau * 0.25 * t) - 1)) / 60;
         const p = beats % 1;
-        const pulse = Math.exp(-((p - 0.2) ** 2) / 0.005) + 0.3 * Math.exp(-((p - 0.55) ** 2) / 0.004);
-        const red = Math.round(150 + 40 * pulse + 3 * (Math.random() - 0.5));
+        const pulse = Math.exp(-((p - 0.25) ** 2) / 0.012) + 0.35 * Math.exp(-((p - 0.6) ** 2) / 0.01);
+        const red = Math.round(190 - 30 * pulse + 3 * (Math.random() - 0.5));
         context.fillStyle = `rgb(${red}, 35, 25)`;
         context.fillRect(0, 0, canvas.width, canvas.height);
       };
