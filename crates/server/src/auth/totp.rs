@@ -5,6 +5,9 @@
 //! A code is accepted for the current step and one step either side (clock drift); the caller keeps
 //! the matched step and refuses codes of that step or earlier ones afterwards (no replay).
 //!
+//! The codes and the base32 key come from `totp-rs`, the comparison in constant time from `subtle`;
+//! what is written here is the step bookkeeping, the URI and the recovery codes.
+//!
 //! ```
 //! use cardio_server::auth::totp;
 //! let secret = b"12345678901234567890";
@@ -12,10 +15,10 @@
 //! assert_eq!(totp::code_at(secret, 59 / 30), "287082");
 //! ```
 
-use hmac::{Hmac, Mac};
 use rand::{rngs::OsRng, Rng, RngCore};
-use sha1::Sha1;
 use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+use totp_rs::{Algorithm, TOTP};
 
 /// Length of a time step in seconds.
 pub const STEP_SECS: i64 = 30;
@@ -35,19 +38,17 @@ pub fn new_secret() -> Vec<u8> {
     bytes
 }
 
-/// The HOTP value (RFC 4226 §5.3) of `counter`, `digits` long.
-fn hotp(secret: &[u8], counter: u64, digits: u32) -> u32 {
-    let mut mac = Hmac::<Sha1>::new_from_slice(secret).expect("HMAC accepts keys of any length");
-    mac.update(&counter.to_be_bytes());
-    let hash = mac.finalize().into_bytes();
-    let offset = usize::from(hash[hash.len() - 1] & 0x0f);
-    let binary = u32::from_be_bytes([
-        hash[offset] & 0x7f,
-        hash[offset + 1],
-        hash[offset + 2],
-        hash[offset + 3],
-    ]);
-    binary % 10u32.pow(digits)
+/// The RFC 6238 generator of a secret (SHA-1, [`DIGITS`] digits, [`STEP_SECS`]-second steps).
+fn generator(secret: &[u8]) -> TOTP {
+    TOTP::new_unchecked(
+        Algorithm::SHA1,
+        DIGITS as usize,
+        1,
+        STEP_SECS.unsigned_abs(),
+        secret.to_vec(),
+        Some(ISSUER.to_string()),
+        String::new(),
+    )
 }
 
 /// The time step that contains `unix_ms`.
@@ -58,11 +59,7 @@ pub fn step_at(unix_ms: i64) -> i64 {
 /// The 6-digit code of time step `step`, zero-padded.
 pub fn code_at(secret: &[u8], step: i64) -> String {
     let counter = u64::try_from(step).unwrap_or(0);
-    format!(
-        "{:0width$}",
-        hotp(secret, counter, DIGITS),
-        width = DIGITS as usize
-    )
+    generator(secret).generate(counter * STEP_SECS.unsigned_abs())
 }
 
 /// The step (current, previous or next) whose code is `code`, if any. Compares in constant time.
@@ -74,15 +71,15 @@ pub fn matching_step(secret: &[u8], code: &str, unix_ms: i64) -> Option<i64> {
     let now = step_at(unix_ms);
     let mut found = None;
     for step in [now - 1, now, now + 1] {
-        if constant_time_eq(code_at(secret, step).as_bytes(), code.as_bytes()) && found.is_none() {
+        let same: bool = code_at(secret, step)
+            .as_bytes()
+            .ct_eq(code.as_bytes())
+            .into();
+        if same && found.is_none() {
             found = Some(step);
         }
     }
     found
-}
-
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// Whether `text` looks like a TOTP code (6 digits) rather than a recovery code.
@@ -93,24 +90,7 @@ pub fn is_code_shaped(text: &str) -> bool {
 
 /// RFC 4648 base32 without padding, as authenticator apps expect the manual key.
 pub fn base32(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-    let mut out = String::with_capacity(bytes.len().div_ceil(5) * 8);
-    let mut buffer: u32 = 0;
-    let mut bits = 0;
-    for &byte in bytes {
-        buffer = (buffer << 8) | u32::from(byte);
-        bits += 8;
-        while bits >= 5 {
-            bits -= 5;
-            out.push(char::from(ALPHABET[((buffer >> bits) & 0x1f) as usize]));
-        }
-    }
-    if bits > 0 {
-        out.push(char::from(
-            ALPHABET[((buffer << (5 - bits)) & 0x1f) as usize],
-        ));
-    }
-    out
+    generator(bytes).get_secret_base32()
 }
 
 /// Hex of bytes (how the secret is stored).
@@ -208,7 +188,16 @@ mod tests {
     fn matches_the_rfc_6238_test_vectors() {
         for (secs, expected) in RFC_6238_SHA1 {
             let step = step_at(secs * 1000);
-            let eight = format!("{:08}", hotp(RFC_SECRET, step as u64, 8));
+            let eight = TOTP::new_unchecked(
+                Algorithm::SHA1,
+                8,
+                1,
+                30,
+                RFC_SECRET.to_vec(),
+                None,
+                String::new(),
+            )
+            .generate(secs.unsigned_abs());
             assert_eq!(eight, expected, "T = {secs}");
             assert_eq!(code_at(RFC_SECRET, step), expected[2..], "T = {secs}");
         }
@@ -221,8 +210,12 @@ mod tests {
             755_224, 287_082, 359_152, 969_429, 338_314, 254_676, 287_922, 162_583, 399_871,
             520_489,
         ];
+        // A TOTP code is the HOTP value of the step number.
         for (counter, value) in expected.into_iter().enumerate() {
-            assert_eq!(hotp(RFC_SECRET, counter as u64, 6), value);
+            assert_eq!(
+                code_at(RFC_SECRET, i64::try_from(counter).unwrap()),
+                format!("{value:06}")
+            );
         }
     }
 
