@@ -11,7 +11,7 @@ use crate::extract::Query;
 use crate::{
     auth::session::CurrentUser,
     db::{ms_to_rfc3339, now_ms},
-    error::{ApiError, ErrorBody},
+    error::ApiError,
     extract::Json,
     state::AppState,
 };
@@ -128,7 +128,7 @@ pub struct AuditQuery {
     get, path = "/api/audit", operation_id = "list_audit_entries", tag = "audit", params(AuditQuery),
     responses(
         (status = 200, description = "The trail, newest first", body = [AuditEntry]),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
     )
 )]
 #[tracing::instrument(skip_all)]

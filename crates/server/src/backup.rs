@@ -725,7 +725,7 @@ pub fn router() -> Router<AppState> {
     get, path = "/api/system/backups", operation_id = "list_backups", tag = "health",
     responses(
         (status = 200, description = "The backups and how they are made", body = BackupList),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Not an administrator", body = ErrorBody),
     )
 )]
@@ -763,7 +763,7 @@ pub async fn read(
     post, path = "/api/system/backups", operation_id = "create_backup", tag = "health",
     responses(
         (status = 201, description = "The backup made", body = BackupSummary),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Not an administrator, or a request from another origin", body = ErrorBody),
         (status = 409, description = "Backups of a PostgreSQL database are the database operator's job (for example with pg_dump); this server does not make them.", body = ErrorBody),
     )

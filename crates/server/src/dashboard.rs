@@ -7,12 +7,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::extract::Query;
 use crate::{
-    auth::session::CurrentDoctor,
-    db::now_ms,
-    devices,
-    error::{ApiError, ErrorBody},
-    extract::Json,
-    patients,
+    auth::session::CurrentDoctor, db::now_ms, devices, error::ApiError, extract::Json, patients,
     state::AppState,
 };
 
@@ -53,8 +48,7 @@ pub struct DashboardQuery {
     get, path = "/api/dashboard", operation_id = "get_dashboard", tag = "patients", params(DashboardQuery),
     responses(
         (status = 200, description = "Figures from stored data", body = Dashboard),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
     )
 )]
 #[tracing::instrument(skip_all)]

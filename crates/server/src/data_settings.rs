@@ -131,7 +131,7 @@ async fn view(state: &AppState) -> Result<DataSettingsView, ApiError> {
     get, path = "/api/system/data-settings", operation_id = "get_data_settings", tag = "health",
     responses(
         (status = 200, description = "The settings and the data key's source", body = DataSettingsView),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Not an administrator", body = ErrorBody),
     )
 )]
@@ -149,7 +149,7 @@ pub async fn read(
     request_body = DataSettings,
     responses(
         (status = 200, description = "The saved settings", body = DataSettingsView),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Not an administrator, or a request from another origin", body = ErrorBody),
         (status = 422, description = "A field is missing or not a boolean", body = ErrorBody),
     )

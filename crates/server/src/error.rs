@@ -24,6 +24,53 @@ pub struct ErrorBody {
     pub detail: String,
 }
 
+/// The error responses many endpoints share, for their OpenAPI description: written once here and
+/// named in `#[utoipa::path(responses(...))]` beside the endpoint's own (e.g. `DoctorOnly`).
+pub mod documented {
+    use std::collections::BTreeMap;
+
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
+    use utoipa::IntoResponses;
+
+    /// What the 401 of a signed-in endpoint says.
+    pub const NOT_AUTHENTICATED: &str = "Not authenticated.";
+    /// What the 403 of a doctor-only endpoint says.
+    pub const NOT_A_DOCTOR: &str = "Not a doctor account";
+
+    /// An error response with `description` and an [`super::ErrorBody`].
+    fn error(description: &str) -> RefOr<Response> {
+        let body = ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("ErrorBody")))
+            .build();
+        ResponseBuilder::new()
+            .description(description)
+            .content("application/json", body)
+            .build()
+            .into()
+    }
+
+    /// 401: the endpoint needs a signed-in account.
+    pub struct Unauthenticated;
+
+    impl IntoResponses for Unauthenticated {
+        fn responses() -> BTreeMap<String, RefOr<Response>> {
+            BTreeMap::from([("401".to_string(), error(NOT_AUTHENTICATED))])
+        }
+    }
+
+    /// 401 and 403: the endpoint needs a signed-in doctor.
+    pub struct DoctorOnly;
+
+    impl IntoResponses for DoctorOnly {
+        fn responses() -> BTreeMap<String, RefOr<Response>> {
+            BTreeMap::from([
+                ("401".to_string(), error(NOT_AUTHENTICATED)),
+                ("403".to_string(), error(NOT_A_DOCTOR)),
+            ])
+        }
+    }
+}
+
 /// Everything a request can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {

@@ -78,8 +78,7 @@ struct Contents {
     params(Period),
     responses(
         (status = 200, description = "analyses.csv, reports/analyses/<id>.pdf, reports/screenings/<id>.pdf, fhir/<patient id>.json, manifest.json", content_type = "application/zip", body = ZipFile),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 422, description = "The period's start is after its end.", body = ErrorBody),
     )
 )]

@@ -383,8 +383,7 @@ fn screening_report(bundle: &mut BundleBuilder, s: &Screening, subject: &str) {
     params(("id" = String, Path, description = "Patient id")),
     responses(
         (status = 200, description = "A FHIR R4 Bundle (collection)", content_type = "application/fhir+json", body = Object),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Patient not found.", body = ErrorBody),
     )
 )]

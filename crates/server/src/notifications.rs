@@ -23,11 +23,7 @@ use sqlx::Row;
 use utoipa::ToSchema;
 
 use crate::{
-    auth::session::CurrentUser,
-    db::ms_to_rfc3339,
-    error::{ApiError, ErrorBody},
-    extract::Json,
-    settings,
+    auth::session::CurrentUser, db::ms_to_rfc3339, error::ApiError, extract::Json, settings,
     state::AppState,
 };
 
@@ -106,7 +102,7 @@ pub struct NotificationFeed {
     get, path = "/api/notifications", operation_id = "list_notifications", tag = "notifications",
     responses(
         (status = 200, description = "Newest first", body = NotificationFeed),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
     )
 )]
 #[tracing::instrument(skip_all)]
@@ -265,7 +261,7 @@ pub async fn feed(
     post, path = "/api/notifications/seen", operation_id = "mark_notifications_seen", tag = "notifications",
     responses(
         (status = 204, description = "Marked"),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
     )
 )]
 #[tracing::instrument(skip_all)]

@@ -5,12 +5,7 @@ use axum::{extract::State, routing::get, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::{
-    auth::session::CurrentUser,
-    error::{ApiError, ErrorBody},
-    extract::Json,
-    state::AppState,
-};
+use crate::{auth::session::CurrentUser, error::ApiError, extract::Json, state::AppState};
 
 /// The routes of this module, mounted under `/api`.
 pub fn router() -> Router<AppState> {
@@ -36,7 +31,7 @@ pub struct ProfileActivity {
     get, path = "/api/profile/activity", operation_id = "get_profile_activity", tag = "auth",
     responses(
         (status = 200, description = "Counts from stored data", body = ProfileActivity),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
     )
 )]
 #[tracing::instrument(skip_all)]

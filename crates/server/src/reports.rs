@@ -224,8 +224,7 @@ fn months_start(to_ms: i64) -> i64 {
     params(Period),
     responses(
         (status = 200, description = "Figures from stored data", body = ReportSummary),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 422, description = "The period's start is after its end.", body = ErrorBody),
     )
 )]
@@ -323,8 +322,7 @@ pub async fn summary(
     params(Period),
     responses(
         (status = 200, description = "file,label,prediction,confidence,risk_score,patient_id,time,review_state,modality,analysis_id", content_type = "text/csv", body = String),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 422, description = "The period's start is after its end.", body = ErrorBody),
     )
 )]
@@ -419,8 +417,7 @@ pub(crate) async fn analyses_csv(
     get, path = "/api/reports/history", operation_id = "list_generated_reports", tag = "reports",
     responses(
         (status = 200, description = "Newest first", body = [GeneratedReport]),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
     )
 )]
 #[tracing::instrument(skip_all)]

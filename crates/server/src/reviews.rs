@@ -305,8 +305,7 @@ async fn list(
     params(("id" = String, Path, description = "Analysis id")), request_body = ReviewForm,
     responses(
         (status = 201, description = "The review, now the analysis's current one", body = Review),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Analysis not found.", body = ErrorBody),
         (status = 422, description = "Comment too long, or a disagreement without one", body = ErrorBody),
     )
@@ -329,7 +328,7 @@ pub async fn review_analysis(
     params(("id" = String, Path, description = "Analysis id")),
     responses(
         (status = 200, description = "Newest first", body = [Review]),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 404, description = "Analysis not found.", body = ErrorBody),
     )
 )]
@@ -348,8 +347,7 @@ pub async fn analysis_history(
     params(("id" = String, Path, description = "Screening id")), request_body = ReviewForm,
     responses(
         (status = 201, description = "The review, now the screening's current one", body = Review),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Screening not found.", body = ErrorBody),
         (status = 422, description = "Comment too long, or a disagreement without one", body = ErrorBody),
     )
@@ -372,7 +370,7 @@ pub async fn review_screening(
     params(("id" = String, Path, description = "Screening id")),
     responses(
         (status = 200, description = "Newest first", body = [Review]),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 404, description = "Screening not found.", body = ErrorBody),
     )
 )]

@@ -378,7 +378,7 @@ pub async fn list_for_patient(
     params(("id" = String, Path, description = "Screening id")),
     responses(
         (status = 200, description = "The combined result of the screening's current analyses (recomputed on every read of the screening)", body = CombinedResult),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 404, description = "Screening not found.", body = ErrorBody),
         (status = 422, description = "Nothing to combine: run at least one model for this screening first.", body = ErrorBody),
     )

@@ -248,7 +248,7 @@ impl SettingsInput {
     get, path = "/api/settings", operation_id = "get_settings", tag = "settings",
     responses(
         (status = 200, description = "The user's settings", body = Settings),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
     )
 )]
 #[tracing::instrument(skip_all)]
@@ -265,7 +265,7 @@ pub async fn read(
     request_body = Settings,
     responses(
         (status = 200, description = "The saved settings", body = Settings),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Request from another origin", body = ErrorBody),
         (status = 422, description = "A field is missing or has a value not offered", body = ErrorBody),
     )

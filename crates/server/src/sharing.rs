@@ -236,8 +236,7 @@ fn patient_account(current: &CurrentUser) -> Result<&str, ApiError> {
     params(("id" = String, Path, description = "Patient id")),
     responses(
         (status = 200, description = "The current share, or null", body = ShareState),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Patient not found.", body = ErrorBody),
     )
 )]
@@ -265,8 +264,7 @@ pub async fn current_share(
     request_body = ShareForm,
     responses(
         (status = 200, description = "The share", body = Share),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Patient not found.", body = ErrorBody),
         (status = 422, description = "Invalid email address. / Enter the patient's email address to share results.", body = ErrorBody),
     )
@@ -375,8 +373,7 @@ async fn send_invitation(state: &AppState, share: &Share, doctor_name: &str) {
     params(("id" = String, Path, description = "Patient id")),
     responses(
         (status = 204, description = "Revoked"),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Patient not found. / This patient's results are not shared.", body = ErrorBody),
     )
 )]
@@ -416,7 +413,7 @@ pub async fn revoke(
     get, path = "/api/shared/invitations", operation_id = "list_share_invitations", tag = "sharing",
     responses(
         (status = 200, description = "Newest first", body = [Invitation]),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Only patient accounts can see shared results.", body = ErrorBody),
     )
 )]
@@ -452,7 +449,7 @@ pub async fn invitations(
     params(("id" = String, Path, description = "Invitation (share) id")),
     responses(
         (status = 204, description = "Accepted"),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Only patient accounts can see shared results. / Verify your email address before accepting a shared record.", body = ErrorBody),
         (status = 404, description = "Invitation not found.", body = ErrorBody),
     )
@@ -538,7 +535,7 @@ fn is_shared(analysis: &Analysis, share_all: bool) -> bool {
     get, path = "/api/shared/results", operation_id = "list_shared_results", tag = "sharing",
     responses(
         (status = 200, description = "Newest first", body = [SharedResult]),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Only patient accounts can see shared results.", body = ErrorBody),
     )
 )]
@@ -604,7 +601,7 @@ pub async fn results(
     params(("id" = String, Path, description = "Analysis id")),
     responses(
         (status = 200, description = "The report (attachment)", content_type = "application/pdf", body = report_pdf::PdfFile),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Only patient accounts can see shared results.", body = ErrorBody),
         (status = 404, description = "Analysis not found.", body = ErrorBody),
     )

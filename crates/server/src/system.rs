@@ -75,7 +75,7 @@ fn folder_size(dir: &Path) -> (u64, u64) {
     get, path = "/api/system/storage", operation_id = "get_storage_usage", tag = "health",
     responses(
         (status = 200, description = "Sizes from the database and the data folder", body = StorageUsage),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Not an administrator", body = ErrorBody),
     )
 )]

@@ -159,7 +159,7 @@ async fn consume_token(
     post, path = "/api/auth/verify-email/request", operation_id = "request_email_verification", tag = "auth",
     responses(
         (status = 202, description = "A verification link was sent (or the address is already verified)"),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 500, description = "Could not send the email. Please try again later.", body = ErrorBody),
     )
 )]

@@ -313,7 +313,7 @@ pub async fn logout(
     get, path = "/api/auth/me", operation_id = "get_me", tag = "auth",
     responses(
         (status = 200, description = "The signed-in account", body = User),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
     )
 )]
 #[tracing::instrument(skip_all)]
@@ -327,7 +327,7 @@ pub async fn me(current: CurrentUser) -> Json<User> {
     request_body = ProfileUpdate,
     responses(
         (status = 200, description = "The updated account", body = User),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Request from another origin", body = ErrorBody),
         (status = 422, description = "Display name is required. / Display name must be at most 100 characters.", body = ErrorBody),
     )
@@ -366,7 +366,7 @@ fn parse_display_name(text: &str) -> Result<&str, ApiError> {
     request_body = PasswordChange,
     responses(
         (status = 204, description = "Password changed; other sessions ended"),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Current password is incorrect. (or a request from another origin)", body = ErrorBody),
         (status = 422, description = "Password must be at least 6 characters", body = ErrorBody),
         (status = 429, description = "Too many failed attempts. Please try again later.", body = ErrorBody),

@@ -120,7 +120,7 @@ pub struct LoginCodeRequest {
     post, path = "/api/auth/totp/setup", operation_id = "totp_setup", tag = "auth",
     responses(
         (status = 200, description = "A new secret and its otpauth URI", body = TotpSetup),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 409, description = "Two-factor sign-in is already on.", body = ErrorBody),
     )
 )]
@@ -160,7 +160,7 @@ pub async fn setup(
     request_body = TotpCode,
     responses(
         (status = 200, description = "Two-factor sign-in is on; the recovery codes, shown once", body = RecoveryCodes),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Invalid authentication code. (or a request from another origin)", body = ErrorBody),
         (status = 409, description = "Already on, or no setup started", body = ErrorBody),
         (status = 429, description = "Too many failed attempts. Please try again later.", body = ErrorBody),
@@ -228,7 +228,7 @@ pub async fn enable(
     request_body = TotpDisable,
     responses(
         (status = 204, description = "Two-factor sign-in is off; the secret and recovery codes are deleted"),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 403, description = "Current password is incorrect. / Invalid authentication code.", body = ErrorBody),
         (status = 409, description = "Two-factor sign-in is not on.", body = ErrorBody),
         (status = 429, description = "Too many failed attempts. Please try again later.", body = ErrorBody),

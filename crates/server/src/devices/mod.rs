@@ -321,8 +321,7 @@ fn new_device_token() -> String {
     get, path = "/api/devices", operation_id = "list_devices", tag = "devices",
     responses(
         (status = 200, description = "The doctor's devices, oldest first", body = Vec<NetworkDevice>),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
     )
 )]
 #[tracing::instrument(skip_all)]
@@ -342,8 +341,7 @@ pub async fn list(
     request_body = NewDevice,
     responses(
         (status = 201, description = "Registered; the token is shown only now", body = RegisteredDevice),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 422, description = "No name, or too long.", body = ErrorBody),
     )
 )]
@@ -403,8 +401,7 @@ async fn own_device(state: &AppState, id: &str, user_id: &str) -> Result<DeviceR
     request_body = DeviceRename,
     responses(
         (status = 200, description = "Renamed", body = NetworkDevice),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Device not found.", body = ErrorBody),
         (status = 422, description = "No name, or too long.", body = ErrorBody),
     )
@@ -436,8 +433,7 @@ pub async fn rename(
     params(("id" = String, Path, description = "Device id")),
     responses(
         (status = 200, description = "The new token, shown only now", body = RegisteredDevice),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Device not found.", body = ErrorBody),
     )
 )]
@@ -480,8 +476,7 @@ pub async fn rotate_token(
     params(("id" = String, Path, description = "Device id")),
     responses(
         (status = 204, description = "Revoked"),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Device not found.", body = ErrorBody),
     )
 )]
@@ -686,8 +681,7 @@ async fn receive(
     params(InboxQuery),
     responses(
         (status = 200, description = "Newest first", body = Vec<DeviceRecording>),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
     )
 )]
 #[tracing::instrument(skip_all)]
@@ -714,8 +708,7 @@ pub async fn inbox(
     request_body = AttachRequest,
     responses(
         (status = 200, description = "Attached", body = DeviceRecording),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Recording or screening not found.", body = ErrorBody),
         (status = 409, description = "Already attached.", body = ErrorBody),
     )
@@ -794,8 +787,7 @@ pub async fn attach(
     params(LogQuery),
     responses(
         (status = 200, description = "Newest first", body = Vec<LogEntry>),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
     )
 )]
 #[tracing::instrument(skip_all)]
@@ -814,8 +806,7 @@ pub async fn read_log(
     request_body = NewLogEntry,
     responses(
         (status = 204, description = "Logged"),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 422, description = "Not a serial port event.", body = ErrorBody),
     )
 )]

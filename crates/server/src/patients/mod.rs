@@ -302,8 +302,7 @@ pub struct PatientQuery {
     post, path = "/api/patients", operation_id = "create_patient", tag = "patients", request_body = PatientForm,
     responses(
         (status = 201, description = "The new patient", body = Patient),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 422, description = "A field is missing or invalid; the detail names it", body = ErrorBody),
     )
 )]
@@ -343,8 +342,7 @@ pub async fn create(
     get, path = "/api/patients", operation_id = "list_patients", tag = "patients", params(PatientQuery),
     responses(
         (status = 200, description = "Own patients, newest first", body = [Patient]),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 422, description = "Unknown status", body = ErrorBody),
     )
 )]

@@ -630,7 +630,7 @@ pub(crate) async fn generate(state: &AppState, data: ReportData) -> Result<Vec<u
     params(("id" = String, Path, description = "Analysis id")),
     responses(
         (status = 200, description = "The report (attachment)", content_type = "application/pdf", body = PdfFile),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
+        crate::error::documented::Unauthenticated,
         (status = 404, description = "Analysis not found.", body = ErrorBody),
     )
 )]
@@ -672,8 +672,7 @@ pub async fn analysis_report(
     params(("id" = String, Path, description = "Screening id")),
     responses(
         (status = 200, description = "The report (attachment)", content_type = "application/pdf", body = PdfFile),
-        (status = 401, description = "Not authenticated.", body = ErrorBody),
-        (status = 403, description = "Not a doctor account", body = ErrorBody),
+        crate::error::documented::DoctorOnly,
         (status = 404, description = "Screening not found.", body = ErrorBody),
     )
 )]
