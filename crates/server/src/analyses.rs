@@ -267,6 +267,10 @@ pub struct AnalysesQuery {
     pub limit: Option<i64>,
 }
 
+impl crate::extract::QueryRules for AnalysesQuery {
+    const INVALID: &'static str = "type must be one of clinical, ecg, pcg, ppg; limit a number.";
+}
+
 /// The signed-in user's own analyses, newest first.
 #[utoipa::path(
     get, path = "/api/analyses", operation_id = "list_analyses", tag = "analyses",
@@ -282,11 +286,8 @@ pub struct AnalysesQuery {
 pub async fn list(
     State(state): State<AppState>,
     user: CurrentUser,
-    query: Result<axum::extract::Query<AnalysesQuery>, axum::extract::rejection::QueryRejection>,
+    crate::extract::RuledQuery(query): crate::extract::RuledQuery<AnalysesQuery>,
 ) -> Result<Json<Vec<Analysis>>, ApiError> {
-    let axum::extract::Query(query) = query.map_err(|_| {
-        ApiError::Validation("type must be one of clinical, ecg, pcg, ppg; limit a number.".into())
-    })?;
     let limit = query.limit.unwrap_or(MAX_LIMIT).clamp(1, MAX_LIMIT);
     let user_id = user.user.id.as_str();
     let mut conn = state.db.pool.acquire().await?;

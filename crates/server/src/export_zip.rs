@@ -87,10 +87,8 @@ pub async fn export_all(
     State(state): State<AppState>,
     doctor: CurrentDoctor,
     ClientAddr(client): ClientAddr,
-    period: Result<axum::extract::Query<Period>, axum::extract::rejection::QueryRejection>,
+    crate::extract::RuledQuery(period): crate::extract::RuledQuery<Period>,
 ) -> Result<Response, ApiError> {
-    let axum::extract::Query(period) = period
-        .map_err(|_| ApiError::Validation("from and to must be milliseconds since 1970.".into()))?;
     let (from, to) = period.bounds()?;
     let language = settings::load(&state.db, doctor.id()).await?.language;
     let mut tx = state.db.begin().await?;

@@ -79,6 +79,33 @@ where
     }
 }
 
+/// A query type whose endpoint answers a query string that does not parse with a sentence of its
+/// own (what its fields must be) rather than the parser's text.
+pub trait QueryRules {
+    /// The 422's text, e.g. "from and to must be milliseconds since 1970.".
+    const INVALID: &'static str;
+}
+
+/// Query-string extractor for a [`QueryRules`] type: a query string that does not parse is a 422
+/// with the type's sentence.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RuledQuery<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for RuledQuery<T>
+where
+    T: DeserializeOwned + QueryRules,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(value)| Self(value))
+            .map_err(|_| ApiError::Validation(T::INVALID.into()))
+    }
+}
+
 /// Path-parameter extractor; a path segment that does not parse is a 400.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Path<T>(pub T);

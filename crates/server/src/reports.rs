@@ -108,6 +108,10 @@ pub struct Period {
     pub to: Option<i64>,
 }
 
+impl crate::extract::QueryRules for Period {
+    const INVALID: &'static str = "from and to must be milliseconds since 1970.";
+}
+
 impl Period {
     /// The period as `[from, to)` in ms, with the defaults filled in.
     pub(crate) fn bounds(&self) -> Result<(i64, i64), ApiError> {
@@ -232,10 +236,8 @@ fn months_start(to_ms: i64) -> i64 {
 pub async fn summary(
     State(state): State<AppState>,
     doctor: CurrentDoctor,
-    period: Result<axum::extract::Query<Period>, axum::extract::rejection::QueryRejection>,
+    crate::extract::RuledQuery(period): crate::extract::RuledQuery<Period>,
 ) -> Result<Json<ReportSummary>, ApiError> {
-    let axum::extract::Query(period) = period
-        .map_err(|_| ApiError::Validation("from and to must be milliseconds since 1970.".into()))?;
     let (from, to) = period.bounds()?;
     let mut conn = state.db.pool.acquire().await?;
     let rows = sqlx::query(
@@ -331,10 +333,8 @@ pub async fn export_csv(
     State(state): State<AppState>,
     doctor: CurrentDoctor,
     ClientAddr(client): ClientAddr,
-    period: Result<axum::extract::Query<Period>, axum::extract::rejection::QueryRejection>,
+    crate::extract::RuledQuery(period): crate::extract::RuledQuery<Period>,
 ) -> Result<Response, ApiError> {
-    let axum::extract::Query(period) = period
-        .map_err(|_| ApiError::Validation("from and to must be milliseconds since 1970.".into()))?;
     let (from, to) = period.bounds()?;
     let mut tx = state.db.begin().await?;
     audit::record(

@@ -44,6 +44,10 @@ pub struct WaveformQuery {
     pub duration_s: Option<f64>,
 }
 
+impl crate::extract::QueryRules for WaveformQuery {
+    const INVALID: &'static str = "start_s and duration_s must be numbers.";
+}
+
 /// One channel of the window.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct WaveformChannelView {
@@ -179,10 +183,8 @@ pub async fn read(
     user: CurrentUser,
     ClientAddr(client): ClientAddr,
     Path(id): Path<String>,
-    query: Result<axum::extract::Query<WaveformQuery>, axum::extract::rejection::QueryRejection>,
+    crate::extract::RuledQuery(query): crate::extract::RuledQuery<WaveformQuery>,
 ) -> Result<Json<WaveformView>, ApiError> {
-    let axum::extract::Query(query) = query
-        .map_err(|_| ApiError::Validation("start_s and duration_s must be numbers.".into()))?;
     let user_id = user.user.id.as_str();
     let mut tx = state.db.begin().await?;
     let analysis = analyses::find(&mut tx, &id, user_id)

@@ -159,6 +159,29 @@ pub async fn reports_are_per_doctor_and_periods_are_checked(mut app: TestApp) {
         response.detail(),
         "from and to must be milliseconds since 1970."
     );
+    // Every endpoint with rules for its query answers a bad one with its own sentence.
+    for (path, detail) in [
+        (
+            "/api/reports/summary?to=later",
+            "from and to must be milliseconds since 1970.",
+        ),
+        (
+            "/api/reports/export.zip?from=x",
+            "from and to must be milliseconds since 1970.",
+        ),
+        (
+            "/api/analyses?limit=many",
+            "type must be one of clinical, ecg, pcg, ppg; limit a number.",
+        ),
+        (
+            "/api/analyses?type=echo",
+            "type must be one of clinical, ecg, pcg, ppg; limit a number.",
+        ),
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY, "{path}");
+        assert_eq!(response.detail(), detail, "{path}");
+    }
     app.logout().await;
     let email = format!("user-{}@example.com", uuid::Uuid::new_v4().simple());
     app.signup("Pat Doe", &email, "secret-pass", "user").await;
