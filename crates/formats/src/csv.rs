@@ -24,12 +24,40 @@ enum Delimiter {
 }
 
 impl Delimiter {
-    fn split(self, line: &str) -> Vec<&str> {
+    /// The fields of one line, trimmed and unquoted. A line with a double quote is parsed by the
+    /// `csv` crate (RFC 4180 quoting: a quoted field may hold the delimiter and `""`), any other
+    /// is split in place.
+    fn split(self, line: &str) -> Vec<Cow<'_, str>> {
         match self {
-            Delimiter::Char(c) => line.split(c).map(clean).collect(),
-            Delimiter::Whitespace => line.split_whitespace().map(clean).collect(),
-            Delimiter::None => vec![clean(line)],
+            Delimiter::Char(c) if line.contains('"') && c.is_ascii() => quoted_fields(line, c),
+            Delimiter::Char(c) => line.split(c).map(|f| Cow::Borrowed(clean(f))).collect(),
+            Delimiter::Whitespace => line
+                .split_whitespace()
+                .map(|f| Cow::Borrowed(clean(f)))
+                .collect(),
+            Delimiter::None => vec![Cow::Borrowed(clean(line))],
         }
+    }
+}
+
+/// The fields of a line with quotes, separated by the ASCII character `delimiter`.
+fn quoted_fields(line: &str, delimiter: char) -> Vec<Cow<'_, str>> {
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter as u8)
+        .from_reader(line.as_bytes());
+    let mut record = ::csv::StringRecord::new();
+    match reader.read_record(&mut record) {
+        Ok(true) => record
+            .iter()
+            .map(|f| Cow::Owned(clean(f).to_string()))
+            .collect(),
+        // Not valid CSV (e.g. a stray quote): split it as it stands.
+        _ => line
+            .split(delimiter)
+            .map(|f| Cow::Borrowed(clean(f)))
+            .collect(),
     }
 }
 
@@ -80,7 +108,7 @@ fn is_missing(field: &str) -> bool {
 
 /// Whether a line is data: at least one number (or clock value), and no more text fields than
 /// numbers (a text column such as a beat label is allowed; it becomes NaN and is dropped).
-fn is_data_line(fields: &[&str]) -> bool {
+fn is_data_line(fields: &[Cow<str>]) -> bool {
     let numeric = fields
         .iter()
         .filter(|f| number(f).is_some() || clock(f).is_some())
@@ -93,7 +121,7 @@ fn is_data_line(fields: &[&str]) -> bool {
 }
 
 /// Whether a line has no number at all (a header, units or preamble line).
-fn is_text_line(fields: &[&str]) -> bool {
+fn is_text_line(fields: &[Cow<str>]) -> bool {
     !fields
         .iter()
         .any(|f| number(f).is_some() || clock(f).is_some())
@@ -312,7 +340,7 @@ pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Recording, FormatErro
     // PhysioNet's exports, a units line. Names and units have as many fields as the data.
     let before = &lines[..data_start];
     let rate_in_preamble = before.iter().find_map(|l| preamble_rate(l));
-    let header_lines: Vec<Vec<&str>> = if n_cols == 1 {
+    let header_lines: Vec<Vec<Cow<str>>> = if n_cols == 1 {
         before
             .last()
             .map(|l| delimiter.split(l))
@@ -321,7 +349,7 @@ pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Recording, FormatErro
             .collect()
     } else {
         // The one or two lines right before the data: names, or names then units.
-        let mut lines: Vec<Vec<&str>> = before
+        let mut lines: Vec<Vec<Cow<str>>> = before
             .iter()
             .rev()
             .map(|l| delimiter.split(l))
@@ -349,7 +377,7 @@ pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Recording, FormatErro
             )));
         }
         for (j, column) in columns.iter_mut().enumerate() {
-            let field = fields.get(j).copied().unwrap_or_default();
+            let field = fields.get(j).map_or("", AsRef::as_ref);
             let value = number(field).or_else(|| {
                 let c = clock(field);
                 if c.is_some() {
@@ -360,8 +388,14 @@ pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Recording, FormatErro
             column.push(value.unwrap_or(f64::NAN));
         }
     }
-    let names: Vec<&str> = header_lines.first().cloned().unwrap_or_default();
-    let units_line: Option<&Vec<&str>> = header_lines.get(1);
+    let names: Vec<&str> = header_lines
+        .first()
+        .map(|l| l.iter().map(AsRef::as_ref).collect())
+        .unwrap_or_default();
+    let units: Option<Vec<&str>> = header_lines
+        .get(1)
+        .map(|l| l.iter().map(AsRef::as_ref).collect());
+    let units_line = units.as_ref();
     // The time column: by name, by clock values, or by a `hh:mm:ss` / `(sec)` units line.
     let time_col = (0..n_cols).find_map(|j| {
         let unit = units_line
@@ -540,6 +574,23 @@ mod tests {
         );
         assert_eq!(rec.channels[0].name, "MLII");
         assert_eq!(rec.channels[0].unit, "mV");
+    }
+
+    #[test]
+    fn quoted_fields_may_hold_the_delimiter_and_doubled_quotes() {
+        let text = "\"Time [s]\",\"ECG, lead II (mV)\",\"PPG \"\"finger\"\"\"\n\
+                    0.000,\"0,5\",1\n0.004,0.6,2\n0.008,0.7,3\n";
+        let rec = read_str(text).unwrap();
+        assert_eq!(rec.sampling_rate_hz, 250.0);
+        assert_eq!(rec.channels.len(), 2);
+        assert_eq!(rec.channels[0].name, "ECG, lead II");
+        assert_eq!(rec.channels[0].unit, "mV");
+        assert_eq!(rec.channels[1].name, "PPG \"finger\"");
+        // A quoted decimal comma stays one field.
+        assert_eq!(rec.channels[0].samples, [0.5, 0.6, 0.7]);
+        // A stray quote is not CSV: the line is split as it stands.
+        let rec = read_str("t,x\n0,1\n1,\"2\n2,3\n").unwrap();
+        assert_eq!(rec.channels[0].samples.len(), 3);
     }
 
     #[test]
