@@ -1,0 +1,180 @@
+//! PhysioNet WFDB records and annotations.
+//!
+//! A record is a text header (`.hea`, PhysioNet `header(5)` man page) that names one or more signal
+//! files holding the samples (PhysioNet `signal(5)`). Signals stored in the same file are interleaved
+//! frame by frame. This module reads single-segment records whose signals all have one sample per
+//! frame, in the formats 16, 61, 80, 212, 24 and 32; a signal file may also be a MATLAB file written
+//! by `wfdb2mat` (as in PhysioNet/CinC 2017), which the header's byte offset (`16+24`) skips past.
+//! Digital values become physical ones as `(value - baseline) / gain`; the format's invalid-sample code
+//! becomes NaN.
+//!
+//! Annotation files use the MIT format (`annot(5)`): 16-bit little-endian words whose top 6 bits are
+//! the annotation code and low 10 bits a time increment, with the pseudo-codes SKIP, NUM, SUB, CHN and
+//! AUX. [`read_annotations`] turns them into [`Annotation`]s with the standard symbols of
+//! `ecgcodes.h` ([`symbol_for_code`]).
+
+mod annotations;
+mod codec;
+mod header;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use crate::{checked_values, Channel, Format, FormatError, Recording};
+
+pub use annotations::{read_annotations, symbol_for_code, Annotation};
+use codec::Codec;
+pub(crate) use header::looks_like_header;
+use header::start_time;
+pub use header::{parse_header, Header, SignalSpec};
+
+const HEA: Format = Format::WfdbHeader;
+
+/// Reads a WFDB record from its header, loading each signal file it names with `load`.
+///
+/// `load` receives a file name exactly as the header gives it (e.g. `100.dat`, `A00001.mat`).
+///
+/// # Errors
+/// Header errors of [`parse_header`], whatever `load` returns, and [`FormatError::Invalid`] when a
+/// signal file is shorter than the header claims.
+pub fn read_record<F>(header: &[u8], mut load: F) -> Result<Recording, FormatError>
+where
+    F: FnMut(&str) -> Result<Vec<u8>, FormatError>,
+{
+    let text = std::str::from_utf8(header)
+        .map_err(|_| FormatError::invalid(HEA, "the header is not UTF-8 text"))?;
+    let header = parse_header(text)?;
+    if header.signals.is_empty() {
+        return Err(FormatError::invalid(HEA, "the record has no signals"));
+    }
+    // Group the signals by file, keeping the header's order.
+    let mut files: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, s) in header.signals.iter().enumerate() {
+        if s.samples_per_frame != 1 {
+            return Err(FormatError::feature(
+                HEA,
+                format!(
+                    "signal {i} has {} samples per frame (multi-frequency records)",
+                    s.samples_per_frame
+                ),
+            ));
+        }
+        match files.iter_mut().find(|(name, _)| *name == s.file_name) {
+            Some((_, members)) => members.push(i),
+            None => files.push((s.file_name.clone(), vec![i])),
+        }
+    }
+    let mut digital: Vec<Vec<i32>> = vec![Vec::new(); header.signals.len()];
+    let mut invalid_code = vec![0i32; header.signals.len()];
+    let mut n_frames = header.n_samples;
+    for (file_name, members) in &files {
+        let first = &header.signals[members[0]];
+        if let Some(other) = members
+            .iter()
+            .find(|&&m| header.signals[m].format != first.format)
+        {
+            return Err(FormatError::invalid(
+                HEA,
+                format!(
+                    "signals {} and {other} share {file_name} but not their format",
+                    members[0]
+                ),
+            ));
+        }
+        let codec = Codec::for_format(first.format)?;
+        let bytes = load(file_name)?;
+        let data = bytes.get(first.byte_offset..).ok_or_else(|| {
+            FormatError::invalid(
+                HEA,
+                format!(
+                    "{file_name} is shorter than its byte offset {}",
+                    first.byte_offset
+                ),
+            )
+        })?;
+        let width = members.len();
+        let available_frames = codec.samples_in(data.len()) / width;
+        let frames = match header.n_samples {
+            Some(n) if n > available_frames => {
+                return Err(FormatError::invalid(
+                    HEA,
+                    format!(
+                        "{file_name} holds {available_frames} samples per signal but the header claims {n} (truncated file?)"
+                    ),
+                ))
+            }
+            Some(n) => n,
+            None => available_frames,
+        };
+        let total = checked_values(HEA, frames, width, codec.samples_in(data.len()))?;
+        let stream = codec.decode(data, total);
+        drop(bytes);
+        if let [only] = members[..] {
+            // One signal in the file: its stream is its samples (no second copy).
+            digital[only] = stream;
+            invalid_code[only] = codec.invalid;
+        } else {
+            for (k, &m) in members.iter().enumerate() {
+                digital[m] = stream.iter().skip(k).step_by(width).copied().collect();
+                invalid_code[m] = codec.invalid;
+            }
+        }
+        n_frames = Some(n_frames.map_or(frames, |n| n.min(frames)));
+    }
+    let n_frames = n_frames.unwrap_or(0);
+    let mut metadata = BTreeMap::new();
+    metadata.insert("format".into(), "WFDB".into());
+    metadata.insert("record".into(), header.record_name.clone());
+    if !header.comments.is_empty() {
+        metadata.insert("comments".into(), header.comments.join("\n"));
+    }
+    let mut checksum_mismatch = Vec::new();
+    let mut channels = Vec::with_capacity(header.signals.len());
+    for (i, (spec, values)) in header.signals.iter().zip(digital).enumerate() {
+        if let Some(expected) = spec.checksum {
+            let sum = values[..n_frames.min(values.len())]
+                .iter()
+                .fold(0i16, |acc, &v| acc.wrapping_add(v as i16));
+            if i64::from(sum) != expected && i64::from(sum as u16) != expected {
+                checksum_mismatch.push(i.to_string());
+            }
+        }
+        for (key, value) in [
+            ("file", spec.file_name.clone()),
+            ("storage_format", spec.format.to_string()),
+            ("gain", spec.adc_gain.to_string()),
+            ("baseline", spec.baseline.to_string()),
+            ("adc_zero", spec.adc_zero.to_string()),
+        ] {
+            metadata.insert(format!("signal.{i}.{key}"), value);
+        }
+        let samples = (0..n_frames)
+            .map(|f| match values.get(f + spec.skew) {
+                Some(&v) if v != invalid_code[i] => {
+                    (f64::from(v) - spec.baseline as f64) / spec.adc_gain
+                }
+                _ => f64::NAN,
+            })
+            .collect();
+        let name = if spec.description.is_empty() {
+            format!("signal {i}")
+        } else {
+            spec.description.trim().to_string()
+        };
+        channels.push(Channel {
+            name,
+            unit: spec.units.clone(),
+            samples,
+        });
+    }
+    if !checksum_mismatch.is_empty() {
+        metadata.insert("checksum_mismatch".into(), checksum_mismatch.join(","));
+    }
+    Ok(Recording {
+        channels,
+        sampling_rate_hz: header.sampling_rate_hz,
+        start: start_time(header.base_time.as_deref(), header.base_date.as_deref()),
+        metadata,
+    })
+}
