@@ -2,18 +2,16 @@ import { Activity, ArrowLeft, CircleAlert, Download, Pencil } from 'lucide-react
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { Analysis, ClinicalRecord, Patient, Screening } from '../../api/client';
-import { analysisPath, paths, screeningPath } from '../../app/paths';
+import type { Patient } from '../../api/client';
+import { paths } from '../../app/paths';
 import { DoctorsOnly } from '../../components/DoctorsOnly';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { PatientFormFields } from '../../components/PatientFormFields';
-import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage, isNotFound } from '../../lib/apiErrors';
-import { formatDate, formatDateTime, formatDay } from '../../lib/format';
-import { MODEL_NAMES, percent } from '../../lib/prediction';
+import { formatDate, formatDateTime } from '../../lib/format';
 import {
   firstInvalidField,
   patientPatchBody,
@@ -26,7 +24,8 @@ import {
 } from '../../lib/patientForm';
 import { useCurrentUser } from '../../lib/session';
 import { ShareWithPatient } from './ShareWithPatient';
-import { useClinicalHistory, usePatient, usePatientAnalyses, usePatientScreenings, useUpdatePatient } from './api';
+import { usePatient, useUpdatePatient } from './api';
+import { Analyses, ClinicalHistory, Screenings } from './PatientHistory';
 import { StatusBadge } from './StatusBadge';
 import { useRunDiagnostics } from './useRunDiagnostics';
 
@@ -321,209 +320,5 @@ function EditPatient({ patient, onDone }: { patient: Patient; onDone: (saved: bo
         </button>
       </div>
     </form>
-  );
-}
-
-function SectionBody<T>({
-  query,
-  empty,
-  children,
-}: {
-  query: { isPending: boolean; isError: boolean; error: unknown; data?: T[] };
-  empty: string;
-  children: (rows: T[]) => ReactNode;
-}) {
-  const { t } = useTranslation();
-  if (query.isPending) return <Spinner label={t('app.loading')} />;
-  if (query.isError || !query.data) {
-    return <ErrorBanner message={apiErrorMessage(query.error, t('patientDetail.loadSectionFailed'), t)} />;
-  }
-  if (query.data.length === 0) return <p className="muted">{empty}</p>;
-  return <>{children(query.data)}</>;
-}
-
-function ClinicalHistory({ patientId }: { patientId: string }) {
-  const { t } = useTranslation();
-  const history = useClinicalHistory(patientId);
-  return (
-    <section className="card list-card" aria-labelledby="patient-clinical">
-      <h2 id="patient-clinical" className="section__title">
-        {t('patientDetail.sections.clinical')}
-      </h2>
-      <SectionBody<ClinicalRecord> query={history} empty={t('patientDetail.noClinical')}>
-        {(records) => (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">{t('patientDetail.clinicalCaption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('patientDetail.date')}</th>
-                  <th scope="col">{t('clinicalParams.age')}</th>
-                  <th scope="col">{t('clinicalParams.chestPainType')}</th>
-                  <th scope="col">{t('clinicalParams.cholesterol')}</th>
-                  <th scope="col">{t('clinicalParams.fastingBloodSugar')}</th>
-                  <th scope="col">{t('clinicalParams.exerciseInducedAngina')}</th>
-                  <th scope="col">{t('clinicalParams.vessels')}</th>
-                  <th scope="col">{t('clinicalParams.thalassemia')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {records.map((record) => (
-                  <ClinicalRow key={record.id} record={record} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </SectionBody>
-    </section>
-  );
-}
-
-function ClinicalRow({ record }: { record: ClinicalRecord }) {
-  const { t } = useTranslation();
-  const p = record.parameters;
-  const code = <K extends string>(value: number, codes: readonly K[]) => codes[value];
-  const chestPain = code(p.chest_pain_type, ['0', '1', '2', '3'] as const);
-  const angina = code(p.exercise_induced_angina, ['0', '1'] as const);
-  const thal = code(p.thalassemia, ['0', '1', '2'] as const);
-  return (
-    <tr>
-      <td className="table__nowrap">{formatDateTime(record.createdAt)}</td>
-      <td>{p.age}</td>
-      <td>{chestPain ? t(`clinicalParams.chestPain.${chestPain}`) : p.chest_pain_type}</td>
-      <td>{p.cholesterol}</td>
-      <td>{p.fasting_blood_sugar}</td>
-      <td>{angina ? t(`clinicalParams.angina.${angina}`) : p.exercise_induced_angina}</td>
-      <td>{p.vessels_colored_by_flourosopy}</td>
-      <td>{thal ? t(`clinicalParams.thal.${thal}`) : p.thalassemia}</td>
-    </tr>
-  );
-}
-
-function Screenings({ patientId }: { patientId: string }) {
-  const { t } = useTranslation();
-  const screenings = usePatientScreenings(patientId);
-  return (
-    <section className="card list-card" aria-labelledby="patient-screenings">
-      <h2 id="patient-screenings" className="section__title">
-        {t('patientDetail.sections.screenings')}
-      </h2>
-      <SectionBody<Screening> query={screenings} empty={t('patientDetail.noScreenings')}>
-        {(rows) => (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">{t('patientDetail.screeningsCaption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('patientDetail.screeningColumns.started')}</th>
-                  <th scope="col">{t('patientDetail.screeningColumns.status')}</th>
-                  <th scope="col">{t('patientDetail.screeningColumns.clinical')}</th>
-                  <th scope="col">{t('patientDetail.screeningColumns.result')}</th>
-                  <th scope="col">{t('patientDetail.screeningColumns.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((screening) => (
-                  <tr key={screening.id}>
-                    <td className="table__nowrap">{formatDateTime(screening.createdAt)}</td>
-                    <td>
-                      <span className="badge badge--info">
-                        {screening.status === 'draft'
-                          ? t('patientDetail.screeningStatus.draft')
-                          : t('patientDetail.screeningStatus.other', { status: screening.status })}
-                      </span>
-                    </td>
-                    <td>
-                      {screening.clinical
-                        ? `${t('patientDetail.clinicalRecorded')} (${formatDay(screening.clinical.createdAt)})`
-                        : t('patientDetail.clinicalMissing')}
-                    </td>
-                    <td>
-                      {screening.combined ? (
-                        <CombinedRiskBadge
-                          combined={screening.combined}
-                          text={t('sensor.overallRisk', {
-                            risk: percent(screening.combined.risk_score),
-                            driver: MODEL_NAMES[screening.combined.driver],
-                          })}
-                        />
-                      ) : (
-                        t('patientDetail.notCombined')
-                      )}
-                    </td>
-                    <td>
-                      {screening.combined ? (
-                        <Link
-                          to={screeningPath(paths.sensorEcg, screening.id)}
-                          className="button button--secondary button--small"
-                        >
-                          {t('patientDetail.viewResult')}
-                        </Link>
-                      ) : (
-                        <Link
-                          to={screeningPath(paths.clinicalData, screening.id)}
-                          className="button button--secondary button--small"
-                        >
-                          {t('patientDetail.continue')}
-                        </Link>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </SectionBody>
-    </section>
-  );
-}
-
-/** Every stored result of the patient's, each linked to its page (waveform and full result). */
-function Analyses({ patientId }: { patientId: string }) {
-  const { t } = useTranslation();
-  const analyses = usePatientAnalyses(patientId);
-  return (
-    <section className="card list-card" aria-labelledby="patient-analyses">
-      <h2 id="patient-analyses" className="section__title">
-        {t('patientDetail.sections.analyses')}
-      </h2>
-      <SectionBody<Analysis> query={analyses} empty={t('patientDetail.noAnalyses')}>
-        {(rows) => (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">{t('patientDetail.analysesCaption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('patientDetail.date')}</th>
-                  <th scope="col">{t('patientDetail.analysisColumns.model')}</th>
-                  <th scope="col">{t('patientDetail.analysisColumns.result')}</th>
-                  <th scope="col">{t('patientDetail.analysisColumns.risk')}</th>
-                  <th scope="col">{t('patientDetail.analysisColumns.file')}</th>
-                  <th scope="col">{t('patientDetail.screeningColumns.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((analysis) => (
-                  <tr key={analysis.id}>
-                    <td className="table__nowrap">{formatDateTime(analysis.createdAt)}</td>
-                    <td>{MODEL_NAMES[analysis.modality]}</td>
-                    <td>{analysis.result.prediction}</td>
-                    <td>{percent(analysis.result.risk_score)}</td>
-                    <td>{analysis.fileName ?? '—'}</td>
-                    <td>
-                      <Link to={analysisPath(analysis.id)} className="button button--secondary button--small">
-                        {t('patientDetail.viewResult')}
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </SectionBody>
-    </section>
   );
 }
