@@ -16,31 +16,11 @@ use anyhow::Context;
 use cardio_models::clinical::{self, validation, ClinicalInput};
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::eval::default_root;
+use crate::datasets::default_root;
 
-/// Flags of `cardio train`.
+/// Flags of `cardio train clinical`.
 #[derive(Args)]
-pub struct TrainArgs {
-    #[command(subcommand)]
-    model: TrainModel,
-}
-
-#[derive(Subcommand)]
-enum TrainModel {
-    /// Refit the clinical model on UCI Cleveland and rewrite its committed parameters.
-    Clinical(TrainClinicalArgs),
-    /// Refit the ECG rhythm model on CinC 2017 and rewrite its committed parameters.
-    Ecg(crate::signal_models::TrainSignalArgs),
-    /// Refit the heart-sound model on CinC 2016 and rewrite its committed parameters.
-    Pcg(crate::signal_models::TrainSignalArgs),
-    /// Refit the PPG rhythm model on CinC 2017 and MIT-BIH intervals and rewrite its parameters.
-    Ppg(crate::signal_models::TrainSignalArgs),
-    /// Refit the plausibility gates (real recordings against seeded non-heart signals).
-    Gate(crate::gate::GateArgs),
-}
-
-#[derive(Args)]
-struct TrainClinicalArgs {
+pub struct TrainClinicalArgs {
     /// Folder of the unpacked datasets [default: $CARDIO_DATASETS, else ~/.cache/cardio-datasets].
     #[arg(long)]
     datasets: Option<PathBuf>,
@@ -109,16 +89,8 @@ pub const COLUMNS: [&str; 7] = [
     "thalassemia",
 ];
 
-/// Runs `cardio train ...`.
-pub fn train(args: &TrainArgs) -> anyhow::Result<()> {
-    use crate::signal_models::{self, SignalModel};
-    let args = match &args.model {
-        TrainModel::Clinical(args) => args,
-        TrainModel::Ecg(args) => return signal_models::train(SignalModel::Ecg, args),
-        TrainModel::Pcg(args) => return signal_models::train(SignalModel::Pcg, args),
-        TrainModel::Ppg(args) => return signal_models::train(SignalModel::Ppg, args),
-        TrainModel::Gate(args) => return crate::gate::train(args),
-    };
+/// Runs `cardio train clinical`.
+pub fn train(args: &TrainClinicalArgs) -> anyhow::Result<()> {
     let root = args.datasets.clone().unwrap_or_else(default_root);
     let out = args
         .out

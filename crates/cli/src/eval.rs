@@ -12,6 +12,8 @@ use std::time::Instant;
 use cardio_models::eval::{pcg, ppg_hr, qrs, EvalError};
 use clap::{Args, Subcommand, ValueEnum};
 
+use crate::datasets::default_root;
+
 /// Flags of `cardio eval`.
 #[derive(Args)]
 pub struct EvalArgs {
@@ -143,19 +145,6 @@ fn run_signal(args: &SignalArgs) -> anyhow::Result<bool> {
         println!("\ntotal {total:.1} s");
     }
     Ok(ok)
-}
-
-/// `$CARDIO_DATASETS`, else `~/.cache/cardio-datasets` (where `../shared/datasets/unpack` puts them).
-pub fn default_root() -> PathBuf {
-    std::env::var_os("CARDIO_DATASETS").map_or_else(
-        || {
-            std::env::var_os("HOME")
-                .map_or_else(|| PathBuf::from("."), PathBuf::from)
-                .join(".cache")
-                .join("cardio-datasets")
-        },
-        PathBuf::from,
-    )
 }
 
 fn run_part(part: Part, root: &Path) -> Result<(String, serde_json::Value), EvalError> {

@@ -10,7 +10,7 @@ use anyhow::Context;
 use cardio_models::gate::{self, data, validation, GateModality};
 use clap::{Args, ValueEnum};
 
-use crate::eval::default_root;
+use crate::datasets::default_root;
 
 /// Which gate.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -21,11 +21,13 @@ mod admin;
 mod analyze;
 mod backup;
 mod clinical;
+mod datasets;
 mod device;
 mod eval;
 mod gate;
 mod predict;
 mod signal_models;
+mod train;
 
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
@@ -53,7 +55,7 @@ enum Command {
     /// Validate against the public datasets and print the tables (`cardio eval signal|clinical`).
     Eval(eval::EvalArgs),
     /// Refit a model's committed parameters from $CARDIO_DATASETS (`cardio train clinical`).
-    Train(clinical::TrainArgs),
+    Train(train::TrainArgs),
     /// Score inputs with a model (`cardio predict clinical FILE.csv`, `cardio predict ecg FILE...`).
     Predict(clinical::PredictArgs),
     /// Print the OpenAPI document as JSON.
@@ -153,7 +155,7 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Train(args) => {
-            if let Err(err) = clinical::train(&args) {
+            if let Err(err) = train::run(&args) {
                 eprintln!("cardio train: {err:#}");
                 std::process::exit(2);
             }

@@ -8,7 +8,7 @@ use anyhow::Context;
 use cardio_models::{ecg_rhythm, pcg_model, ppg_rhythm};
 use clap::Args;
 
-use crate::eval::default_root;
+use crate::datasets::default_root;
 
 /// Flags of `cardio train ecg|pcg|ppg`.
 #[derive(Args)]

@@ -24,6 +24,7 @@
 
 pub mod analysis;
 pub mod clinical;
+pub mod ecg_lead;
 pub mod ecg_rhythm;
 pub mod eval;
 pub mod gate;

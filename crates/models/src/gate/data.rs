@@ -15,7 +15,7 @@ use cardio_formats::Recording;
 use super::features::measure;
 use super::nonheart::{self, Kind, KINDS};
 use super::GateModality;
-use crate::ecg_rhythm::{has_unit, mv_per_unit, pick_lead};
+use crate::ecg_lead::{has_unit, mv_per_unit, pick_lead};
 use crate::pcg_model::features::prepare_channel;
 
 /// Seeds of the non-heart signals per kind.

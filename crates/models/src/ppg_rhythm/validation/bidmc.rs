@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::super::classifier::RhythmClassifier;
 use super::super::{Model, PpgRhythmError};
+use super::cells::ratio_f;
 use super::kappa;
-use super::report::ratio_f;
 
 /// Heart rate and labels on BIDMC through the predict path.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

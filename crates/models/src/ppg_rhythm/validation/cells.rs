@@ -146,3 +146,12 @@ pub(super) fn af_cells(
     }
     out
 }
+
+/// `a / n`, NaN when `n` is 0 (a mean over no recording).
+pub(super) fn ratio_f(a: f64, n: usize) -> f64 {
+    if n == 0 {
+        f64::NAN
+    } else {
+        a / n as f64
+    }
+}

@@ -91,14 +91,6 @@ impl Report {
     }
 }
 
-pub(super) fn ratio_f(a: f64, n: usize) -> f64 {
-    if n == 0 {
-        f64::NAN
-    } else {
-        a / n as f64
-    }
-}
-
 pub(super) fn pct(v: f64) -> String {
     if v.is_finite() {
         format!("{:.1}", 100.0 * v)
