@@ -45,7 +45,7 @@ pub struct Config {
     /// Largest recording upload accepted; larger ones are answered 413.
     pub max_upload_bytes: usize,
     /// Outgoing mail: SMTP or the outbox folder, and the base of links in messages.
-    pub mail: crate::auth::mail::MailConfig,
+    pub mail: MailConfig,
     /// The data key (`CARDIO_DATA_KEY`); `None`: the key file in the data folder, created on first
     /// start. Its `Debug` shows only a fingerprint.
     pub data_key: Option<crate::blobs::DataKey>,
@@ -74,7 +74,7 @@ impl Default for Config {
             session_ttl: DEFAULT_SESSION_TTL,
             allowed_origins: Vec::new(),
             max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
-            mail: crate::auth::mail::MailConfig::default(),
+            mail: MailConfig::default(),
             data_key: None,
             backup_keep: DEFAULT_BACKUP_KEEP,
             trusted_proxies: Vec::new(),
@@ -162,5 +162,45 @@ mod tests {
         let printed = format!("{config:?}");
         assert!(!printed.contains("topsecret"), "{printed}");
         assert!(printed.contains("postgres://u:***@h/db"));
+    }
+}
+
+/// The sender address when none is configured.
+pub const DEFAULT_FROM: &str = "Cardio <cardio@localhost>";
+/// Mail settings: where messages go and what links in them point at.
+#[derive(Clone)]
+pub struct MailConfig {
+    /// lettre's URL format: `smtps://user:pass@host:465` (TLS), `smtp://user:pass@host:587?tls=required`
+    /// (STARTTLS) or `smtp://host:25` (no TLS, a relay on the same network); `None`: write messages to
+    /// the outbox folder.
+    pub smtp_url: Option<String>,
+    /// The `From:` mailbox.
+    pub from: String,
+    /// The address people reach the web app at (`https://cardio.example.org`), the base of links in
+    /// messages; `None`: `http://<listening address>`. Never taken from a request's headers, which
+    /// the sender of a reset request controls.
+    pub public_url: Option<String>,
+}
+
+impl Default for MailConfig {
+    fn default() -> Self {
+        Self {
+            smtp_url: None,
+            from: DEFAULT_FROM.to_owned(),
+            public_url: None,
+        }
+    }
+}
+
+impl fmt::Debug for MailConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MailConfig")
+            .field(
+                "smtp_url",
+                &self.smtp_url.as_deref().map(redact_url_password),
+            )
+            .field("from", &self.from)
+            .field("public_url", &self.public_url)
+            .finish()
     }
 }

@@ -4,7 +4,7 @@
 //! mail server. The log line names the message (its kind, file and token selector) and never the
 //! token's secret part.
 
-use std::{fmt, path::PathBuf};
+use std::path::PathBuf;
 
 use lettre::{
     message::{
@@ -14,50 +14,11 @@ use lettre::{
     AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
 };
 
-use crate::config::{redact_url_password, Config};
+use crate::config::Config;
+pub use crate::config::{MailConfig, DEFAULT_FROM};
 
-/// The sender address when none is configured.
-pub const DEFAULT_FROM: &str = "Cardio <cardio@localhost>";
 /// The folder under the data dir where messages go when no SMTP server is configured.
 pub const OUTBOX_DIR: &str = "outbox";
-
-/// Mail settings: where messages go and what links in them point at.
-#[derive(Clone)]
-pub struct MailConfig {
-    /// lettre's URL format: `smtps://user:pass@host:465` (TLS), `smtp://user:pass@host:587?tls=required`
-    /// (STARTTLS) or `smtp://host:25` (no TLS, a relay on the same network); `None`: write messages to
-    /// the outbox folder.
-    pub smtp_url: Option<String>,
-    /// The `From:` mailbox.
-    pub from: String,
-    /// The address people reach the web app at (`https://cardio.example.org`), the base of links in
-    /// messages; `None`: `http://<listening address>`. Never taken from a request's headers, which
-    /// the sender of a reset request controls.
-    pub public_url: Option<String>,
-}
-
-impl Default for MailConfig {
-    fn default() -> Self {
-        Self {
-            smtp_url: None,
-            from: DEFAULT_FROM.to_owned(),
-            public_url: None,
-        }
-    }
-}
-
-impl fmt::Debug for MailConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MailConfig")
-            .field(
-                "smtp_url",
-                &self.smtp_url.as_deref().map(redact_url_password),
-            )
-            .field("from", &self.from)
-            .field("public_url", &self.public_url)
-            .finish()
-    }
-}
 
 /// Why a message could not be sent.
 #[derive(Debug, thiserror::Error)]
