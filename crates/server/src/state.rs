@@ -8,7 +8,7 @@ use crate::{
     clock::Clock,
     config::Config,
     db::Db,
-    models::ModelRegistry,
+    models::registry::ModelRegistry,
     recordings::{DecodeGate, Recordings, WindowCache},
 };
 

@@ -1,22 +1,12 @@
-//! The screening models the prediction endpoints serve, loaded once when the server starts.
-//!
-//! Each model's committed parameters are compiled into `cardio-models` and parsed on first use;
-//! [`ModelRegistry::load`] does that at start so that a broken parameter file is known before the
-//! first request, and an endpoint whose model failed answers 503 ("Model not loaded. Please check
-//! backend server.") instead of failing on every call.
-//!
-//! `GET /api/models` lists each model's validated headline figures (public: the welcome page shows
-//! them instead of marketing claims).
+//! The registry of the screening models the prediction endpoints serve, loaded once when the
+//! server starts (see [`super`]), and each model's headline figures for `GET /api/models`.
 
 use std::{fmt, sync::Arc};
 
-use axum::{extract::State, routing::get, Router};
 use cardio_formats::Recording;
 use cardio_models::prediction::{PredictError, Prediction};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-
-use crate::{extract::Json, state::AppState};
 
 /// One validated figure of a model card.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -258,20 +248,6 @@ impl ModelRegistry {
         }
         out
     }
-}
-
-/// The routes of this module, mounted under `/api`.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/models", get(list))
-}
-
-/// The loaded models and their validated figures. Public: the welcome page shows them.
-#[utoipa::path(
-    get, path = "/api/models", operation_id = "list_models", tag = "predict",
-    responses((status = 200, description = "Loaded models, clinical first", body = [ModelSummary]))
-)]
-pub async fn list(State(state): State<AppState>) -> Json<Vec<ModelSummary>> {
-    Json(state.models.summaries())
 }
 
 #[cfg(test)]
