@@ -5,14 +5,13 @@
 //! the theme and language it already had. The session timeout is enforced as an idle timeout by
 //! the session extractor ([`crate::auth::session::CurrentUser`]).
 
-use std::time::Duration;
-
 use axum::{extract::State, routing::get, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::{any::AnyRow, Row};
 use utoipa::ToSchema;
 
+pub use crate::auth::session::SessionTimeout;
 use crate::{
     auth::session::CurrentUser,
     db::{ms_to_rfc3339, now_ms, Db},
@@ -91,58 +90,6 @@ impl Language {
             "es" => Some(Self::Es),
             "fr" => Some(Self::Fr),
             _ => None,
-        }
-    }
-}
-
-/// How long a session may stay unused (spec §9 options: 15 min, 30 min, 1 hour, Never).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub enum SessionTimeout {
-    /// 15 minutes.
-    #[serde(rename = "15m")]
-    Minutes15,
-    /// 30 minutes (the default).
-    #[serde(rename = "30m")]
-    Minutes30,
-    /// 1 hour.
-    #[serde(rename = "1h")]
-    Hour1,
-    /// No idle timeout: only the absolute session lifetime applies.
-    #[serde(rename = "never")]
-    Never,
-}
-
-impl SessionTimeout {
-    /// The default for accounts that never chose one.
-    pub const DEFAULT: Self = Self::Minutes30;
-
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Minutes15 => "15m",
-            Self::Minutes30 => "30m",
-            Self::Hour1 => "1h",
-            Self::Never => "never",
-        }
-    }
-
-    /// Reads a stored or sent value.
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "15m" => Some(Self::Minutes15),
-            "30m" => Some(Self::Minutes30),
-            "1h" => Some(Self::Hour1),
-            "never" => Some(Self::Never),
-            _ => None,
-        }
-    }
-
-    /// How long a session may stay unused, or `None` for no idle limit.
-    pub fn idle_limit(self) -> Option<Duration> {
-        match self {
-            Self::Minutes15 => Some(Duration::from_mins(15)),
-            Self::Minutes30 => Some(Duration::from_mins(30)),
-            Self::Hour1 => Some(Duration::from_hours(1)),
-            Self::Never => None,
         }
     }
 }
@@ -344,6 +291,7 @@ fn settings_from_row(row: &AnyRow) -> Result<Settings, sqlx::Error> {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::time::Duration;
 
     fn input(value: Value) -> Result<Settings, ApiError> {
         serde_json::from_value::<SettingsInput>(value)

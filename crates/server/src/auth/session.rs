@@ -13,11 +13,68 @@ use axum::{
     http::{header, request::Parts, HeaderMap, HeaderValue},
 };
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
+use std::time::Duration;
+
 use rand::RngCore;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
 
 use super::store::{self, UserRow};
-use crate::{error::ApiError, settings::SessionTimeout, state::AppState};
+use crate::{error::ApiError, state::AppState};
+
+/// How long a session may stay unused (spec §9 options: 15 min, 30 min, 1 hour, Never).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum SessionTimeout {
+    /// 15 minutes.
+    #[serde(rename = "15m")]
+    Minutes15,
+    /// 30 minutes (the default).
+    #[serde(rename = "30m")]
+    Minutes30,
+    /// 1 hour.
+    #[serde(rename = "1h")]
+    Hour1,
+    /// No idle timeout: only the absolute session lifetime applies.
+    #[serde(rename = "never")]
+    Never,
+}
+
+impl SessionTimeout {
+    /// The default for accounts that never chose one.
+    pub const DEFAULT: Self = Self::Minutes30;
+
+    /// The stored and sent form (`15m`, `30m`, `1h`, `never`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Minutes15 => "15m",
+            Self::Minutes30 => "30m",
+            Self::Hour1 => "1h",
+            Self::Never => "never",
+        }
+    }
+
+    /// Reads a stored or sent value.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "15m" => Some(Self::Minutes15),
+            "30m" => Some(Self::Minutes30),
+            "1h" => Some(Self::Hour1),
+            "never" => Some(Self::Never),
+            _ => None,
+        }
+    }
+
+    /// How long a session may stay unused, or `None` for no idle limit.
+    pub fn idle_limit(self) -> Option<Duration> {
+        match self {
+            Self::Minutes15 => Some(Duration::from_mins(15)),
+            Self::Minutes30 => Some(Duration::from_mins(30)),
+            Self::Hour1 => Some(Duration::from_hours(1)),
+            Self::Never => None,
+        }
+    }
+}
 
 /// Name of the session cookie.
 pub const COOKIE_NAME: &str = "cardio_session";
