@@ -1,38 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Clock } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap, type Agreement, type Review } from '../../api/client';
-import { queryKeys } from '../../api/queryKeys';
+import type { Agreement, Review } from '../../api/client';
 import { apiErrorMessage } from '../../lib/apiErrors';
 import { formatDateTime } from '../../lib/format';
 import { useCurrentUser } from '../../lib/session';
+import type { ReviewState } from '../../lib/useReview';
 import { ErrorBanner } from '../ErrorBanner';
 import { Spinner } from '../Spinner';
 
-/** What is reviewed: one analysis, or a screening's combined result. */
-export type ReviewTarget = { kind: 'analysis' | 'screening'; id: string };
-
 /** Longest comment the server takes (characters). */
 export const MAX_COMMENT_CHARS = 2000;
-
-function fetchHistory(target: ReviewTarget): Promise<Review[]> {
-  const params = { params: { path: { id: target.id } } };
-  return unwrap(
-    target.kind === 'analysis'
-      ? api.GET('/api/analyses/{id}/reviews', params)
-      : api.GET('/api/screenings/{id}/reviews', params),
-  );
-}
-
-function postReview(target: ReviewTarget, body: { agreement: Agreement; comment: string }): Promise<Review> {
-  const params = { params: { path: { id: target.id } }, body };
-  return unwrap(
-    target.kind === 'analysis'
-      ? api.POST('/api/analyses/{id}/reviews', params)
-      : api.POST('/api/screenings/{id}/reviews', params),
-  );
-}
 
 function ReviewLine({ review }: { review: Review }) {
   const { t } = useTranslation();
@@ -55,27 +33,18 @@ function ReviewLine({ review }: { review: Review }) {
  * The form starts with neither answer chosen, and refuses to sign off until one is: a sign-off is
  * the doctor's decision, never a default. `resultChangedAt` (a combined result's time) marks a
  * current review made before the result last changed.
+ *
+ * It fetches nothing itself: the page passes the result's reviews and the save mutation
+ * (`useReview` in `lib/useReview.ts`).
  */
-export function ReviewPanel({ target, resultChangedAt }: { target: ReviewTarget; resultChangedAt?: string }) {
+export function ReviewPanel({ review, resultChangedAt }: { review: ReviewState; resultChangedAt?: string }) {
   const { t } = useTranslation();
   const user = useCurrentUser();
-  const queryClient = useQueryClient();
   const formId = useId();
-  const queryKey = queryKeys.reviews(target.kind, target.id);
-  const history = useQuery({ queryKey, queryFn: () => fetchHistory(target), retry: false });
+  const { history, save } = review;
   const [agreement, setAgreement] = useState<Agreement | null>(null);
   const [comment, setComment] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: (body: { agreement: Agreement; comment: string }) => postReview(target, body),
-    onSuccess: () => {
-      setComment('');
-      setAgreement(null);
-      for (const key of [queryKey, queryKeys.analyses, queryKeys.screenings, queryKeys.dashboard, queryKeys.audit]) {
-        void queryClient.invalidateQueries({ queryKey: key });
-      }
-    },
-  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -93,7 +62,15 @@ export function ReviewPanel({ target, resultChangedAt }: { target: ReviewTarget;
       return;
     }
     setProblem(null);
-    save.mutate({ agreement, comment: trimmed });
+    save.mutate(
+      { agreement, comment: trimmed },
+      {
+        onSuccess: () => {
+          setComment('');
+          setAgreement(null);
+        },
+      },
+    );
   };
 
   let current;

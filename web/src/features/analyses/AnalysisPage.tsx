@@ -10,6 +10,7 @@ import { Spinner } from '../../components/Spinner';
 import { AnalysisWaveform } from '../../components/waveform/AnalysisWaveform';
 import { formatDateTime } from '../../lib/format';
 import { MODEL_NAMES } from '../../lib/prediction';
+import { useReview } from '../../lib/useReview';
 import { useAnalysis } from './api';
 
 /**
@@ -97,8 +98,14 @@ export function AnalysisPage() {
         <PredictionResultView result={a.result} waveform={false} />
       </div>
       <div className="card">
-        <ReviewPanel target={{ kind: 'analysis', id: a.id }} />
+        <AnalysisReview id={a.id} />
       </div>
     </div>
   );
+}
+
+/** The doctor's sign-off of this analysis. */
+function AnalysisReview({ id }: { id: string }) {
+  const review = useReview({ kind: 'analysis', id });
+  return <ReviewPanel review={review} />;
 }

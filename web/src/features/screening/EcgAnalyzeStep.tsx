@@ -15,6 +15,7 @@ import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
 import { fileProblem } from '../../lib/fileRules';
 import { MODEL_NAMES, percent, predictionErrorMessage } from '../../lib/prediction';
+import { useReview } from '../../lib/useReview';
 import { combineScreening, fetchScreeningAnalyses, useScreeningAnalyses } from './api';
 import { DeviceInboxPicker } from './recording/DeviceInboxPicker';
 import { SerialSource } from './recording/SerialSource';
@@ -289,6 +290,7 @@ const STEP_PATHS = { pcg: paths.sensorPcg, ppg: paths.sensorPpg } as const;
 
 function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; onAnalyzeAnother: () => void }) {
   const { t } = useTranslation();
+  const review = useReview({ kind: 'screening', id: result.screening_id });
   return (
     <section className="card result" aria-labelledby="combined-title">
       <div className="result__headline">
@@ -366,7 +368,7 @@ function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; on
         </ol>
       </section>
       <p className="result__disclaimer">{t('results.disclaimer')}</p>
-      <ReviewPanel target={{ kind: 'screening', id: result.screening_id }} resultChangedAt={result.combined_at} />
+      <ReviewPanel review={review} resultChangedAt={result.combined_at} />
       <div className="form-actions">
         <a
           className="button button--secondary"
