@@ -30,9 +30,9 @@ use crate::{
         reviews::screening_history, reports::summary, reports::export_csv, reports::history, export_zip::export_all, notifications::feed, notifications::mark_seen, sharing::current_share, sharing::invite, sharing::revoke, sharing::invitations, sharing::accept, sharing::results, sharing::shared_report,
         fhir::export, system::storage, system::release_notes,
         data_settings::read, data_settings::save, backup::read, backup::make, report_pdf::analysis_report, report_pdf::screening_report,
-        devices::list, devices::register, devices::rename, devices::rotate_token, devices::revoke,
-        devices::heartbeat, devices::push_recording, devices::inbox, devices::attach,
-        devices::read_log, devices::write_log,
+        devices::routes::list, devices::routes::register, devices::routes::rename, devices::routes::rotate_token, devices::routes::revoke,
+        devices::routes::heartbeat, devices::routes::push_recording, devices::routes::inbox, devices::routes::attach,
+        devices::routes::read_log, devices::routes::write_log,
     ),
     components(schemas(
         ErrorBody, health::Health, auth::User, auth::Role, auth::SignupRequest, auth::LoginRequest,
