@@ -1,6 +1,6 @@
 //! `cardio train ecg|pcg|ppg` and `cardio eval ecg|pcg|ppg`: refit a signal model's committed
 //! parameters from `$CARDIO_DATASETS` (deterministic: fixed seeds, constant training date) and print
-//! its model card's validation table.
+//! its model card's validation table (`--format json`: the whole report as JSON).
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +9,7 @@ use cardio_models::{ecg_rhythm, pcg_model, ppg_rhythm};
 use clap::Args;
 
 use crate::datasets::default_root;
+use crate::gate::Format;
 
 /// Flags of `cardio train ecg|pcg|ppg`.
 #[derive(Args)]
@@ -27,6 +28,9 @@ pub struct EvalSignalArgs {
     /// Folder of the unpacked datasets [default: $CARDIO_DATASETS, else ~/.cache/cardio-datasets].
     #[arg(long)]
     datasets: Option<PathBuf>,
+    /// Output format: the model card's tables, or the whole report as one JSON object.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
 }
 
 /// Which signal model.
@@ -59,18 +63,32 @@ fn train_model(model: SignalModel, root: &Path) -> anyhow::Result<Trained> {
     })
 }
 
-fn eval_model(model: SignalModel, root: &Path) -> anyhow::Result<String> {
-    Ok(match model {
-        SignalModel::Ecg => ecg_rhythm::evaluate(root)
-            .context("validating the ECG model")?
-            .to_string(),
-        SignalModel::Pcg => pcg_model::evaluate(root)
-            .context("validating the PCG model")?
-            .to_string(),
-        SignalModel::Ppg => ppg_rhythm::evaluate(root)
-            .context("validating the PPG model")?
-            .to_string(),
+/// The report as the card's tables or as JSON.
+fn render<R: std::fmt::Display + serde::Serialize>(
+    report: &R,
+    format: Format,
+) -> anyhow::Result<String> {
+    Ok(match format {
+        Format::Table => report.to_string(),
+        Format::Json => serde_json::to_string_pretty(report)?,
     })
+}
+
+fn eval_model(model: SignalModel, root: &Path, format: Format) -> anyhow::Result<String> {
+    match model {
+        SignalModel::Ecg => render(
+            &ecg_rhythm::evaluate(root).context("validating the ECG model")?,
+            format,
+        ),
+        SignalModel::Pcg => render(
+            &pcg_model::evaluate(root).context("validating the PCG model")?,
+            format,
+        ),
+        SignalModel::Ppg => render(
+            &ppg_rhythm::evaluate(root).context("validating the PPG model")?,
+            format,
+        ),
+    }
 }
 
 fn params_path(model: SignalModel) -> &'static str {
@@ -98,6 +116,6 @@ pub fn train(model: SignalModel, args: &TrainSignalArgs) -> anyhow::Result<()> {
 /// Runs `cardio eval <model>`.
 pub fn eval(model: SignalModel, args: &EvalSignalArgs) -> anyhow::Result<bool> {
     let root = args.datasets.clone().unwrap_or_else(default_root);
-    println!("{}", eval_model(model, &root)?);
+    println!("{}", eval_model(model, &root, args.format)?);
     Ok(true)
 }

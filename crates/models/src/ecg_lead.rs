@@ -27,34 +27,28 @@ pub fn pick_lead(rec: &Recording) -> Option<usize> {
         .or_else(|| rec.channels.iter().position(has_data))
 }
 
+/// Millivolts per unit of a declared voltage unit (mV, µV, nV, V, also spelt out), or `None` for
+/// any other unit, including none.
+fn declared_mv_per_unit(c: &Channel) -> Option<f64> {
+    match c.unit.trim() {
+        "mV" | "millivolt" | "millivolts" => Some(1.0),
+        "uV" | "µV" | "μV" | "microvolt" | "microvolts" => Some(1e-3),
+        "nV" => Some(1e-6),
+        "V" | "volt" | "volts" => Some(1e3),
+        _ => None,
+    }
+}
+
 /// Whether a channel declares a voltage unit (mV, µV, nV, V): only then is its amplitude in
 /// millivolts known (a column of bare numbers may be ADC counts).
 pub fn has_unit(c: &Channel) -> bool {
-    matches!(
-        c.unit.trim(),
-        "mV" | "uV"
-            | "µV"
-            | "μV"
-            | "microvolt"
-            | "microvolts"
-            | "nV"
-            | "V"
-            | "volt"
-            | "volts"
-            | "millivolt"
-            | "millivolts"
-    )
+    declared_mv_per_unit(c).is_some()
 }
 
 /// Millivolts per unit of a channel's samples (µV, nV and V are converted; any other unit,
 /// including none, is taken as mV).
 pub fn mv_per_unit(c: &Channel) -> f64 {
-    match c.unit.trim() {
-        "uV" | "µV" | "μV" | "microvolt" | "microvolts" => 1e-3,
-        "nV" => 1e-6,
-        "V" | "volt" | "volts" => 1e3,
-        _ => 1.0,
-    }
+    declared_mv_per_unit(c).unwrap_or(1.0)
 }
 
 #[cfg(test)]
