@@ -1,13 +1,13 @@
 //! `cardio admin grant|revoke EMAIL` and `cardio admin list`: who may change the server-wide
 //! settings (encryption at rest, backups, storage figures), on the same `DATABASE_URL` as
 //! `cardio serve`. The first account of an installation is an administrator already; the last one
-//! cannot be revoked. See [`cardio_server::auth::admin`].
+//! cannot be revoked. See [`cardio_server::accounts::auth::admin`].
 
 use anyhow::Context;
 use cardio_server::{
-    auth::{admin, email::Email},
-    config::DEFAULT_DATABASE_URL,
-    db::{now_ms, Db},
+    accounts::auth::{admin, email::Email},
+    platform::config::DEFAULT_DATABASE_URL,
+    platform::db::{now_ms, Db},
 };
 
 /// Flags of `cardio admin`.

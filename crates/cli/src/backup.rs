@@ -1,4 +1,4 @@
-//! `cardio backup` and `cardio restore DIR`: the SQLite backups of [`cardio_server::backup`] from the
+//! `cardio backup` and `cardio restore DIR`: the SQLite backups of [`cardio_server::admin::backup`] from the
 //! command line, with the same database URL, data folder and data key as `cardio serve`.
 //!
 //! The data key is never part of a backup: restoring encrypted files needs the same
@@ -8,10 +8,10 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use cardio_server::{
-    backup,
-    blobs::{BlobStore, DataKey},
-    config::{DEFAULT_BACKUP_KEEP, DEFAULT_DATABASE_URL},
-    db::Db,
+    admin::backup,
+    platform::blobs::{BlobStore, DataKey},
+    platform::config::{DEFAULT_BACKUP_KEEP, DEFAULT_DATABASE_URL},
+    platform::db::Db,
 };
 
 /// Flags of `cardio backup`.
@@ -65,7 +65,7 @@ pub async fn backup(args: BackupArgs) -> anyhow::Result<()> {
         &db,
         &args.data_dir,
         &blobs,
-        cardio_server::db::now_ms(),
+        cardio_server::platform::db::now_ms(),
         args.keep,
     )
     .await

@@ -32,7 +32,7 @@ mod train;
 use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use anyhow::Context;
-use cardio_server::config::{Config, DEFAULT_ADDR, DEFAULT_DATABASE_URL};
+use cardio_server::platform::config::{Config, DEFAULT_ADDR, DEFAULT_DATABASE_URL};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -102,21 +102,21 @@ struct ServeArgs {
     #[arg(long, env = "CARDIO_SMTP_URL", hide_env_values = true)]
     smtp_url: Option<String>,
     /// The From: address of those messages.
-    #[arg(long, env = "CARDIO_MAIL_FROM", default_value = cardio_server::auth::mail::DEFAULT_FROM)]
+    #[arg(long, env = "CARDIO_MAIL_FROM", default_value = cardio_server::accounts::auth::mail::DEFAULT_FROM)]
     mail_from: String,
     /// The address people reach the web app at, the base of links in messages
     /// [default: http://<addr>].
     #[arg(long, env = "CARDIO_PUBLIC_URL")]
     public_url: Option<String>,
     /// How many backups the daily backup keeps (the newest).
-    #[arg(long, env = "CARDIO_BACKUP_KEEP", default_value_t = cardio_server::config::DEFAULT_BACKUP_KEEP)]
+    #[arg(long, env = "CARDIO_BACKUP_KEEP", default_value_t = cardio_server::platform::config::DEFAULT_BACKUP_KEEP)]
     backup_keep: usize,
     /// Reverse proxies (addresses or networks, comma-separated) whose X-Forwarded-For header
     /// names the client; from any other peer the header is ignored.
-    #[arg(long, env = "CARDIO_TRUSTED_PROXIES", value_delimiter = ',', value_parser = cardio_server::client_addr::parse_trusted_proxy)]
+    #[arg(long, env = "CARDIO_TRUSTED_PROXIES", value_delimiter = ',', value_parser = cardio_server::platform::client_addr::parse_trusted_proxy)]
     trusted_proxies: Vec<cardio_server::ipnet::IpNet>,
     /// Sign-ups allowed per client address an hour.
-    #[arg(long, env = "CARDIO_SIGNUPS_PER_HOUR", default_value_t = cardio_server::auth::rate_limit::MAX_SIGNUPS_PER_CLIENT)]
+    #[arg(long, env = "CARDIO_SIGNUPS_PER_HOUR", default_value_t = cardio_server::accounts::auth::rate_limit::MAX_SIGNUPS_PER_CLIENT)]
     signups_per_hour: u32,
 }
 
@@ -202,7 +202,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         session_ttl: Duration::from_secs(args.session_ttl_hours * 3600),
         allowed_origins: args.allowed_origins,
         max_upload_bytes: args.max_upload_mb.saturating_mul(1024 * 1024),
-        mail: cardio_server::auth::mail::MailConfig {
+        mail: cardio_server::accounts::auth::mail::MailConfig {
             smtp_url: args.smtp_url,
             from: args.mail_from,
             public_url: args.public_url,
@@ -210,8 +210,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         data_key: backup::data_key_from_env()?,
         backup_keep: args.backup_keep,
         trusted_proxies: args.trusted_proxies,
-        header_read_timeout: cardio_server::config::DEFAULT_HEADER_READ_TIMEOUT,
-        max_connections: cardio_server::config::DEFAULT_MAX_CONNECTIONS,
+        header_read_timeout: cardio_server::platform::config::DEFAULT_HEADER_READ_TIMEOUT,
+        max_connections: cardio_server::platform::config::DEFAULT_MAX_CONNECTIONS,
         signups_per_hour: args.signups_per_hour,
     };
     std::fs::create_dir_all(&config.data_dir).context("cannot create the data folder")?;

@@ -17,7 +17,7 @@ use std::{
 use anyhow::anyhow;
 use cardio_formats::{FormatError, ReadOptions, Recording};
 use cardio_models::prediction::Prediction;
-use cardio_server::models::{ModelRegistry, SignalModel};
+use cardio_server::recordings::registry::{ModelRegistry, SignalModel};
 use clap::{Args, ValueEnum};
 
 /// Flags of `cardio predict ecg|pcg|ppg`.

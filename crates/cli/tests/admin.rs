@@ -44,7 +44,7 @@ fn stderr(output: &Output) -> String {
 /// Two doctors, the first the administrator (as the first account of an installation is).
 fn two_doctors(dir: &Path) {
     tokio::runtime::Runtime::new().unwrap().block_on(async {
-        let db = cardio_server::db::Db::connect(&database_url(dir))
+        let db = cardio_server::platform::db::Db::connect(&database_url(dir))
             .await
             .unwrap();
         sqlx::query(

@@ -50,7 +50,7 @@ fn text(output: &Output) -> String {
 fn name_in_an_analysis(data_dir: &Path, sha: &str) {
     let url = format!("sqlite://{}/cardio.db", data_dir.display());
     tokio::runtime::Runtime::new().unwrap().block_on(async {
-        let db = cardio_server::db::Db::connect(&url).await.unwrap();
+        let db = cardio_server::platform::db::Db::connect(&url).await.unwrap();
         sqlx::query(
             "INSERT INTO users (id, email, password_hash, role, created_at, updated_at) \
              VALUES ('u1', 'ana@clinic.test', 'x', 'doctor', 0, 0)",
@@ -79,9 +79,9 @@ fn a_backup_is_restored_into_an_empty_folder_and_never_over_data() {
     let data = root.join("data");
     std::fs::create_dir_all(&data).unwrap();
     let key = "11".repeat(32);
-    let store = cardio_server::blobs::BlobStore::with_key(
+    let store = cardio_server::platform::blobs::BlobStore::with_key(
         &data,
-        Some(cardio_server::blobs::DataKey::parse(&key).unwrap()),
+        Some(cardio_server::platform::blobs::DataKey::parse(&key).unwrap()),
     );
     let sha = store.put(b"time,ECG\n0.000,0.1\n").unwrap();
     // An analysis names it (a backup holds only named files, not orphans).
@@ -130,9 +130,9 @@ fn a_backup_is_restored_into_an_empty_folder_and_never_over_data() {
     let restored = cardio(&["restore", &backup], &target, Some(&key));
     assert!(restored.status.success(), "{}", text(&restored));
     assert!(text(&restored).contains("1 files"), "{}", text(&restored));
-    let copy = cardio_server::blobs::BlobStore::with_key(
+    let copy = cardio_server::platform::blobs::BlobStore::with_key(
         &target,
-        Some(cardio_server::blobs::DataKey::parse(&key).unwrap()),
+        Some(cardio_server::platform::blobs::DataKey::parse(&key).unwrap()),
     );
     assert_eq!(copy.get(&sha).unwrap(), b"time,ECG\n0.000,0.1\n");
     assert!(target.join("cardio.db").is_file());

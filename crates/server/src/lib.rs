@@ -1,87 +1,44 @@
 //! # cardio-server: the Cardio HTTP API and web app host, as a library
 //!
 //! [`app`] builds the whole axum [`Router`] from an [`AppState`]; tests drive it in-process and
-//! the `cardio serve` command runs it through [`Application`]. One module per resource, each owning
-//! its routes, request and response types and SQL:
+//! the `cardio serve` command runs it through [`Application`]. The modules are grouped by area
+//! (the layering rule and the folder tree are in `docs/architecture.md`):
 //!
-//! - [`auth`]: accounts, sessions, sign-in rate limiting, display name and password changes;
-//! - [`notifications`]: in-app notifications, as the notification settings ask;
-//! - [`profile`]: the profile page's activity figures; [`settings`]: each user's preferences,
-//!   whose session timeout the session check enforces (against the [`clock`]);
-//! - [`health`]: `GET /api/health`; [`system`]: storage figures and the release notes;
-//!   [`data_settings`]: the server-wide Data Encryption and Auto Backup switches; [`backup`]: SQLite
-//!   backups (API, `cardio backup`/`restore`, the daily task) of the database and the [`blobs`];
-//! - [`patients`], [`clinical`], [`screenings`]: a doctor's patients, their clinical parameters and
-//!   screening sessions, every query scoped to the doctor;
-//! - [`dashboard`]: the home page's figures;
-//! - [`predict`]: the clinical, ECG, PCG and PPG predictions of spec §7, served by the models of
-//!   [`models`] and kept as [`analyses`] (uploaded files in the [`blobs`] store), and [`combine`],
-//!   the rule of a screening's combined result (computed on every read of the screening);
-//!   [`waveforms`] gives the viewers a window of a stored recording;
-//! - [`fhir`]: a patient's data as a FHIR R4 Bundle;
-//! - [`report_pdf`]: the PDF report of an analysis or a screening;
-//! - [`reports`]: the Reports page's figures and the CSV export of the doctor's analyses;
-//!   [`export_zip`]: Export All, a period's CSV, PDF reports and FHIR bundles as one streamed ZIP;
-//! - [`reviews`]: the owning doctor's sign-off of an analysis or a screening, with its history;
-//! - [`sharing`]: results a doctor shares with the patient's own (`user`) account;
-//! - [`devices`]: network devices (tokens, heartbeats, pushed recordings in the doctor's inbox) and
-//!   each user's connection log;
-//! - [`audit`]: the trail of who read or changed which patient's data;
-//! - [`openapi`]: the OpenAPI document the web client is generated from;
-//! - [`web`]: the built React app with client-side routes falling back to `index.html`.
-//!
-//! Cross-cutting pieces: [`config`], [`db`] (SQLite or PostgreSQL through one code path),
-//! [`error`] (the single error-to-response mapping), [`extract`] and [`csrf`].
+//! - [`platform`]: what every area stands on: the database, the one error-to-response mapping,
+//!   extractors, CSRF, the clock, ids, the configuration, the blob store, the application state,
+//!   the server loop and the web app host;
+//! - [`accounts`]: sign-in, sessions, two-factor, each user's settings, profile and notifications;
+//! - [`records`]: a doctor's patients, clinical parameters, screenings, analyses, reviews, shared
+//!   results, the Reports page and the dashboard, every query scoped to the doctor;
+//! - [`recordings`]: predictions from uploaded or device-pushed recordings, the models that serve
+//!   them, bounded-memory decoding and the viewers' waveform windows;
+//! - [`exports`]: the ZIP export, FHIR bundles and PDF reports;
+//! - [`admin`]: the audit trail, backups, data settings, orphaned-file sweeping and system figures;
+//! - [`openapi`]: the OpenAPI document of every route (the web client is generated from it).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let config = cardio_server::config::Config::default();
+//! let config = cardio_server::platform::config::Config::default();
 //! let app = cardio_server::Application::build(config).await?;
 //! println!("listening on {}", app.local_addr());
 //! app.run_until_stopped().await?;
 //! # Ok(()) }
 //! ```
 
-pub mod analyses;
-pub mod audit;
-pub mod auth;
-pub mod backup;
-pub mod blobs;
-pub mod client_addr;
-pub mod clinical;
-pub mod clock;
-pub mod combine;
-pub mod config;
-pub mod csrf;
-pub mod dashboard;
-pub mod data_settings;
-pub mod db;
-pub mod devices;
-pub mod error;
-pub mod export_zip;
-pub mod extract;
-pub mod fhir;
-pub mod health;
-pub mod models;
-pub mod notifications;
+pub mod accounts;
+pub mod admin;
+pub mod exports;
 pub mod openapi;
-pub mod orphans;
-pub mod patients;
-pub mod predict;
-pub mod profile;
-pub mod record_id;
+pub mod platform;
 pub mod recordings;
-pub mod report_pdf;
-pub mod reports;
-pub mod reviews;
-pub mod screenings;
-pub mod serve;
-pub mod settings;
-pub mod sharing;
-pub mod state;
-pub mod system;
-pub mod waveforms;
-pub mod web;
+pub mod records;
+
+use accounts::{auth, notifications, profile, settings};
+use admin::{audit, backup, data_settings, orphans, system};
+use exports::{fhir, pdf as report_pdf, zip as export_zip};
+use platform::{blobs, config, csrf, db, error, health, serve, state, web};
+use recordings::{devices, models, predict, waveforms};
+use records::{analyses, clinical, dashboard, patients, reports, reviews, screenings, sharing};
 
 use std::{net::SocketAddr, time::Duration};
 

@@ -3,11 +3,15 @@
 
 use utoipa::OpenApi;
 
-use crate::devices;
 use crate::{
-    analyses, audit, auth, backup, clinical, combine, dashboard, data_settings, error::ErrorBody,
-    export_zip, fhir, health, models, notifications, patients, predict, profile, report_pdf,
-    reports, reviews, screenings, settings, sharing, system, waveforms,
+    accounts::{auth, notifications, profile, settings},
+    admin::{audit, backup, data_settings, system},
+    exports::{fhir, pdf as report_pdf, zip as export_zip},
+    platform::{error::ErrorBody, health},
+    recordings::{devices, models, predict, waveforms},
+    records::{
+        analyses, clinical, combine, dashboard, patients, reports, reviews, screenings, sharing,
+    },
 };
 
 /// The API description.
@@ -21,13 +25,13 @@ use crate::{
         auth::email_links::request_verification, auth::email_links::verify_email,
         auth::email_links::request_reset, auth::email_links::reset_password, profile::activity, settings::read, settings::save,
         patients::create, patients::list, patients::read, patients::update,
-        clinical::create, clinical::history,
+        clinical::routes::create, clinical::routes::history,
         screenings::create, screenings::read, screenings::list_for_patient,
         audit::list, dashboard::summary,
         predict::clinical_prediction, predict::ecg, predict::pcg, predict::ppg, analyses::list,
         analyses::read, waveforms::read, models::list, screenings::combine,
-        reviews::review_analysis, reviews::analysis_history, reviews::review_screening,
-        reviews::screening_history, reports::summary, reports::export_csv, reports::history, export_zip::export_all, notifications::feed, notifications::mark_seen, sharing::current_share, sharing::invite, sharing::revoke, sharing::invitations, sharing::accept, sharing::results, sharing::shared_report,
+        reviews::routes::review_analysis, reviews::routes::analysis_history, reviews::routes::review_screening,
+        reviews::routes::screening_history, reports::summary, reports::export_csv, reports::history, export_zip::export_all, notifications::feed, notifications::mark_seen, sharing::current_share, sharing::invite, sharing::revoke, sharing::invitations, sharing::accept, sharing::results, sharing::shared_report,
         fhir::export, system::storage, system::release_notes,
         data_settings::read, data_settings::save, backup::read, backup::make, report_pdf::analysis_report, report_pdf::screening_report,
         devices::routes::list, devices::routes::register, devices::routes::rename, devices::routes::rotate_token, devices::routes::revoke,
@@ -45,18 +49,18 @@ use crate::{
         settings::Settings, settings::Theme, settings::Language, settings::SessionTimeout,
         patients::Patient, patients::PatientForm, patients::PatientPatch,
         patients::fields::Gender, patients::fields::Status,
-        clinical::ClinicalForm, clinical::ClinicalParameters, clinical::ClinicalRecord,
+        clinical::routes::ClinicalForm, clinical::store::ClinicalParameters, clinical::store::ClinicalRecord,
         screenings::Screening, screenings::PatientSummary, screenings::NewScreening,
-        audit::AuditEntry, audit::Action, dashboard::Dashboard,
+        audit::AuditEntry, crate::platform::audit::Action, dashboard::Dashboard,
         predict::ClinicalPredictRequest, predict::RecordingUpload,
         analyses::PredictionResult, analyses::Analysis, analyses::Modality, analyses::StoredFile,
         waveforms::WaveformView, waveforms::WaveformChannelView,
-        reviews::Review, reviews::ReviewForm, report_pdf::PdfFile, export_zip::ZipFile, notifications::NotificationFeed, notifications::Notification, notifications::NotificationKind, sharing::Share, sharing::ShareStatus, sharing::ShareState, sharing::ShareForm, sharing::Invitation, sharing::SharedResult, reviews::Agreement,
+        reviews::store::Review, reviews::routes::ReviewForm, report_pdf::PdfFile, export_zip::ZipFile, notifications::NotificationFeed, notifications::Notification, notifications::NotificationKind, sharing::Share, sharing::ShareStatus, sharing::ShareState, sharing::ShareForm, sharing::Invitation, sharing::SharedResult, reviews::store::Agreement,
         reports::ReportSummary, reports::ByModality, reports::MonthVolume,
         system::StorageUsage, reports::GeneratedReport,
         data_settings::DataSettings, data_settings::DataSettingsView,
         backup::BackupList, backup::BackupSummary, backup::Counts,
-        models::ModelSummary, models::Metric,
+        crate::recordings::registry::ModelSummary, crate::recordings::registry::Metric,
         combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,
         devices::DeviceType, devices::DeviceStatus, devices::NetworkDevice, devices::RegisteredDevice,
         devices::NewDevice, devices::DeviceRename, devices::DeviceRecording, devices::HeartbeatAck,

@@ -14,7 +14,7 @@ use axum::{
     http::{header, Method, Request, StatusCode},
     Router,
 };
-use cardio_server::{config::Config, db::Db, AppState};
+use cardio_server::{platform::config::Config, platform::db::Db, AppState};
 use http_body_util::BodyExt;
 use peak_alloc::PeakAlloc;
 use serde_json::{json, Value};

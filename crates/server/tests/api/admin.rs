@@ -3,7 +3,7 @@
 //! and every change reaches the other administrators' notifications.
 
 use axum::http::{Method, StatusCode};
-use cardio_server::auth::{
+use cardio_server::accounts::auth::{
     admin::{self, AdminError, Outcome},
     session::ADMINS_ONLY,
 };
@@ -53,10 +53,12 @@ pub async fn a_doctor_who_is_not_an_administrator_gets_403_on_every_server_wide_
         assert_eq!(response.status, StatusCode::FORBIDDEN, "{path}");
         assert_eq!(response.detail(), ADMINS_ONLY, "{path}");
     }
-    assert!(cardio_server::backup::list(&app.config.data_dir)
+    assert!(cardio_server::admin::backup::list(&app.config.data_dir)
         .unwrap()
         .is_empty());
-    let (settings, updated_at) = cardio_server::data_settings::load(&app.db).await.unwrap();
+    let (settings, updated_at) = cardio_server::admin::data_settings::load(&app.db)
+        .await
+        .unwrap();
     assert!(settings.encrypt_blobs && settings.auto_backup);
     assert_eq!(updated_at, None);
 }
@@ -119,7 +121,7 @@ pub async fn an_administrators_change_reaches_the_other_administrators_notificat
 ) {
     let first = app.signed_in_doctor().await;
     let second = new_doctor(&mut app).await;
-    admin::grant(&app.db, &second, cardio_server::db::now_ms())
+    admin::grant(&app.db, &second, cardio_server::platform::db::now_ms())
         .await
         .unwrap();
     let saved = app

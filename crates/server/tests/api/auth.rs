@@ -258,7 +258,7 @@ pub async fn an_expired_session_is_refused(mut app: TestApp) {
     assert_eq!(app.me().await.status, StatusCode::OK);
 
     sqlx::query("UPDATE sessions SET expires_at = $1")
-        .bind(cardio_server::db::now_ms() - 1)
+        .bind(cardio_server::platform::db::now_ms() - 1)
         .execute(&app.db.pool)
         .await
         .unwrap();
@@ -283,7 +283,10 @@ pub async fn only_the_hash_of_the_token_is_stored(mut app: TestApp) {
         .unwrap();
     let stored: String = row.get("token_hash");
     assert_ne!(stored, token);
-    assert_eq!(stored, cardio_server::auth::session::token_hash(&token));
+    assert_eq!(
+        stored,
+        cardio_server::accounts::auth::session::token_hash(&token)
+    );
     let lifetime: i64 = row.get::<i64, _>("expires_at") - row.get::<i64, _>("created_at");
     assert_eq!(lifetime, 12 * 3600 * 1000);
 }
@@ -395,7 +398,7 @@ pub async fn oversized_bodies_are_refused(mut app: TestApp) {
 
 #[tokio::test]
 async fn the_cookie_is_secure_when_configured() {
-    let config = cardio_server::config::Config {
+    let config = cardio_server::platform::config::Config {
         secure_cookies: true,
         ..Default::default()
     };
@@ -435,6 +438,6 @@ pub async fn signup_and_password_change_refuse_a_common_password(mut app: TestAp
     assert_eq!(change.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(
         change.detail(),
-        cardio_server::auth::password::PASSWORD_TOO_COMMON
+        cardio_server::accounts::auth::password::PASSWORD_TOO_COMMON
     );
 }

@@ -5,10 +5,10 @@ use std::{fmt::Write as _, time::Duration};
 
 use axum::http::{Method, StatusCode};
 use cardio_server::{
-    backup::{self, POSTGRES_BACKUPS},
-    blobs::{BlobStore, DataKey, KEY_FILE, MAGIC},
-    db::Db,
-    error::STORED_FILE_TAMPERED,
+    admin::backup::{self, POSTGRES_BACKUPS},
+    platform::blobs::{BlobStore, DataKey, KEY_FILE, MAGIC},
+    platform::db::Db,
+    platform::error::STORED_FILE_TAMPERED,
     AppState,
 };
 use serde_json::{json, Value};
@@ -185,7 +185,9 @@ pub async fn a_user_gets_403_on_the_backup_and_encryption_endpoints(mut app: Tes
     }
     assert!(backup::list(&app.config.data_dir).unwrap().is_empty());
     // Nothing changed.
-    let (settings, _) = cardio_server::data_settings::load(&app.db).await.unwrap();
+    let (settings, _) = cardio_server::admin::data_settings::load(&app.db)
+        .await
+        .unwrap();
     assert!(settings.encrypt_blobs && settings.auto_backup);
 }
 
@@ -203,7 +205,7 @@ pub async fn data_settings_default_on_and_changes_are_audited(mut app: TestApp) 
     // Server-wide: another administrator sees the change.
     app.logout().await;
     let other = app.signed_in_doctor().await;
-    cardio_server::auth::admin::grant(&app.db, &other, 1)
+    cardio_server::accounts::auth::admin::grant(&app.db, &other, 1)
         .await
         .unwrap();
     let seen = app.get("/api/system/data-settings").await.json();
@@ -476,7 +478,7 @@ pub async fn orphans_are_swept_after_a_day_and_never_backed_up(mut app: TestApp)
         assert!(!copied.exists());
     }
 
-    let swept = cardio_server::orphans::sweep(&state).await.unwrap();
+    let swept = cardio_server::admin::orphans::sweep(&state).await.unwrap();
 
     assert_eq!(swept.orphans, 1);
     assert_eq!(swept.temporary, 1);
@@ -485,7 +487,7 @@ pub async fn orphans_are_swept_after_a_day_and_never_backed_up(mut app: TestApp)
     assert_eq!(waveform(&mut app, &analysis).await.status, StatusCode::OK);
     // Nothing left to sweep.
     assert_eq!(
-        cardio_server::orphans::sweep(&state).await.unwrap(),
-        cardio_server::orphans::Swept::default()
+        cardio_server::admin::orphans::sweep(&state).await.unwrap(),
+        cardio_server::admin::orphans::Swept::default()
     );
 }

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use axum::http::{Method, StatusCode};
-use cardio_server::config::Config;
+use cardio_server::platform::config::Config;
 use serde_json::{json, Value};
 use sqlx::Row;
 
@@ -112,7 +112,10 @@ pub async fn a_registered_device_gets_a_token_shown_once_and_stored_hashed(mut a
         .await
         .unwrap();
     let stored: String = row.try_get("token_hash").unwrap();
-    assert_eq!(stored, cardio_server::auth::session::token_hash(&token));
+    assert_eq!(
+        stored,
+        cardio_server::accounts::auth::session::token_hash(&token)
+    );
     assert_ne!(stored, token);
     for column in ["id", "user_id", "name", "kind", "token_hash"] {
         let value: String = row.try_get(column).unwrap();

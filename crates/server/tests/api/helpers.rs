@@ -14,7 +14,10 @@ use axum::{
     http::{header, HeaderMap, Method, Request, StatusCode},
     Router,
 };
-use cardio_server::{clock::Clock, config::Config, db::Db, models::ModelRegistry, AppState};
+use cardio_server::{
+    platform::clock::Clock, platform::config::Config, platform::db::Db,
+    recordings::registry::ModelRegistry, AppState,
+};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;

@@ -8,9 +8,12 @@ use crate::helpers::{captured_logs, Backend, TestApp};
 
 #[tokio::test]
 async fn no_password_hash_token_or_email_in_any_log_line() {
-    let mut app = TestApp::spawn(Backend::Sqlite, cardio_server::config::Config::default())
-        .await
-        .unwrap();
+    let mut app = TestApp::spawn(
+        Backend::Sqlite,
+        cardio_server::platform::config::Config::default(),
+    )
+    .await
+    .unwrap();
     app.signup(
         "Ana Ruiz",
         "ana.log@clinic.test",

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use cardio_server::config::Config;
+use cardio_server::platform::config::Config;
 use sqlx::Row;
 
 use crate::helpers::{Backend, TestApp};

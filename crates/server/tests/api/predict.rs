@@ -13,9 +13,9 @@ use axum::http::StatusCode;
 use cardio_formats::Recording;
 use cardio_models::prediction::{PredictError, Prediction};
 use cardio_server::{
-    blobs::BlobStore,
-    config::Config,
-    models::{ModelRegistry, ModelSummary, SignalModel},
+    platform::blobs::BlobStore,
+    platform::config::Config,
+    recordings::registry::{ModelRegistry, ModelSummary, SignalModel},
 };
 use serde_json::{json, Value};
 

@@ -5,8 +5,8 @@
 
 use axum::http::StatusCode;
 use cardio_server::{
-    auth::rate_limit::{TOO_MANY_ATTEMPTS, TOO_MANY_SIGNUPS},
-    client_addr::parse_trusted_proxy,
+    accounts::auth::rate_limit::{TOO_MANY_ATTEMPTS, TOO_MANY_SIGNUPS},
+    platform::client_addr::parse_trusted_proxy,
 };
 
 use crate::helpers::TestApp;

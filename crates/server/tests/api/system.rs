@@ -40,7 +40,7 @@ pub async fn storage_counts_the_blob_store_and_the_database(mut app: TestApp) {
     let after = app.get("/api/system/storage").await.json();
     assert_eq!(after["blob_files"], 2);
     // Encrypted at rest by default: each file carries the header, nonce and tag.
-    let overhead = cardio_server::blobs::ENCRYPTION_OVERHEAD;
+    let overhead = cardio_server::platform::blobs::ENCRYPTION_OVERHEAD;
     assert_eq!(
         after["blob_bytes"],
         first.len() + second.len() + 2 * overhead

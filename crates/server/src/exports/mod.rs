@@ -1,0 +1,5 @@
+//! Exports: the ZIP of a period, FHIR bundles and PDF reports.
+
+pub mod fhir;
+pub mod pdf;
+pub mod zip;

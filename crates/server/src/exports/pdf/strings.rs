@@ -1,0 +1,496 @@
+//! The report's words in each interface language (English, Spanish, French): one table per
+//! language, the same fields in each, so a missing translation is a compile error and an empty one
+//! fails the unit test below.
+//!
+//! Texts the models write (findings, recommendations, the combination rule) stay as stored.
+
+use crate::accounts::settings::Language;
+
+/// Every fixed text of the report.
+#[derive(Debug)]
+pub struct Strings {
+    /// Title under the product name.
+    pub title: &'static str,
+    /// "Doctor".
+    pub doctor: &'static str,
+    /// "Generated".
+    pub generated: &'static str,
+    /// Heading of the patient block.
+    pub patient: &'static str,
+    /// "Name".
+    pub name: &'static str,
+    /// "Date of birth".
+    pub date_of_birth: &'static str,
+    /// "Sex".
+    pub sex: &'static str,
+    /// Male, female, other.
+    pub sexes: [&'static str; 3],
+    /// "Phone".
+    pub phone: &'static str,
+    /// "Patient ID".
+    pub patient_id: &'static str,
+    /// No patient linked to the analysis.
+    pub no_patient: &'static str,
+    /// "years".
+    pub years: &'static str,
+    /// Heading of the clinical parameters.
+    pub clinical_parameters: &'static str,
+    /// No clinical parameters recorded.
+    pub no_clinical: &'static str,
+    /// Age, chest pain type, cholesterol, fasting blood sugar, exercise-induced angina, major
+    /// vessels, thalassemia.
+    pub parameter_names: [&'static str; 7],
+    /// Typical angina, atypical angina, non-anginal pain, asymptomatic.
+    pub chest_pain_types: [&'static str; 4],
+    /// Normal, fixed defect, reversible defect.
+    pub thalassemia_types: [&'static str; 3],
+    /// "Yes".
+    pub yes: &'static str,
+    /// "No".
+    pub no: &'static str,
+    /// Heading of the combined result.
+    pub combined_result: &'static str,
+    /// "Overall risk".
+    pub overall_risk: &'static str,
+    /// "Driven by".
+    pub driver: &'static str,
+    /// "Based on" (how many of the four modalities the overall risk rests on).
+    pub based_on: &'static str,
+    /// "{n} of {total} modalities", with `{n}` and `{total}` replaced.
+    pub of_modalities: &'static str,
+    /// "Rule".
+    pub rule: &'static str,
+    /// Performed, inconclusive, not performed.
+    pub statuses: [&'static str; 3],
+    /// Not combined yet.
+    pub not_combined: &'static str,
+    /// ECG, PCG, PPG, clinical headings.
+    pub modalities: [&'static str; 4],
+    /// "Finding".
+    pub finding: &'static str,
+    /// "Confidence".
+    pub confidence: &'static str,
+    /// "Risk".
+    pub risk: &'static str,
+    /// Low, moderate, high.
+    pub bands: [&'static str; 3],
+    /// "Heart rate".
+    pub heart_rate: &'static str,
+    /// "Signal quality".
+    pub quality: &'static str,
+    /// "File".
+    pub file: &'static str,
+    /// "Recorded".
+    pub recorded: &'static str,
+    /// "Model".
+    pub model: &'static str,
+    /// "version".
+    pub version: &'static str,
+    /// Heading of the recommendations.
+    pub recommendations: &'static str,
+    /// Heading of the review.
+    pub review: &'static str,
+    /// No review yet.
+    pub not_reviewed: &'static str,
+    /// "Reviewed by".
+    pub reviewed_by: &'static str,
+    /// "on" (a date).
+    pub on: &'static str,
+    /// Agreed with the model's finding.
+    pub agreed: &'static str,
+    /// Disagreed with the model's finding.
+    pub disagreed: &'static str,
+    /// "Comment".
+    pub comment: &'static str,
+    /// Heading of the disclaimer.
+    pub disclaimer_heading: &'static str,
+    /// The models' disclaimer (`cardio_models::prediction::DISCLAIMER` in English).
+    pub model_disclaimer: &'static str,
+    /// The web app's `results.disclaimer`.
+    pub disclaimer: &'static str,
+    /// The recording could not be read again.
+    pub strip_unavailable: &'static str,
+    /// ECG strip caption before the lead name.
+    pub ecg_strip: &'static str,
+    /// "Calibration 1 mV".
+    pub calibration: &'static str,
+    /// Heart sounds caption.
+    pub pcg_strip: &'static str,
+    /// Pulse caption.
+    pub ppg_strip: &'static str,
+    /// "pulse peaks".
+    pub pulse_peaks: &'static str,
+    /// "Page".
+    pub page: &'static str,
+    /// "of".
+    pub of: &'static str,
+    /// Heading of the analyses of a screening.
+    pub results_by_modality: &'static str,
+    /// "Screening".
+    pub screening: &'static str,
+    /// "Analysis".
+    pub analysis: &'static str,
+}
+
+/// English.
+pub const EN: Strings = Strings {
+    title: "Cardiovascular screening report",
+    doctor: "Doctor",
+    generated: "Generated",
+    patient: "Patient",
+    name: "Name",
+    date_of_birth: "Date of birth",
+    sex: "Sex",
+    sexes: ["Male", "Female", "Other"],
+    phone: "Phone",
+    patient_id: "Patient ID",
+    no_patient: "No patient is linked to this analysis.",
+    years: "years",
+    clinical_parameters: "Clinical parameters",
+    no_clinical: "No clinical parameters recorded.",
+    parameter_names: [
+        "Age",
+        "Chest pain type",
+        "Cholesterol",
+        "Fasting blood sugar",
+        "Exercise-induced angina",
+        "Major vessels colored by fluoroscopy",
+        "Thalassemia",
+    ],
+    chest_pain_types: [
+        "Typical angina",
+        "Atypical angina",
+        "Non-anginal pain",
+        "Asymptomatic",
+    ],
+    thalassemia_types: ["Normal", "Fixed defect", "Reversible defect"],
+    yes: "Yes",
+    no: "No",
+    combined_result: "Combined result",
+    overall_risk: "Overall risk",
+    driver: "Driven by",
+    based_on: "Based on",
+    of_modalities: "{n} of {total} modalities",
+    rule: "Rule",
+    statuses: ["Performed", "Inconclusive", "Not performed"],
+    not_combined: "The results have not been combined yet.",
+    modalities: [
+        "ECG (electrocardiogram)",
+        "PCG (heart sounds)",
+        "PPG (pulse)",
+        "Clinical parameters model",
+    ],
+    finding: "Finding",
+    confidence: "Confidence",
+    risk: "Risk",
+    bands: ["Low", "Moderate", "High"],
+    heart_rate: "Heart rate",
+    quality: "Signal quality",
+    file: "File",
+    recorded: "Analysed",
+    model: "Model",
+    version: "version",
+    recommendations: "Recommendations",
+    review: "Doctor's review",
+    not_reviewed: "Not yet reviewed",
+    reviewed_by: "Reviewed by",
+    on: "on",
+    agreed: "Agreed with the model's finding",
+    disagreed: "Disagreed with the model's finding",
+    comment: "Comment",
+    disclaimer_heading: "Disclaimer",
+    model_disclaimer: cardio_models::prediction::DISCLAIMER,
+    disclaimer: "This analysis is for informational purposes only and does not replace professional medical advice.",
+    strip_unavailable: "The recording could not be read again; its strip is unavailable.",
+    ecg_strip: "ECG, lead",
+    calibration: "1 mV",
+    pcg_strip: "Heart sounds with S1 and S2 marked",
+    ppg_strip: "Pulse wave with the detected peaks marked",
+    pulse_peaks: "pulse peaks",
+    page: "Page",
+    of: "of",
+    results_by_modality: "Results by modality",
+    screening: "Screening",
+    analysis: "Analysis",
+};
+
+/// Spanish.
+pub const ES: Strings = Strings {
+    title: "Informe de cribado cardiovascular",
+    doctor: "Médico",
+    generated: "Generado",
+    patient: "Paciente",
+    name: "Nombre",
+    date_of_birth: "Fecha de nacimiento",
+    sex: "Sexo",
+    sexes: ["Hombre", "Mujer", "Otro"],
+    phone: "Teléfono",
+    patient_id: "ID del paciente",
+    no_patient: "Este análisis no está vinculado a ningún paciente.",
+    years: "años",
+    clinical_parameters: "Parámetros clínicos",
+    no_clinical: "No hay parámetros clínicos registrados.",
+    parameter_names: [
+        "Edad",
+        "Tipo de dolor torácico",
+        "Colesterol",
+        "Glucemia en ayunas",
+        "Angina inducida por el ejercicio",
+        "Vasos principales coloreados por fluoroscopia",
+        "Talasemia",
+    ],
+    chest_pain_types: [
+        "Angina típica",
+        "Angina atípica",
+        "Dolor no anginoso",
+        "Asintomático",
+    ],
+    thalassemia_types: ["Normal", "Defecto fijo", "Defecto reversible"],
+    yes: "Sí",
+    no: "No",
+    combined_result: "Resultado combinado",
+    overall_risk: "Riesgo global",
+    driver: "Determinado por",
+    based_on: "Basado en",
+    of_modalities: "{n} de {total} modalidades",
+    rule: "Regla",
+    statuses: ["Realizado", "No concluyente", "No realizado"],
+    not_combined: "Los resultados aún no se han combinado.",
+    modalities: [
+        "ECG (electrocardiograma)",
+        "FCG (sonidos cardíacos)",
+        "PPG (pulso)",
+        "Modelo de parámetros clínicos",
+    ],
+    finding: "Hallazgo",
+    confidence: "Confianza",
+    risk: "Riesgo",
+    bands: ["Bajo", "Moderado", "Alto"],
+    heart_rate: "Frecuencia cardíaca",
+    quality: "Calidad de la señal",
+    file: "Archivo",
+    recorded: "Analizado",
+    model: "Modelo",
+    version: "versión",
+    recommendations: "Recomendaciones",
+    review: "Revisión del médico",
+    not_reviewed: "Aún no revisado",
+    reviewed_by: "Revisado por",
+    on: "el",
+    agreed: "De acuerdo con el hallazgo del modelo",
+    disagreed: "En desacuerdo con el hallazgo del modelo",
+    comment: "Comentario",
+    disclaimer_heading: "Aviso",
+    model_disclaimer: "Esta es una estimación de cribado de un modelo estadístico, no un diagnóstico; no sustituye el juicio clínico.",
+    disclaimer: "Este análisis es solo informativo y no sustituye el consejo médico profesional.",
+    strip_unavailable: "No se pudo volver a leer la grabación; su trazado no está disponible.",
+    ecg_strip: "ECG, derivación",
+    calibration: "1 mV",
+    pcg_strip: "Sonidos cardíacos con S1 y S2 marcados",
+    ppg_strip: "Onda de pulso con los picos detectados marcados",
+    pulse_peaks: "picos de pulso",
+    page: "Página",
+    of: "de",
+    results_by_modality: "Resultados por modalidad",
+    screening: "Cribado",
+    analysis: "Análisis",
+};
+
+/// French.
+pub const FR: Strings = Strings {
+    title: "Rapport de dépistage cardiovasculaire",
+    doctor: "Médecin",
+    generated: "Généré le",
+    patient: "Patient",
+    name: "Nom",
+    date_of_birth: "Date de naissance",
+    sex: "Sexe",
+    sexes: ["Homme", "Femme", "Autre"],
+    phone: "Téléphone",
+    patient_id: "ID du patient",
+    no_patient: "Aucun patient n'est lié à cette analyse.",
+    years: "ans",
+    clinical_parameters: "Paramètres cliniques",
+    no_clinical: "Aucun paramètre clinique enregistré.",
+    parameter_names: [
+        "Âge",
+        "Type de douleur thoracique",
+        "Cholestérol",
+        "Glycémie à jeun",
+        "Angor d'effort",
+        "Vaisseaux principaux colorés en fluoroscopie",
+        "Thalassémie",
+    ],
+    chest_pain_types: [
+        "Angor typique",
+        "Angor atypique",
+        "Douleur non angineuse",
+        "Asymptomatique",
+    ],
+    thalassemia_types: ["Normal", "Défaut fixe", "Défaut réversible"],
+    yes: "Oui",
+    no: "Non",
+    combined_result: "Résultat combiné",
+    overall_risk: "Risque global",
+    driver: "Déterminé par",
+    based_on: "Fondé sur",
+    of_modalities: "{n} sur {total} modalités",
+    rule: "Règle",
+    statuses: ["Réalisé", "Non concluant", "Non réalisé"],
+    not_combined: "Les résultats n'ont pas encore été combinés.",
+    modalities: [
+        "ECG (électrocardiogramme)",
+        "PCG (bruits du cœur)",
+        "PPG (pouls)",
+        "Modèle des paramètres cliniques",
+    ],
+    finding: "Résultat",
+    confidence: "Confiance",
+    risk: "Risque",
+    bands: ["Faible", "Modéré", "Élevé"],
+    heart_rate: "Fréquence cardiaque",
+    quality: "Qualité du signal",
+    file: "Fichier",
+    recorded: "Analysé le",
+    model: "Modèle",
+    version: "version",
+    recommendations: "Recommandations",
+    review: "Avis du médecin",
+    not_reviewed: "Pas encore revu",
+    reviewed_by: "Revu par",
+    on: "le",
+    agreed: "D'accord avec le résultat du modèle",
+    disagreed: "En désaccord avec le résultat du modèle",
+    comment: "Commentaire",
+    disclaimer_heading: "Avertissement",
+    model_disclaimer: "Ceci est une estimation de dépistage par un modèle statistique, pas un diagnostic ; elle ne remplace pas le jugement clinique.",
+    disclaimer: "Cette analyse est fournie à titre informatif et ne remplace pas l'avis d'un professionnel de santé.",
+    strip_unavailable: "L'enregistrement n'a pas pu être relu ; son tracé n'est pas disponible.",
+    ecg_strip: "ECG, dérivation",
+    calibration: "1 mV",
+    pcg_strip: "Bruits du cœur avec B1 (S1) et B2 (S2) marqués",
+    ppg_strip: "Onde de pouls avec les pics détectés marqués",
+    pulse_peaks: "pics de pouls",
+    page: "Page",
+    of: "sur",
+    results_by_modality: "Résultats par modalité",
+    screening: "Dépistage",
+    analysis: "Analyse",
+};
+
+/// The table of a language.
+pub fn of(language: Language) -> &'static Strings {
+    match language {
+        Language::En => &EN,
+        Language::Es => &ES,
+        Language::Fr => &FR,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every text of a table, for checks that apply to all of them.
+    fn all(s: &Strings) -> Vec<&'static str> {
+        let mut texts = vec![
+            s.title,
+            s.doctor,
+            s.generated,
+            s.patient,
+            s.name,
+            s.date_of_birth,
+            s.sex,
+            s.phone,
+            s.patient_id,
+            s.no_patient,
+            s.years,
+            s.clinical_parameters,
+            s.no_clinical,
+            s.yes,
+            s.no,
+            s.combined_result,
+            s.overall_risk,
+            s.driver,
+            s.based_on,
+            s.of_modalities,
+            s.rule,
+            s.not_combined,
+            s.finding,
+            s.confidence,
+            s.risk,
+            s.heart_rate,
+            s.quality,
+            s.file,
+            s.recorded,
+            s.model,
+            s.version,
+            s.recommendations,
+            s.review,
+            s.not_reviewed,
+            s.reviewed_by,
+            s.on,
+            s.agreed,
+            s.disagreed,
+            s.comment,
+            s.disclaimer_heading,
+            s.model_disclaimer,
+            s.disclaimer,
+            s.strip_unavailable,
+            s.ecg_strip,
+            s.calibration,
+            s.pcg_strip,
+            s.ppg_strip,
+            s.pulse_peaks,
+            s.page,
+            s.of,
+            s.results_by_modality,
+            s.screening,
+            s.analysis,
+        ];
+        texts.extend(s.sexes);
+        texts.extend(s.parameter_names);
+        texts.extend(s.chest_pain_types);
+        texts.extend(s.thalassemia_types);
+        texts.extend(s.statuses);
+        texts.extend(s.modalities);
+        texts.extend(s.bands);
+        texts
+    }
+
+    #[test]
+    fn every_language_has_every_string() {
+        for language in [Language::En, Language::Es, Language::Fr] {
+            let texts = all(of(language));
+            assert_eq!(texts.len(), all(&EN).len());
+            for text in texts {
+                assert!(!text.trim().is_empty(), "{language:?} has an empty text");
+            }
+        }
+    }
+
+    #[test]
+    fn spanish_and_french_are_translated_not_copied() {
+        for table in [&ES, &FR] {
+            assert_ne!(table.title, EN.title);
+            assert_ne!(table.not_reviewed, EN.not_reviewed);
+            assert_ne!(table.disclaimer, EN.disclaimer);
+            assert_ne!(table.bands, EN.bands);
+        }
+    }
+
+    #[test]
+    fn the_english_disclaimers_are_the_models_and_the_web_apps() {
+        assert_eq!(EN.model_disclaimer, cardio_models::prediction::DISCLAIMER);
+        let web: serde_json::Value =
+            serde_json::from_str(include_str!("../../../../../web/src/i18n/en.json")).unwrap();
+        assert_eq!(web["results"]["disclaimer"], EN.disclaimer);
+        for (table, file) in [
+            (&ES, include_str!("../../../../../web/src/i18n/es.json")),
+            (&FR, include_str!("../../../../../web/src/i18n/fr.json")),
+        ] {
+            let web: serde_json::Value = serde_json::from_str(file).unwrap();
+            assert_eq!(web["results"]["disclaimer"], table.disclaimer);
+        }
+    }
+}

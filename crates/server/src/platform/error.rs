@@ -1,0 +1,214 @@
+//! The one API error type and its mapping to HTTP responses.
+//!
+//! Every handler returns `Result<_, ApiError>`. Each variant documents its status; the body is
+//! always `{"detail": "..."}`, the shape the web client reads. Server-side failures are logged
+//! with their cause and answered with a generic text, never with internals.
+
+use axum::{
+    http::StatusCode,
+    response::{IntoResponse, Response},
+    Json,
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The answer when a model is not loaded (spec §8, "Backend predictions").
+pub const MODEL_NOT_LOADED: &str = "Model not loaded. Please check backend server.";
+/// The answer when a stored file fails its integrity check (see [`crate::platform::blobs`]).
+pub const STORED_FILE_TAMPERED: &str = "The stored file failed its integrity check: it was altered on disk or encrypted with another data key, and is not served.";
+
+/// The body of every error response.
+#[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
+pub struct ErrorBody {
+    /// A sentence the user can read.
+    pub detail: String,
+}
+
+/// The error responses many endpoints share, for their OpenAPI description: written once here and
+/// named in `#[utoipa::path(responses(...))]` beside the endpoint's own (e.g. `DoctorOnly`).
+pub mod documented {
+    use std::collections::BTreeMap;
+
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
+    use utoipa::IntoResponses;
+
+    /// What the 401 of a signed-in endpoint says.
+    pub const NOT_AUTHENTICATED: &str = "Not authenticated.";
+    /// What the 403 of a doctor-only endpoint says.
+    pub const NOT_A_DOCTOR: &str = "Not a doctor account";
+
+    /// An error response with `description` and an [`super::ErrorBody`].
+    fn error(description: &str) -> RefOr<Response> {
+        let body = ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("ErrorBody")))
+            .build();
+        ResponseBuilder::new()
+            .description(description)
+            .content("application/json", body)
+            .build()
+            .into()
+    }
+
+    /// 401: the endpoint needs a signed-in account.
+    pub struct Unauthenticated;
+
+    impl IntoResponses for Unauthenticated {
+        fn responses() -> BTreeMap<String, RefOr<Response>> {
+            BTreeMap::from([("401".to_string(), error(NOT_AUTHENTICATED))])
+        }
+    }
+
+    /// 401 and 403: the endpoint needs a signed-in doctor.
+    pub struct DoctorOnly;
+
+    impl IntoResponses for DoctorOnly {
+        fn responses() -> BTreeMap<String, RefOr<Response>> {
+            BTreeMap::from([
+                ("401".to_string(), error(NOT_AUTHENTICATED)),
+                ("403".to_string(), error(NOT_A_DOCTOR)),
+            ])
+        }
+    }
+}
+
+/// Everything a request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the request itself is malformed (a query string or path that does not parse).
+    #[error("{0}")]
+    BadRequest(String),
+    /// 422: the input breaks a rule; the text names it.
+    #[error("{0}")]
+    Validation(String),
+    /// 401: not signed in, or the credentials are wrong.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: signed in but not allowed, or a cross-origin request.
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404: no such thing for this user (also what another user's record looks like).
+    #[error("{0}")]
+    NotFound(String),
+    /// 409: the request conflicts with stored data (e.g. a taken email).
+    #[error("{0}")]
+    Conflict(String),
+    /// 413: the request body is over the size limit.
+    #[error("Request body is too large.")]
+    PayloadTooLarge,
+    /// 413: an uploaded file is over the upload limit; the text gives the limit.
+    #[error("{0}")]
+    FileTooLarge(String),
+    /// 415: an upload is not of a type the endpoint reads; the text says what is accepted.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 503: the model an endpoint needs could not be loaded at start.
+    #[error("{MODEL_NOT_LOADED}")]
+    ModelNotLoaded,
+    /// 429: too many attempts.
+    #[error("{0}")]
+    TooManyRequests(String),
+    /// 503: a dependency (the database) is not answering.
+    #[error("Service unavailable.")]
+    Unavailable,
+    /// 500: a stored file failed its integrity check (GCM tag or SHA-256); never served.
+    #[error("{STORED_FILE_TAMPERED}")]
+    StoredFileTampered,
+    /// 500: a bug or an unexpected failure; the cause is logged, not shown.
+    #[error("Internal server error.")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The HTTP status of this error.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PayloadTooLarge | Self::FileTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable | Self::ModelNotLoaded => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal(_) | Self::StoredFileTampered => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> Self {
+        match err {
+            sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => Self::Unavailable,
+            other => Self::Internal(format!("database: {other}")),
+        }
+    }
+}
+
+impl From<crate::platform::blobs::BlobError> for ApiError {
+    fn from(err: crate::platform::blobs::BlobError) -> Self {
+        match err {
+            crate::platform::blobs::BlobError::Tampered { sha256 } => {
+                tracing::error!(%sha256, "stored file failed its integrity check; not served");
+                Self::StoredFileTampered
+            }
+            other => Self::Internal(format!("blob store: {other}")),
+        }
+    }
+}
+
+impl From<tokio::task::JoinError> for ApiError {
+    fn from(err: tokio::task::JoinError) -> Self {
+        Self::Internal(format!("blocking task: {err}"))
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let Self::Internal(cause) = &self {
+            tracing::error!(%cause, "request failed");
+        }
+        let body = ErrorBody {
+            detail: self.to_string(),
+        };
+        (self.status(), Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_errors_hide_their_cause() {
+        let err = ApiError::Internal("database: secret table exploded".into());
+        assert_eq!(err.to_string(), "Internal server error.");
+        assert_eq!(err.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[test]
+    fn statuses_match_the_variants() {
+        assert_eq!(ApiError::BadRequest(String::new()).status(), 400);
+        assert_eq!(ApiError::Validation(String::new()).status(), 422);
+        assert_eq!(ApiError::Unauthorized(String::new()).status(), 401);
+        assert_eq!(ApiError::Conflict(String::new()).status(), 409);
+        assert_eq!(ApiError::TooManyRequests(String::new()).status(), 429);
+        assert_eq!(ApiError::NotFound(String::new()).status(), 404);
+        assert_eq!(ApiError::FileTooLarge(String::new()).status(), 413);
+        assert_eq!(ApiError::UnsupportedMediaType(String::new()).status(), 415);
+        assert_eq!(ApiError::ModelNotLoaded.status(), 503);
+        assert_eq!(ApiError::StoredFileTampered.status(), 500);
+        assert_eq!(
+            ApiError::from(crate::platform::blobs::BlobError::Tampered {
+                sha256: "ab".into()
+            })
+            .to_string(),
+            STORED_FILE_TAMPERED
+        );
+        assert_eq!(
+            ApiError::ModelNotLoaded.to_string(),
+            "Model not loaded. Please check backend server."
+        );
+    }
+}

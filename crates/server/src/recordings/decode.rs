@@ -1,0 +1,368 @@
+//! Decoding recordings with bounded memory: the one gate every decode passes (uploads, and the
+//! viewers, PDF and FHIR reports and ZIP export that read a stored recording back), and a cache of
+//! decoded recordings with their beat marks, so a viewer paging through a recording decodes it
+//! and finds its beats once, not once per window.
+//!
+//! **The gate** ([`DecodeGate`]) is a semaphore counted in MiB: a decode takes as many permits
+//! as the most memory a file of its size may decode to ([`DecodeGate::weight`], from the readers'
+//! own per-byte limit `cardio_formats::max_decoded_values`), at most the whole budget. Small
+//! recordings decode side by side; a large or suspicious one waits until it can run alone. So
+//! eight concurrent reads of the worst file one can build take the budget's memory, not eight
+//! times it (before the gate, 8 concurrent waveform reads of a 1.7 MB MAT bomb took 8.5 GB).
+//!
+//! **The cache** ([`WindowCache`]) keeps decoded recordings, least recently used first out,
+//! within [`CACHE_BUDGET_BYTES`]; a recording larger than that is not kept, but shared by the
+//! requests that read it at the same time (one decode, not eight). Stored recordings
+//! never change (content-addressed blobs), so an entry never goes stale. It holds nothing another
+//! server instance would need.
+
+use std::sync::{Arc, Mutex};
+
+use cardio_formats::Recording;
+use cardio_models::{
+    analysis::Kind,
+    waveform::{self, Marks, Waveform},
+};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::platform::error::ApiError;
+
+/// Memory the decodes in flight may take together, MiB.
+pub const DECODE_BUDGET_MIB: u32 = 512;
+/// Memory the cache of decoded recordings may take.
+pub const CACHE_BUDGET_BYTES: usize = 128 << 20;
+const MIB: usize = 1 << 20;
+
+/// The decode gate (see the module documentation). Clones share the permits.
+#[derive(Clone, Debug)]
+pub struct DecodeGate {
+    permits: Arc<Semaphore>,
+    budget_mib: u32,
+}
+
+impl Default for DecodeGate {
+    fn default() -> Self {
+        Self::new(DECODE_BUDGET_MIB)
+    }
+}
+
+impl DecodeGate {
+    /// A gate of `budget_mib` MiB.
+    pub fn new(budget_mib: u32) -> Self {
+        let budget_mib = budget_mib.max(1);
+        Self {
+            permits: Arc::new(Semaphore::new(budget_mib as usize)),
+            budget_mib,
+        }
+    }
+
+    /// The MiB a decode of `input_bytes` of files may need at most (the input, its decrypted copy
+    /// and the readers' working copy; the values at 8 bytes each, twice, as readers build channels
+    /// from an interleaved buffer), capped at the budget.
+    pub fn weight(&self, input_bytes: usize) -> u32 {
+        let values = cardio_formats::max_decoded_values(input_bytes);
+        let bytes = input_bytes
+            .saturating_mul(3)
+            .saturating_add(values.saturating_mul(16));
+        u32::try_from(bytes.div_ceil(MIB))
+            .unwrap_or(u32::MAX)
+            .clamp(1, self.budget_mib)
+    }
+
+    /// Waits for the permits of a decode of `input_bytes`.
+    ///
+    /// # Errors
+    /// Only if the semaphore were closed, which it never is.
+    pub async fn acquire(&self, input_bytes: usize) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.permits
+            .clone()
+            .acquire_many_owned(self.weight(input_bytes))
+            .await
+            .map_err(|_| ApiError::Internal("decode gate closed".into()))
+    }
+
+    /// [`DecodeGate::acquire`] from blocking code (a `spawn_blocking` thread).
+    ///
+    /// # Errors
+    /// As [`DecodeGate::acquire`].
+    pub fn acquire_blocking(&self, input_bytes: usize) -> Result<OwnedSemaphorePermit, ApiError> {
+        tokio::runtime::Handle::current().block_on(self.acquire(input_bytes))
+    }
+
+    /// Permits free now (for tests).
+    pub fn available_mib(&self) -> usize {
+        self.permits.available_permits()
+    }
+}
+
+/// A decoded recording with the marks of its analysed channel.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The samples.
+    pub recording: Recording,
+    /// The channel the marks belong to.
+    pub channel: usize,
+    /// The marks, or why there are none.
+    pub marks: Result<Marks, String>,
+    pub(crate) bytes: usize,
+    /// Size and modification time of each stored file when it was decoded: a file changed on
+    /// disk since (restored, or altered and so to be refused) is read again, never served from
+    /// here.
+    pub(crate) stamps: Vec<FileStamp>,
+}
+
+/// What a stored file looked like on disk.
+pub(crate) type FileStamp = Option<(u64, std::time::SystemTime)>;
+
+impl Prepared {
+    /// Decodes-once state of `recording`, marking `channel` for a viewer of `kind`.
+    pub fn new(recording: Recording, kind: Kind, analysed_channel: Option<usize>) -> Self {
+        let channel = waveform::marked_channel(&recording, analysed_channel);
+        let marks = if recording.channels.is_empty() {
+            Err(String::new())
+        } else {
+            waveform::marks(&recording, kind, channel)
+        };
+        let samples: usize = recording.channels.iter().map(|c| c.samples.len()).sum();
+        let marked = marks
+            .as_ref()
+            .map_or(0, |m| m.beats.len() + m.s1.len() + m.s2.len());
+        Self {
+            recording,
+            channel,
+            marks,
+            bytes: (samples + marked) * std::mem::size_of::<f64>(),
+            stamps: Vec::new(),
+        }
+    }
+
+    /// The window `[start_s, start_s + duration_s)` for a viewer of `kind`.
+    ///
+    /// # Errors
+    /// 422 when the recording cannot be shown.
+    pub fn window(&self, kind: Kind, start_s: f64, duration_s: f64) -> Result<Waveform, ApiError> {
+        waveform::window_with_marks(
+            &self.recording,
+            kind,
+            self.channel,
+            &self.marks,
+            start_s,
+            duration_s,
+        )
+        .map_err(|e| ApiError::Validation(format!("The recording cannot be shown: {e}.")))
+    }
+}
+
+/// The cache of decoded recordings, by analysis id and viewer kind (see the module
+/// documentation). Clones share it.
+#[derive(Clone, Debug)]
+pub struct WindowCache {
+    inner: Arc<Mutex<CacheInner>>,
+    budget: usize,
+}
+
+type Key = (String, &'static str);
+
+#[derive(Debug)]
+struct CacheInner {
+    entries: lru::LruCache<Key, Arc<Prepared>>,
+    bytes: usize,
+    /// Every recording decoded lately, also those too large to keep, for as long as a request
+    /// still holds it: concurrent reads of one large recording share one decode instead of each
+    /// making its own.
+    in_use: std::collections::HashMap<Key, std::sync::Weak<Prepared>>,
+    /// One decode per recording at a time: the requests that want the same recording wait on its
+    /// slot and take what the first one decoded (the slot lives while any of them holds it).
+    slots: std::collections::HashMap<Key, std::sync::Weak<Slot>>,
+}
+
+/// Where the first of several concurrent reads of a recording leaves what it decoded.
+type Slot = Mutex<Option<Arc<Prepared>>>;
+
+impl Default for WindowCache {
+    fn default() -> Self {
+        Self::new(CACHE_BUDGET_BYTES)
+    }
+}
+
+fn kind_key(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Ecg => "ecg",
+        Kind::Pcg => "pcg",
+        Kind::Ppg => "ppg",
+    }
+}
+
+impl WindowCache {
+    /// A cache of at most `budget` bytes.
+    pub fn new(budget: usize) -> Self {
+        Self {
+            inner: Arc::new(Mutex::new(CacheInner {
+                entries: lru::LruCache::unbounded(),
+                bytes: 0,
+                in_use: std::collections::HashMap::new(),
+                slots: std::collections::HashMap::new(),
+            })),
+            budget,
+        }
+    }
+
+    /// The decoded recording of `analysis_id` for `kind`, if cached (and now the most recent) or
+    /// still held by a request.
+    pub fn get(&self, analysis_id: &str, kind: Kind) -> Option<Arc<Prepared>> {
+        let mut inner = self.lock();
+        let key = (analysis_id.to_owned(), kind_key(kind));
+        if let Some(hit) = inner.entries.get(&key) {
+            return Some(hit.clone());
+        }
+        inner.in_use.get(&key).and_then(std::sync::Weak::upgrade)
+    }
+
+    /// The decode slot of `analysis_id` for `kind` (see `CacheInner::slots`).
+    pub(crate) fn slot(&self, analysis_id: &str, kind: Kind) -> Arc<Slot> {
+        let mut inner = self.lock();
+        let key = (analysis_id.to_owned(), kind_key(kind));
+        if let Some(slot) = inner.slots.get(&key).and_then(std::sync::Weak::upgrade) {
+            return slot;
+        }
+        inner.slots.retain(|_, held| held.strong_count() > 0);
+        let slot = Arc::new(Mutex::new(None));
+        inner.slots.insert(key, Arc::downgrade(&slot));
+        slot
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, CacheInner> {
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Keeps `prepared` unless it is larger than the whole budget, dropping the least recently
+    /// used entries to make room; either way it is shared while a request holds it.
+    pub fn insert(&self, analysis_id: &str, kind: Kind, prepared: Arc<Prepared>) {
+        let mut inner = self.lock();
+        inner.in_use.retain(|_, held| held.strong_count() > 0);
+        inner.in_use.insert(
+            (analysis_id.to_owned(), kind_key(kind)),
+            Arc::downgrade(&prepared),
+        );
+        if prepared.bytes > self.budget {
+            return;
+        }
+        let bytes = prepared.bytes;
+        if let Some(old) = inner
+            .entries
+            .put((analysis_id.to_owned(), kind_key(kind)), prepared)
+        {
+            inner.bytes -= old.bytes;
+        }
+        inner.bytes += bytes;
+        while inner.bytes > self.budget {
+            match inner.entries.pop_lru() {
+                Some((_, dropped)) => inner.bytes -= dropped.bytes,
+                None => break,
+            }
+        }
+    }
+
+    /// Bytes held now.
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cardio_formats::Channel;
+    use std::collections::BTreeMap;
+
+    fn recording(samples: usize) -> Recording {
+        Recording {
+            channels: vec![Channel {
+                name: "II".into(),
+                unit: "mV".into(),
+                samples: vec![0.0; samples],
+            }],
+            sampling_rate_hz: 250.0,
+            start: None,
+            metadata: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn the_gate_weighs_a_decode_by_what_its_size_may_decode_to() {
+        let gate = DecodeGate::new(512);
+        // A 300 kB file may decode to 4.8 M values (16 per byte): 74 MiB and change.
+        assert_eq!(gate.weight(300_000), 75);
+        // A 2 MB file may decode to 32 M values (495 MiB); a 4 MB one to more than the budget,
+        // so it runs alone.
+        assert_eq!(gate.weight(2_000_000), 495);
+        assert_eq!(gate.weight(4_000_000), 512);
+        assert_eq!(gate.weight(0), 64);
+    }
+
+    #[tokio::test]
+    async fn a_decode_over_the_budget_waits_for_the_others() {
+        let gate = DecodeGate::new(512);
+        let small = gate.acquire(300_000).await.unwrap();
+        assert_eq!(gate.available_mib(), 512 - 75);
+        let big = tokio::time::timeout(
+            std::time::Duration::from_millis(50),
+            gate.acquire(2_000_000),
+        )
+        .await;
+        assert!(big.is_err(), "the big decode waits while a small one runs");
+        drop(small);
+        let big = gate.acquire(2_000_000).await.unwrap();
+        assert_eq!(gate.available_mib(), 512 - 495);
+        drop(big);
+    }
+
+    #[test]
+    fn concurrent_reads_of_one_recording_share_one_slot_while_any_holds_it() {
+        let cache = WindowCache::new(1);
+        let first = cache.slot("a", Kind::Ecg);
+        let second = cache.slot("a", Kind::Ecg);
+        assert!(Arc::ptr_eq(&first, &second), "the same decode slot");
+        assert!(!Arc::ptr_eq(&first, &cache.slot("a", Kind::Pcg)));
+        // What the first decodes (too large for the cache) is what the second finds.
+        *first.lock().unwrap() = Some(Arc::new(Prepared::new(recording(10), Kind::Ecg, None)));
+        assert!(second.lock().unwrap().is_some());
+        drop((first, second));
+        assert!(
+            cache.slot("a", Kind::Ecg).lock().unwrap().is_none(),
+            "released once nobody waits"
+        );
+    }
+
+    #[test]
+    fn the_cache_keeps_the_most_recent_within_its_budget() {
+        let entry = |n| Arc::new(Prepared::new(recording(n), Kind::Ecg, None));
+        let one = entry(1000);
+        let cache = WindowCache::new(one.bytes * 2 + 10);
+        cache.insert("a", Kind::Ecg, one.clone());
+        cache.insert("b", Kind::Ecg, entry(1000));
+        assert!(cache.get("a", Kind::Ecg).is_some()); // "a" is now the most recent
+        cache.insert("c", Kind::Ecg, entry(1000));
+        assert!(
+            cache.get("b", Kind::Ecg).is_none(),
+            "least recently used out"
+        );
+        assert!(cache.get("a", Kind::Ecg).is_some());
+        assert!(cache.get("c", Kind::Ecg).is_some());
+        assert!(cache.get("a", Kind::Ppg).is_none(), "per viewer kind");
+        assert!(cache.bytes() <= one.bytes * 2 + 10);
+        let huge = entry(1_000_000);
+        cache.insert("huge", Kind::Ecg, huge.clone());
+        assert!(
+            cache.get("huge", Kind::Ecg).is_some(),
+            "larger than the budget, shared while held"
+        );
+        drop(huge);
+        assert!(
+            cache.get("huge", Kind::Ecg).is_none(),
+            "and gone once nobody holds it"
+        );
+    }
+}

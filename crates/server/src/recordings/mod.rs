@@ -1,0 +1,9 @@
+//! Recordings: predictions from uploads and devices, the models that serve them, decoding and waveform windows.
+
+pub mod decode;
+pub mod devices;
+pub mod models;
+pub mod predict;
+pub mod registry;
+pub mod stored;
+pub mod waveforms;

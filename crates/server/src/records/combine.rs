@@ -1,0 +1,203 @@
+//! A screening's combined result from the results its models produced (clinical, PCG, PPG, ECG), by
+//! a rule stated in the result itself.
+//!
+//! No public dataset labels one person with all four modalities, so no weighting can be learned or
+//! validated. The rule is therefore the transparent one: the overall risk is the highest risk score
+//! among the modalities that could be judged. A recording the model could not judge (`unsure`,
+//! `noisy`) is reported as inconclusive and does not lower the overall risk; a modality with no
+//! result is reported as not performed, never guessed. The result says how many of the four
+//! modalities it rests on (`based_on` of `out_of`), so that a low risk from one modality is not read
+//! as a low risk overall.
+//!
+//! The combination is a pure function of the screening's analyses: [`crate::records::screenings`] computes
+//! it from the current analyses on every read (and for `POST /api/screenings/{id}/combine`), so it
+//! can never be stale when a modality is added or replaced later.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::{
+    platform::error::ApiError,
+    records::analyses::{Analysis, Modality},
+};
+
+/// The rule, as the result states it.
+pub const RULE: &str = "Overall risk = the highest risk score among the modalities that could be judged (clinical, PCG, PPG, ECG). An inconclusive recording does not lower it and should be repeated; a modality without a result is not performed, not guessed. No data set labels one person with all four modalities, so no weighting is learned.";
+
+/// The answer when a screening has no result to combine.
+pub const NOTHING_TO_COMBINE: &str =
+    "Nothing to combine: run at least one model for this screening first.";
+
+/// What became of one modality in a screening.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ModalityStatus {
+    /// A result that the model could judge.
+    Performed,
+    /// A result, but the recording could not be judged (`unsure`, `noisy`).
+    Inconclusive,
+    /// No result for this screening.
+    NotPerformed,
+}
+
+/// One modality's part of the combined result.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ModalityResult {
+    /// `clinical`, `pcg`, `ppg` or `ecg`.
+    pub modality: Modality,
+    /// Performed, inconclusive or not performed.
+    pub status: ModalityStatus,
+    /// The analysis used (the newest of this modality in the screening).
+    pub analysis_id: Option<String>,
+    /// Its machine label.
+    pub label: Option<String>,
+    /// Its prediction text.
+    pub prediction: Option<String>,
+    /// Its risk score.
+    pub risk_score: Option<f64>,
+}
+
+/// The combined result of a screening.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct CombinedResult {
+    /// The screening.
+    pub screening_id: String,
+    /// Highest risk score among the judged modalities.
+    pub risk_score: f64,
+    /// Spec §9 band of `risk_score`: `low`, `moderate` or `high`.
+    pub risk_level: String,
+    /// The modality whose risk is the overall one.
+    pub driver: Modality,
+    /// How the modalities were combined.
+    pub rule: String,
+    /// How many modalities the overall risk rests on: those that could be judged (status
+    /// `performed`), from 1 to `out_of`.
+    pub based_on: usize,
+    /// How many modalities a screening has (4: clinical, PCG, PPG, ECG).
+    pub out_of: usize,
+    /// Each modality, in the workflow's order (clinical, PCG, PPG, ECG).
+    pub modalities: Vec<ModalityResult>,
+    /// Plain recommendations; never a diagnosis.
+    pub recommendations: Vec<String>,
+    /// RFC 3339: when the newest result it rests on was stored (the combination is recomputed from
+    /// the screening's current results whenever it is read).
+    pub combined_at: String,
+}
+
+const ORDER: [Modality; 4] = [
+    Modality::Clinical,
+    Modality::Pcg,
+    Modality::Ppg,
+    Modality::Ecg,
+];
+
+fn inconclusive(label: &str) -> bool {
+    matches!(label, "unsure" | "noisy")
+}
+
+/// Spec §9: above 0.7 high, above 0.4 moderate, else low.
+pub fn risk_level(risk: f64) -> &'static str {
+    if risk > 0.7 {
+        "high"
+    } else if risk > 0.4 {
+        "moderate"
+    } else {
+        "low"
+    }
+}
+
+/// Combines the newest analysis of each modality (`analyses`: the screening's, newest first).
+///
+/// # Errors
+/// 422 [`NOTHING_TO_COMBINE`] when no modality could be judged.
+pub fn combine_analyses(
+    screening_id: &str,
+    analyses: &[Analysis],
+) -> Result<CombinedResult, ApiError> {
+    let modalities: Vec<ModalityResult> = ORDER
+        .iter()
+        .map(
+            |&modality| match analyses.iter().find(|a| a.modality == modality) {
+                None => ModalityResult {
+                    modality,
+                    status: ModalityStatus::NotPerformed,
+                    analysis_id: None,
+                    label: None,
+                    prediction: None,
+                    risk_score: None,
+                },
+                Some(a) => ModalityResult {
+                    modality,
+                    status: if inconclusive(&a.result.label) {
+                        ModalityStatus::Inconclusive
+                    } else {
+                        ModalityStatus::Performed
+                    },
+                    analysis_id: Some(a.id.clone()),
+                    label: Some(a.result.label.clone()),
+                    prediction: Some(a.result.prediction.clone()),
+                    risk_score: Some(a.result.risk_score),
+                },
+            },
+        )
+        .collect();
+    let (driver, risk) = modalities
+        .iter()
+        .filter(|m| m.status == ModalityStatus::Performed)
+        .filter_map(|m| m.risk_score.map(|r| (m.modality, r)))
+        .fold(None, |best: Option<(Modality, f64)>, (m, r)| match best {
+            Some((_, b)) if b >= r => best,
+            _ => Some((m, r)),
+        })
+        .ok_or_else(|| ApiError::Validation(NOTHING_TO_COMBINE.into()))?;
+    let based_on = modalities
+        .iter()
+        .filter(|m| m.status == ModalityStatus::Performed)
+        .count();
+    let level = risk_level(risk);
+    let mut recommendations = vec![match level {
+        "high" => format!(
+            "At least one modality ({}) shows a high risk: review its result and arrange the follow-up it recommends promptly.",
+            driver.display()
+        ),
+        "moderate" => format!(
+            "The highest risk ({}) is moderate: review the modality results with the patient and plan follow-up as they recommend.",
+            driver.display()
+        ),
+        _ if based_on == 1 => format!(
+            "Only one modality ({}) could be judged, and it shows a low risk: the screening rests on it alone, which does not rule out heart disease.",
+            driver.display()
+        ),
+        _ => "No modality that could be judged shows more than a low risk; this does not rule out heart disease.".to_owned(),
+    }];
+    for m in &modalities {
+        match m.status {
+            ModalityStatus::Inconclusive => recommendations.push(format!(
+                "The {} recording could not be judged: record it again.",
+                m.modality.display()
+            )),
+            ModalityStatus::NotPerformed => recommendations.push(format!(
+                "{} was not performed in this screening; its risk is unknown, not low.",
+                m.modality.display()
+            )),
+            ModalityStatus::Performed => {}
+        }
+    }
+    recommendations.push(cardio_models::prediction::DISCLAIMER.to_owned());
+    Ok(CombinedResult {
+        screening_id: screening_id.to_owned(),
+        risk_score: risk,
+        risk_level: level.to_owned(),
+        driver,
+        rule: RULE.to_owned(),
+        based_on,
+        out_of: ORDER.len(),
+        modalities,
+        recommendations,
+        // Newest first, and the newest of all is always its modality's newest, hence used.
+        combined_at: analyses
+            .first()
+            .map(|a| a.created_at.clone())
+            .unwrap_or_default(),
+    })
+}

@@ -1,0 +1,11 @@
+//! A doctor's records: patients, clinical parameters, screenings, analyses, reviews, sharing, reports and the dashboard.
+
+pub mod analyses;
+pub mod clinical;
+pub mod combine;
+pub mod dashboard;
+pub mod patients;
+pub mod reports;
+pub mod reviews;
+pub mod screenings;
+pub mod sharing;

@@ -1,0 +1,245 @@
+//! The review endpoints: a doctor signs off an analysis or a screening they own, and reads its
+//! review history; every review is audited.
+
+use axum::{extract::State, http::StatusCode, routing::get, Router};
+use serde::Deserialize;
+use sqlx::AnyConnection;
+use utoipa::ToSchema;
+
+use super::store::{self, Agreement, Review, Target};
+use crate::{
+    accounts::auth::{
+        session::{CurrentDoctor, CurrentUser},
+        ClientAddr,
+    },
+    platform::audit::{self, Action},
+    platform::{
+        db::ms_to_rfc3339,
+        error::{ApiError, ErrorBody},
+        extract::{Json, Path},
+        state::AppState,
+    },
+    records::{
+        analyses::{self, ANALYSIS_NOT_FOUND},
+        screenings::{self, SCREENING_NOT_FOUND},
+    },
+};
+
+/// Longest comment, in characters.
+pub const MAX_COMMENT_CHARS: usize = 2000;
+
+/// The 422 text for a longer comment.
+pub const COMMENT_TOO_LONG: &str = "The comment is too long: at most 2000 characters.";
+
+/// The 422 text for a disagreement without a reason.
+pub const DISAGREE_NEEDS_COMMENT: &str =
+    "Say why you disagree with the model's finding in the comment.";
+
+/// The routes of this module, mounted under `/api`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/analyses/{id}/reviews",
+            get(analysis_history).post(review_analysis),
+        )
+        .route(
+            "/screenings/{id}/reviews",
+            get(screening_history).post(review_screening),
+        )
+}
+
+/// A new review.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReviewForm {
+    /// `agree` or `disagree`.
+    pub agreement: Agreement,
+    /// Up to 2000 characters; required when disagreeing.
+    #[serde(default)]
+    pub comment: String,
+}
+
+fn check_form(form: &ReviewForm) -> Result<String, ApiError> {
+    let comment = form.comment.trim().to_owned();
+    if comment.chars().count() > MAX_COMMENT_CHARS {
+        return Err(ApiError::Validation(COMMENT_TOO_LONG.into()));
+    }
+    if form.agreement == Agreement::Disagree && comment.is_empty() {
+        return Err(ApiError::Validation(DISAGREE_NEEDS_COMMENT.into()));
+    }
+    Ok(comment)
+}
+
+/// Who owns a target and which patient it is for; `None` when it is not the doctor's.
+async fn owned_target(
+    conn: &mut AnyConnection,
+    target: Target,
+    id: &str,
+    doctor_id: &str,
+) -> Result<Option<Option<String>>, ApiError> {
+    Ok(match target {
+        Target::Analysis => analyses::find(conn, id, doctor_id)
+            .await?
+            .map(|a| a.patient_id),
+        Target::Screening => screenings::find_row(conn, id, doctor_id)
+            .await?
+            .map(|s| Some(s.patient_id)),
+    })
+}
+
+fn not_found(target: Target) -> ApiError {
+    ApiError::NotFound(
+        match target {
+            Target::Analysis => ANALYSIS_NOT_FOUND,
+            Target::Screening => SCREENING_NOT_FOUND,
+        }
+        .into(),
+    )
+}
+
+async fn add_review(
+    state: &AppState,
+    doctor: &CurrentDoctor,
+    client: &str,
+    target: Target,
+    target_id: &str,
+    form: &ReviewForm,
+) -> Result<Review, ApiError> {
+    let comment = check_form(form)?;
+    let mut tx = state.db.begin().await?;
+    let patient_id = owned_target(&mut tx, target, target_id, doctor.id())
+        .await?
+        .ok_or_else(|| not_found(target))?;
+    let (id, created_at) = store::insert(
+        &mut tx,
+        doctor.id(),
+        target,
+        target_id,
+        form.agreement,
+        &comment,
+    )
+    .await?;
+    audit::record(
+        &mut tx,
+        &audit::Entry {
+            user_id: doctor.id(),
+            action: Action::Create,
+            entity: match target {
+                Target::Analysis => "analysis_review",
+                Target::Screening => "screening_review",
+            },
+            entity_id: target_id,
+            patient_id: patient_id.as_deref(),
+            client_addr: client,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Review {
+        id,
+        reviewer_id: doctor.id().to_owned(),
+        reviewer_name: doctor.0.user.display_name.clone(),
+        agreement: form.agreement,
+        comment,
+        created_at: ms_to_rfc3339(created_at),
+    })
+}
+
+async fn list(
+    state: &AppState,
+    user: &CurrentUser,
+    target: Target,
+    target_id: &str,
+) -> Result<Vec<Review>, ApiError> {
+    let mut conn = state.db.pool.acquire().await?;
+    if owned_target(&mut conn, target, target_id, &user.user.id)
+        .await?
+        .is_none()
+    {
+        return Err(not_found(target));
+    }
+    Ok(store::history(&mut conn, target, target_id).await?)
+}
+
+/// Signs off one of the signed-in doctor's analyses (a new review supersedes the previous one).
+#[utoipa::path(
+    post, path = "/api/analyses/{id}/reviews", operation_id = "review_analysis", tag = "reviews",
+    params(("id" = String, Path, description = "Analysis id")), request_body = ReviewForm,
+    responses(
+        (status = 201, description = "The review, now the analysis's current one", body = Review),
+        crate::platform::error::documented::DoctorOnly,
+        (status = 404, description = "Analysis not found.", body = ErrorBody),
+        (status = 422, description = "Comment too long, or a disagreement without one", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn review_analysis(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    ClientAddr(client): ClientAddr,
+    Path(id): Path<String>,
+    Json(form): Json<ReviewForm>,
+) -> Result<(StatusCode, Json<Review>), ApiError> {
+    let review = add_review(&state, &doctor, &client, Target::Analysis, &id, &form).await?;
+    Ok((StatusCode::CREATED, Json(review)))
+}
+
+/// Every review of one of the user's analyses, newest first (the first is the current one).
+#[utoipa::path(
+    get, path = "/api/analyses/{id}/reviews", operation_id = "list_analysis_reviews", tag = "reviews",
+    params(("id" = String, Path, description = "Analysis id")),
+    responses(
+        (status = 200, description = "Newest first", body = [Review]),
+        crate::platform::error::documented::Unauthenticated,
+        (status = 404, description = "Analysis not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn analysis_history(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Json<Vec<Review>>, ApiError> {
+    list(&state, &user, Target::Analysis, &id).await.map(Json)
+}
+
+/// Signs off one of the signed-in doctor's screenings (its combined result).
+#[utoipa::path(
+    post, path = "/api/screenings/{id}/reviews", operation_id = "review_screening", tag = "reviews",
+    params(("id" = String, Path, description = "Screening id")), request_body = ReviewForm,
+    responses(
+        (status = 201, description = "The review, now the screening's current one", body = Review),
+        crate::platform::error::documented::DoctorOnly,
+        (status = 404, description = "Screening not found.", body = ErrorBody),
+        (status = 422, description = "Comment too long, or a disagreement without one", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn review_screening(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    ClientAddr(client): ClientAddr,
+    Path(id): Path<String>,
+    Json(form): Json<ReviewForm>,
+) -> Result<(StatusCode, Json<Review>), ApiError> {
+    let review = add_review(&state, &doctor, &client, Target::Screening, &id, &form).await?;
+    Ok((StatusCode::CREATED, Json(review)))
+}
+
+/// Every review of one of the doctor's screenings, newest first.
+#[utoipa::path(
+    get, path = "/api/screenings/{id}/reviews", operation_id = "list_screening_reviews", tag = "reviews",
+    params(("id" = String, Path, description = "Screening id")),
+    responses(
+        (status = 200, description = "Newest first", body = [Review]),
+        crate::platform::error::documented::Unauthenticated,
+        (status = 404, description = "Screening not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn screening_history(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+) -> Result<Json<Vec<Review>>, ApiError> {
+    list(&state, &user, Target::Screening, &id).await.map(Json)
+}

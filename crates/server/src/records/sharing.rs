@@ -1,0 +1,650 @@
+//! Results shared with the patient (the `user` role of spec §6).
+//!
+//! A doctor invites the email of one of their patient records (`POST /api/patients/{id}/share`),
+//! which is told so by e-mail; the account with that email, once its address is verified, sees the
+//! invitation
+//! (`GET /api/shared/invitations`) and accepts it. From then on that account sees, and only it,
+//! what the doctor shares of that record: the reviewed results by default, every result when the
+//! doctor chooses (`GET /api/shared/results`), each with its PDF report
+//! (`GET /api/shared/analyses/{id}/report.pdf`). The doctor revokes with
+//! `DELETE /api/patients/{id}/share`, which takes effect on the next request.
+//!
+//! Doctor endpoints keep the owner scoping of every patient query (another doctor's patient is a
+//! 404); the `/api/shared` endpoints are for `user` accounts (a doctor gets 403) and read a
+//! record only through an active share of the signed-in account. Invitations, acceptances,
+//! revocations and every read of shared data are audited.
+
+use axum::{
+    extract::State,
+    http::StatusCode,
+    response::Response,
+    routing::{get, post},
+    Router,
+};
+use serde::{Deserialize, Serialize};
+use sqlx::{any::AnyRow, AnyConnection, Row};
+use utoipa::ToSchema;
+
+use crate::platform::extract::Path;
+use crate::{
+    accounts::auth::{
+        email::Email,
+        mail::{self, Mail},
+        session::{CurrentDoctor, CurrentUser},
+        ClientAddr,
+    },
+    accounts::settings,
+    exports::pdf,
+    platform::audit::{self, Action},
+    platform::db::{ms_to_rfc3339, now_ms},
+    platform::error::{ApiError, ErrorBody},
+    platform::extract::Json,
+    platform::state::AppState,
+    records::analyses::{self, Analysis, Modality, ANALYSIS_NOT_FOUND},
+    records::patients::{self, PATIENT_NOT_FOUND},
+    records::reports::Finding,
+};
+
+/// The message for a doctor account on a patient's endpoint.
+pub const PATIENTS_ONLY: &str = "Only patient accounts can see shared results.";
+/// The message for an invitation that is not (or no longer) open to this account.
+pub const INVITATION_NOT_FOUND: &str = "Invitation not found.";
+/// The message for accepting before the account's email address is verified.
+pub const VERIFY_EMAIL_FIRST: &str = "Verify your email address before accepting a shared record.";
+/// The message for a patient record with nothing shared.
+pub const NOT_SHARED: &str = "This patient's results are not shared.";
+/// The message for an invite without an address when the record has none.
+pub const EMAIL_NEEDED: &str = "Enter the patient's email address to share results.";
+
+/// The routes of this module, mounted under `/api`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/patients/{id}/share",
+            get(current_share).post(invite).delete(revoke),
+        )
+        .route("/shared/invitations", get(invitations))
+        .route("/shared/invitations/{id}/accept", post(accept))
+        .route("/shared/results", get(results))
+        .route("/shared/analyses/{id}/report.pdf", get(shared_report))
+}
+
+/// Where a share stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ShareStatus {
+    /// Sent, not accepted yet.
+    Invited,
+    /// Accepted: the account sees the shared results.
+    Active,
+    /// Ended by the doctor.
+    Revoked,
+}
+
+impl ShareStatus {
+    fn parse(text: &str) -> Self {
+        match text {
+            "active" => Self::Active,
+            "revoked" => Self::Revoked,
+            _ => Self::Invited,
+        }
+    }
+}
+
+/// A patient record's share, as the doctor sees it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Share {
+    /// Share id.
+    pub id: String,
+    /// The patient record.
+    pub patient_id: String,
+    /// The invited address (lower case).
+    pub email: String,
+    /// Invited, active or revoked.
+    pub status: ShareStatus,
+    /// Every result is shared (otherwise only reviewed ones).
+    pub share_all: bool,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339, once accepted.
+    pub accepted_at: Option<String>,
+    /// RFC 3339, once revoked.
+    pub revoked_at: Option<String>,
+}
+
+/// The doctor's view of a record's sharing: the current share, if any.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ShareState {
+    /// The newest share that is not revoked; `null` when nothing is shared.
+    pub current: Option<Share>,
+}
+
+/// An invitation to share.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ShareForm {
+    /// The patient's address; defaults to the email of the patient record.
+    #[serde(default)]
+    pub email: Option<String>,
+    /// Share every result, not only reviewed ones (default false).
+    #[serde(default)]
+    pub share_all: bool,
+}
+
+/// An open invitation, as the invited account sees it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Invitation {
+    /// Share id (accept with it).
+    pub id: String,
+    /// The inviting doctor's display name.
+    pub doctor_name: String,
+    /// The first name on the record, so the person can tell it is theirs.
+    pub patient_first_name: String,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// One shared result, as the patient sees it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedResult {
+    /// Analysis id.
+    pub id: String,
+    /// Which test.
+    pub modality: Modality,
+    /// RFC 3339.
+    pub created_at: String,
+    /// `normal`, `abnormal` or `inconclusive` (the page words it plainly).
+    pub finding: String,
+    /// The model's wording of the result.
+    pub prediction: String,
+    /// Heart rate measured by the test, beats per minute.
+    pub heart_rate_bpm: Option<f64>,
+    /// The doctor signed the result off.
+    pub reviewed: bool,
+    /// The doctor agreed with the automatic finding (`null` before review).
+    pub doctor_agreed: Option<bool>,
+    /// RFC 3339 of the review.
+    pub reviewed_at: Option<String>,
+    /// The doctor who shared it.
+    pub doctor_name: String,
+    /// The PDF report of the result.
+    pub report_url: String,
+}
+
+fn share_from_row(row: &AnyRow) -> Result<Share, ApiError> {
+    Ok(Share {
+        id: row.try_get("id")?,
+        patient_id: row.try_get("patient_id")?,
+        email: row.try_get("email")?,
+        status: ShareStatus::parse(&row.try_get::<String, _>("status")?),
+        share_all: row.try_get::<i64, _>("share_all")? == 1,
+        created_at: ms_to_rfc3339(row.try_get("created_at")?),
+        accepted_at: row
+            .try_get::<Option<i64>, _>("accepted_at")?
+            .map(ms_to_rfc3339),
+        revoked_at: row
+            .try_get::<Option<i64>, _>("revoked_at")?
+            .map(ms_to_rfc3339),
+    })
+}
+
+const SHARE_COLUMNS: &str =
+    "id, patient_id, email, status, share_all, created_at, accepted_at, revoked_at";
+
+/// The newest share of one of the doctor's patients that is not revoked.
+async fn current_of(
+    conn: &mut AnyConnection,
+    patient_id: &str,
+    doctor_id: &str,
+) -> Result<Option<Share>, ApiError> {
+    let row = sqlx::query(&format!(
+        "SELECT {SHARE_COLUMNS} FROM patient_shares \
+         WHERE patient_id = $1 AND doctor_id = $2 AND status <> 'revoked' \
+         ORDER BY created_at DESC, id DESC LIMIT 1"
+    ))
+    .bind(patient_id)
+    .bind(doctor_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    row.as_ref().map(share_from_row).transpose()
+}
+
+/// Revokes a share (the row stays, as the record of what was shared when).
+async fn end_share(conn: &mut AnyConnection, id: &str, now: i64) -> Result<(), ApiError> {
+    sqlx::query("UPDATE patient_shares SET status = 'revoked', revoked_at = $1 WHERE id = $2")
+        .bind(now)
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// A `user`-role account (the `/api/shared` endpoints); a doctor gets 403.
+fn patient_account(current: &CurrentUser) -> Result<&str, ApiError> {
+    if current.user.role == "user" {
+        Ok(&current.user.id)
+    } else {
+        Err(ApiError::Forbidden(PATIENTS_ONLY.into()))
+    }
+}
+
+/// How one of the doctor's patient records is shared.
+#[utoipa::path(
+    get, path = "/api/patients/{id}/share", operation_id = "get_patient_share", tag = "sharing",
+    params(("id" = String, Path, description = "Patient id")),
+    responses(
+        (status = 200, description = "The current share, or null", body = ShareState),
+        crate::platform::error::documented::DoctorOnly,
+        (status = 404, description = "Patient not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn current_share(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    Path(patient_id): Path<String>,
+) -> Result<Json<ShareState>, ApiError> {
+    let mut conn = state.db.pool.acquire().await?;
+    patients::store::find(&mut conn, &patient_id, doctor.id())
+        .await?
+        .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
+    let current = current_of(&mut conn, &patient_id, doctor.id()).await?;
+    Ok(Json(ShareState { current }))
+}
+
+/// Invites the patient's address to see the record's results, or changes what is shared.
+///
+/// The same address keeps its share (only `share_all` changes); another address replaces it (the
+/// old share is revoked).
+#[utoipa::path(
+    post, path = "/api/patients/{id}/share", operation_id = "share_patient_results", tag = "sharing",
+    params(("id" = String, Path, description = "Patient id")),
+    request_body = ShareForm,
+    responses(
+        (status = 200, description = "The share", body = Share),
+        crate::platform::error::documented::DoctorOnly,
+        (status = 404, description = "Patient not found.", body = ErrorBody),
+        (status = 422, description = "Invalid email address. / Enter the patient's email address to share results.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn invite(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    ClientAddr(client): ClientAddr,
+    Path(patient_id): Path<String>,
+    Json(form): Json<ShareForm>,
+) -> Result<Json<Share>, ApiError> {
+    let mut tx = state.db.begin().await?;
+    let patient = patients::store::find(&mut tx, &patient_id, doctor.id())
+        .await?
+        .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
+    let raw = form
+        .email
+        .filter(|e| !e.trim().is_empty())
+        .or(patient.email)
+        .ok_or_else(|| ApiError::Validation(EMAIL_NEEDED.into()))?;
+    let email = Email::parse(&raw).map_err(|m| ApiError::Validation(m.into()))?;
+    let now = now_ms();
+    let current = current_of(&mut tx, &patient_id, doctor.id()).await?;
+    let mut invited = false;
+    let id = match current {
+        Some(share) if share.email == email.as_str() => {
+            sqlx::query("UPDATE patient_shares SET share_all = $1 WHERE id = $2")
+                .bind(i64::from(form.share_all))
+                .bind(&share.id)
+                .execute(&mut *tx)
+                .await?;
+            share.id
+        }
+        other => {
+            if let Some(old) = other {
+                end_share(&mut tx, &old.id, now).await?;
+            }
+            let id = crate::platform::ids::new();
+            sqlx::query(
+                "INSERT INTO patient_shares (id, patient_id, doctor_id, email, status, share_all, \
+                 created_at) VALUES ($1, $2, $3, $4, 'invited', $5, $6)",
+            )
+            .bind(&id)
+            .bind(&patient_id)
+            .bind(doctor.id())
+            .bind(email.as_str())
+            .bind(i64::from(form.share_all))
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            invited = true;
+            id
+        }
+    };
+    audit::record(
+        &mut tx,
+        &audit::Entry {
+            user_id: doctor.id(),
+            action: Action::Update,
+            entity: "patient_share",
+            entity_id: &id,
+            patient_id: Some(&patient_id),
+            client_addr: &client,
+        },
+    )
+    .await?;
+    let share = current_of(&mut tx, &patient_id, doctor.id())
+        .await?
+        .ok_or_else(|| ApiError::Internal("the share just written is gone".into()))?;
+    tx.commit().await?;
+    if invited {
+        send_invitation(&state, &share, &doctor.0.user.display_name).await;
+    }
+    Ok(Json(share))
+}
+
+/// Tells the invited address where to see the results (SMTP, or the outbox folder). The share
+/// stands even when the message cannot be sent: the person sees the invitation once signed in.
+async fn send_invitation(state: &AppState, share: &Share, doctor_name: &str) {
+    let base = mail::public_base(&state.config);
+    let text = format!(
+        "{doctor_name} has shared screening results with you on Cardio.\n\n\
+         To see them, sign in (or create a patient account) with this e-mail address at\n\
+         {base}/login\n\
+         verify the address when asked, then accept the invitation on your home page.\n\n\
+         These are screening results, not a diagnosis: talk to your doctor about them.\n\n\
+         Cardio\n"
+    );
+    let selector = share.id.get(..8).unwrap_or(&share.id);
+    let message = Mail {
+        to: &share.email,
+        subject: "Results shared with you on Cardio",
+        text,
+        kind: "share-invitation",
+        selector,
+    };
+    if let Err(err) = mail::send(&state.config, &message).await {
+        tracing::warn!(share = %selector, error = %err, "share invitation mail not sent");
+    }
+}
+
+/// Ends the sharing of one of the doctor's patient records.
+#[utoipa::path(
+    delete, path = "/api/patients/{id}/share", operation_id = "revoke_patient_share", tag = "sharing",
+    params(("id" = String, Path, description = "Patient id")),
+    responses(
+        (status = 204, description = "Revoked"),
+        crate::platform::error::documented::DoctorOnly,
+        (status = 404, description = "Patient not found. / This patient's results are not shared.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn revoke(
+    State(state): State<AppState>,
+    doctor: CurrentDoctor,
+    ClientAddr(client): ClientAddr,
+    Path(patient_id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let mut tx = state.db.begin().await?;
+    patients::store::find(&mut tx, &patient_id, doctor.id())
+        .await?
+        .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
+    let share = current_of(&mut tx, &patient_id, doctor.id())
+        .await?
+        .ok_or_else(|| ApiError::NotFound(NOT_SHARED.into()))?;
+    end_share(&mut tx, &share.id, now_ms()).await?;
+    audit::record(
+        &mut tx,
+        &audit::Entry {
+            user_id: doctor.id(),
+            action: Action::Update,
+            entity: "patient_share_revoked",
+            entity_id: &share.id,
+            patient_id: Some(&patient_id),
+            client_addr: &client,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The open invitations addressed to the signed-in patient account's email.
+#[utoipa::path(
+    get, path = "/api/shared/invitations", operation_id = "list_share_invitations", tag = "sharing",
+    responses(
+        (status = 200, description = "Newest first", body = [Invitation]),
+        crate::platform::error::documented::Unauthenticated,
+        (status = 403, description = "Only patient accounts can see shared results.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn invitations(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<Vec<Invitation>>, ApiError> {
+    patient_account(&current)?;
+    let rows = sqlx::query(
+        "SELECT s.id, s.created_at, u.display_name, p.first_name FROM patient_shares s \
+         JOIN users u ON u.id = s.doctor_id JOIN patients p ON p.id = s.patient_id \
+         WHERE s.email = $1 AND s.status = 'invited' ORDER BY s.created_at DESC, s.id DESC",
+    )
+    .bind(&current.user.email)
+    .fetch_all(&state.db.pool)
+    .await?;
+    let mut found = Vec::with_capacity(rows.len());
+    for row in &rows {
+        found.push(Invitation {
+            id: row.try_get("id")?,
+            doctor_name: row.try_get("display_name")?,
+            patient_first_name: row.try_get("first_name")?,
+            created_at: ms_to_rfc3339(row.try_get("created_at")?),
+        });
+    }
+    Ok(Json(found))
+}
+
+/// Accepts an invitation addressed to the signed-in patient account's (verified) email.
+#[utoipa::path(
+    post, path = "/api/shared/invitations/{id}/accept", operation_id = "accept_share_invitation", tag = "sharing",
+    params(("id" = String, Path, description = "Invitation (share) id")),
+    responses(
+        (status = 204, description = "Accepted"),
+        crate::platform::error::documented::Unauthenticated,
+        (status = 403, description = "Only patient accounts can see shared results. / Verify your email address before accepting a shared record.", body = ErrorBody),
+        (status = 404, description = "Invitation not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn accept(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ClientAddr(client): ClientAddr,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    let user_id = patient_account(&current)?;
+    let mut tx = state.db.begin().await?;
+    let row = sqlx::query(
+        "SELECT patient_id FROM patient_shares WHERE id = $1 AND email = $2 AND status = 'invited'",
+    )
+    .bind(&id)
+    .bind(&current.user.email)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or_else(|| ApiError::NotFound(INVITATION_NOT_FOUND.into()))?;
+    // Anyone can sign up with any address: only a proven owner of it may see the record.
+    if !current.user.email_verified {
+        return Err(ApiError::Forbidden(VERIFY_EMAIL_FIRST.into()));
+    }
+    let patient_id: String = row.try_get("patient_id")?;
+    sqlx::query(
+        "UPDATE patient_shares SET status = 'active', user_id = $1, accepted_at = $2 WHERE id = $3",
+    )
+    .bind(user_id)
+    .bind(now_ms())
+    .bind(&id)
+    .execute(&mut *tx)
+    .await?;
+    audit::record(
+        &mut tx,
+        &audit::Entry {
+            user_id,
+            action: Action::Update,
+            entity: "patient_share_accepted",
+            entity_id: &id,
+            patient_id: Some(&patient_id),
+            client_addr: &client,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The active shares of an account: (doctor id, doctor name, patient id, share all).
+async fn active_shares(
+    conn: &mut AnyConnection,
+    user_id: &str,
+) -> Result<Vec<(String, String, String, bool)>, ApiError> {
+    let rows = sqlx::query(
+        "SELECT s.doctor_id, u.display_name, s.patient_id, s.share_all FROM patient_shares s \
+         JOIN users u ON u.id = s.doctor_id WHERE s.user_id = $1 AND s.status = 'active' \
+         ORDER BY s.accepted_at, s.id",
+    )
+    .bind(user_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get("doctor_id")?,
+                r.try_get("display_name")?,
+                r.try_get("patient_id")?,
+                r.try_get::<i64, _>("share_all")? == 1,
+            ))
+        })
+        .collect()
+}
+
+/// Whether a result is shared under a share's rule.
+fn is_shared(analysis: &Analysis, share_all: bool) -> bool {
+    share_all || analysis.review.is_some()
+}
+
+/// What the doctors shared with the signed-in patient account, newest first.
+#[utoipa::path(
+    get, path = "/api/shared/results", operation_id = "list_shared_results", tag = "sharing",
+    responses(
+        (status = 200, description = "Newest first", body = [SharedResult]),
+        crate::platform::error::documented::Unauthenticated,
+        (status = 403, description = "Only patient accounts can see shared results.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn results(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ClientAddr(client): ClientAddr,
+) -> Result<Json<Vec<SharedResult>>, ApiError> {
+    let user_id = patient_account(&current)?;
+    let mut tx = state.db.begin().await?;
+    let mut shared = Vec::new();
+    for (doctor_id, doctor_name, patient_id, share_all) in active_shares(&mut tx, user_id).await? {
+        let found = analyses::of_patient(&mut tx, &doctor_id, &patient_id).await?;
+        for a in found.into_iter().filter(|a| is_shared(a, share_all)) {
+            let finding = match Finding::of(&a.result.label) {
+                Finding::Normal => "normal",
+                Finding::Abnormal => "abnormal",
+                Finding::Inconclusive => "inconclusive",
+            };
+            shared.push(SharedResult {
+                report_url: format!("/api/shared/analyses/{}/report.pdf", a.id),
+                heart_rate_bpm: a
+                    .result
+                    .details
+                    .get("heart_rate_bpm")
+                    .and_then(serde_json::Value::as_f64),
+                doctor_agreed: a
+                    .review
+                    .as_ref()
+                    .map(|r| r.agreement == crate::records::reviews::store::Agreement::Agree),
+                reviewed_at: a.review.as_ref().map(|r| r.created_at.clone()),
+                reviewed: a.review.is_some(),
+                finding: finding.into(),
+                prediction: a.result.prediction.clone(),
+                modality: a.modality,
+                created_at: a.created_at.clone(),
+                doctor_name: doctor_name.clone(),
+                id: a.id,
+            });
+        }
+        audit::record(
+            &mut tx,
+            &audit::Entry {
+                user_id,
+                action: Action::Read,
+                entity: "shared_results",
+                entity_id: &patient_id,
+                patient_id: Some(&patient_id),
+                client_addr: &client,
+            },
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    shared.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+    Ok(Json(shared))
+}
+
+/// The PDF report of a result shared with the signed-in patient account.
+#[utoipa::path(
+    get, path = "/api/shared/analyses/{id}/report.pdf", operation_id = "shared_report_pdf", tag = "sharing",
+    params(("id" = String, Path, description = "Analysis id")),
+    responses(
+        (status = 200, description = "The report (attachment)", content_type = "application/pdf", body = pdf::PdfFile),
+        crate::platform::error::documented::Unauthenticated,
+        (status = 403, description = "Only patient accounts can see shared results.", body = ErrorBody),
+        (status = 404, description = "Analysis not found.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn shared_report(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ClientAddr(client): ClientAddr,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let user_id = patient_account(&current)?;
+    let language = settings::load(&state.db, user_id).await?.language;
+    let mut tx = state.db.begin().await?;
+    let mut data = None;
+    for (doctor_id, doctor_name, patient_id, share_all) in active_shares(&mut tx, user_id).await? {
+        let Some(found) =
+            pdf::analysis_data(&mut tx, &id, &doctor_id, language, &doctor_name).await?
+        else {
+            continue;
+        };
+        let shared = found.analyses.first().is_some_and(|a| {
+            a.patient_id.as_deref() == Some(patient_id.as_str()) && is_shared(a, share_all)
+        });
+        if shared {
+            data = Some((found, patient_id));
+            break;
+        }
+    }
+    let (data, patient_id) = data.ok_or_else(|| ApiError::NotFound(ANALYSIS_NOT_FOUND.into()))?;
+    audit::record(
+        &mut tx,
+        &audit::Entry {
+            user_id,
+            action: Action::Export,
+            entity: "shared_report_pdf",
+            entity_id: &id,
+            patient_id: Some(&patient_id),
+            client_addr: &client,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    let bytes = pdf::generate(&state, data).await?;
+    pdf::pdf_response(bytes, &format!("cardio-result-{id}.pdf"))
+}
