@@ -17,7 +17,7 @@ use std::{
     time::{Duration, SystemTime},
 };
 
-use crate::{platform::db::Db, platform::state::AppState, records::analyses::StoredFile};
+use crate::{platform::db::Db, platform::state::AppState, records::analyses::store::StoredFile};
 
 /// How old an unreferenced file must be before the sweep removes it.
 pub const ORPHAN_AGE: Duration = Duration::from_hours(24);

@@ -31,7 +31,7 @@ use crate::{
     platform::extract::Json,
     platform::state::AppState,
     recordings::stored::Recordings,
-    records::analyses::{self, Analysis, Modality},
+    records::analyses::{self, store::Analysis, store::Modality},
     records::clinical::{self, store::ClinicalRecord},
     records::patients::{self, Patient, PATIENT_NOT_FOUND},
     records::reviews::store::Agreement,
@@ -444,7 +444,7 @@ pub(crate) async fn load(
         patient,
         records: clinical::store::records_of(conn, patient_id, doctor_id).await?,
         screenings: screenings::of_patient(conn, patient_id, doctor_id).await?,
-        analyses: analyses::of_patient(conn, doctor_id, patient_id).await?,
+        analyses: analyses::store::of_patient(conn, doctor_id, patient_id).await?,
     }))
 }
 

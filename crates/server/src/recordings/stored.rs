@@ -12,7 +12,7 @@ use super::{
 };
 use crate::{
     platform::{blobs::BlobStore, error::ApiError, state::AppState},
-    records::analyses::Analysis,
+    records::analyses::store::Analysis,
 };
 
 /// What reads a stored recording back: the blob store, the decode gate and the cache.

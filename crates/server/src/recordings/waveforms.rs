@@ -20,7 +20,7 @@ use crate::{
     platform::extract::Json,
     platform::state::AppState,
     recordings::stored::Recordings,
-    records::analyses::{self, Modality, ANALYSIS_NOT_FOUND},
+    records::analyses::{self, store::Modality, ANALYSIS_NOT_FOUND},
 };
 
 /// The 404 text for an analysis without a recording (a clinical one).
@@ -148,7 +148,7 @@ pub async fn read(
 ) -> Result<Json<WaveformView>, ApiError> {
     let user_id = user.user.id.as_str();
     let mut tx = state.db.begin().await?;
-    let analysis = analyses::find(&mut tx, &id, user_id)
+    let analysis = analyses::store::find(&mut tx, &id, user_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(ANALYSIS_NOT_FOUND.into()))?;
     let kind = match analysis.modality {
@@ -160,7 +160,7 @@ pub async fn read(
     if analysis.files.is_empty() {
         return Err(ApiError::NotFound(NO_RECORDING.into()));
     }
-    analyses::audit_read(&mut tx, user_id, &client, &analysis, "analysis_waveform").await?;
+    analyses::store::audit_read(&mut tx, user_id, &client, &analysis, "analysis_waveform").await?;
     tx.commit().await?;
     let recordings = Recordings::of(&state);
     let start_s = query.start_s.unwrap_or(0.0);

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 
 use crate::{
     platform::error::ApiError,
-    records::analyses::{Analysis, Modality},
+    records::analyses::{store::Analysis, store::Modality},
 };
 
 /// The rule, as the result states it.

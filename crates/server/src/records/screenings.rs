@@ -223,7 +223,7 @@ async fn combined_now(
     id: &str,
     doctor_id: &str,
 ) -> Result<Option<CombinedResult>, ApiError> {
-    let found = analyses::of_screening(conn, doctor_id, id).await?;
+    let found = analyses::store::of_screening(conn, doctor_id, id).await?;
     match combine::combine_analyses(id, &found) {
         Ok(combined) => Ok(Some(combined)),
         Err(ApiError::Validation(_)) => Ok(None),
@@ -399,7 +399,7 @@ pub async fn combine(
     let screening = find_row(&mut tx, &id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
-    let found = analyses::of_screening(&mut tx, doctor.id(), &id).await?;
+    let found = analyses::store::of_screening(&mut tx, doctor.id(), &id).await?;
     let combined = combine::combine_analyses(&id, &found)?;
     sqlx::query(
         "UPDATE screenings SET status = $3, updated_at = $4 WHERE id = $1 AND doctor_id = $2",

@@ -40,7 +40,7 @@ use crate::{
     platform::error::{ApiError, ErrorBody},
     platform::extract::Json,
     platform::state::AppState,
-    records::analyses::{self, Analysis, Modality, ANALYSIS_NOT_FOUND},
+    records::analyses::{self, store::Analysis, store::Modality, ANALYSIS_NOT_FOUND},
     records::patients::{self, PATIENT_NOT_FOUND},
     records::reports::Finding,
 };
@@ -549,7 +549,7 @@ pub async fn results(
     let mut tx = state.db.begin().await?;
     let mut shared = Vec::new();
     for (doctor_id, doctor_name, patient_id, share_all) in active_shares(&mut tx, user_id).await? {
-        let found = analyses::of_patient(&mut tx, &doctor_id, &patient_id).await?;
+        let found = analyses::store::of_patient(&mut tx, &doctor_id, &patient_id).await?;
         for a in found.into_iter().filter(|a| is_shared(a, share_all)) {
             let finding = match Finding::of(&a.result.label) {
                 Finding::Normal => "normal",

@@ -49,7 +49,7 @@ use crate::{
     platform::error::{ApiError, ErrorBody},
     platform::state::AppState,
     recordings::stored::Recordings,
-    records::analyses::{self, Analysis, Modality, ANALYSIS_NOT_FOUND},
+    records::analyses::{self, store::Analysis, store::Modality, ANALYSIS_NOT_FOUND},
     records::clinical::{self, store::ClinicalRecord},
     records::combine::{self, CombinedResult, ModalityStatus},
     records::patients::{self, fields::Gender, Patient},
@@ -542,7 +542,7 @@ pub(crate) async fn analysis_data(
     language: Language,
     doctor: &str,
 ) -> Result<Option<ReportData>, ApiError> {
-    let Some(analysis) = analyses::find(conn, id, owner).await? else {
+    let Some(analysis) = analyses::store::find(conn, id, owner).await? else {
         return Ok(None);
     };
     let patient = match &analysis.patient_id {
@@ -590,7 +590,7 @@ pub(crate) async fn screening_data(
         Some(record) => Some(record),
         None => clinical_for(conn, Some(&screening.patient.id), None, doctor_id).await?,
     };
-    let found = analyses::of_screening(conn, doctor_id, id).await?;
+    let found = analyses::store::of_screening(conn, doctor_id, id).await?;
     // The newest result of each modality, in the workflow's order (clinical, PCG, PPG, ECG).
     let mut shown = Vec::new();
     for modality in [

@@ -34,7 +34,7 @@ use crate::{
     platform::db::ms_to_rfc3339,
     platform::error::ApiError,
     platform::state::AppState,
-    records::analyses::{Analysis, Modality},
+    records::analyses::{store::Analysis, store::Modality},
 };
 
 /// The 404 text for a device that is not the doctor's (or does not exist, or was revoked).

@@ -301,7 +301,7 @@ async fn recording_view(
     user_id: &str,
     row: RecordingRow,
 ) -> Result<DeviceRecording, ApiError> {
-    let analysis = analyses::find(conn, &row.analysis_id, user_id)
+    let analysis = analyses::store::find(conn, &row.analysis_id, user_id)
         .await?
         .ok_or_else(|| ApiError::Internal("pushed recording without its analysis".into()))?;
     Ok(DeviceRecording {
@@ -392,7 +392,7 @@ async fn receive(
     device: &DeviceRow,
     client: &str,
     multipart: Result<Multipart, MultipartRejection>,
-) -> Result<(String, analyses::PredictionResult), ApiError> {
+) -> Result<(String, analyses::store::PredictionResult), ApiError> {
     let modality = device.kind.modality();
     let model = predict::model_for(state, modality)?;
     let multipart = multipart.map_err(|_| {

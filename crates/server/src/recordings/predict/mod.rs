@@ -31,7 +31,9 @@ use crate::{
     platform::extract::Json,
     platform::state::AppState,
     recordings::registry::SignalModel,
-    records::analyses::{self, Modality, NewAnalysis, PredictionResult, StoredFile},
+    records::analyses::{
+        self, store::Modality, store::NewAnalysis, store::PredictionResult, store::StoredFile,
+    },
     records::patients::{self, PATIENT_NOT_FOUND},
     records::screenings::{self, SCREENING_NOT_FOUND},
 };
@@ -154,7 +156,7 @@ async fn store_result(
         .unwrap_or("unknown")
         .to_owned();
     let mut tx = state.db.begin().await?;
-    analyses::insert(
+    analyses::store::insert(
         &mut tx,
         &NewAnalysis {
             id: &result.analysis_id,

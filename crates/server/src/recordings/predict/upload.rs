@@ -5,7 +5,7 @@
 use axum::extract::{multipart::MultipartError, Multipart};
 use cardio_formats::{FormatError, ReadOptions, Recording};
 
-use crate::{platform::error::ApiError, records::analyses::Modality};
+use crate::{platform::error::ApiError, records::analyses::store::Modality};
 
 /// Longest value of a text field (ids, sampling rate).
 const MAX_TEXT_FIELD: usize = 256;

@@ -77,7 +77,7 @@ async fn owned_target(
     doctor_id: &str,
 ) -> Result<Option<Option<String>>, ApiError> {
     Ok(match target {
-        Target::Analysis => analyses::find(conn, id, doctor_id)
+        Target::Analysis => analyses::store::find(conn, id, doctor_id)
             .await?
             .map(|a| a.patient_id),
         Target::Screening => screenings::find_row(conn, id, doctor_id)

@@ -1,37 +1,18 @@
-//! Stored predictions ("analyses"): every result the prediction endpoints return is kept with the
-//! user who asked, the optional patient and screening, the model and version, and for recordings
-//! the stored file's hash. `GET /api/analyses` lists the signed-in user's own, newest first;
-//! `GET /api/analyses/{id}` reads one (audited).
+//! Analyses as stored: the types, their rows (with the patient's name and the newest review) and
+//! the queries, always scoped to the user; [`audit_read`] writes the audit row of reading one.
 
-use axum::{extract::State, routing::get, Router};
 use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, Any, Row, Transaction};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 
-use crate::platform::extract::Path;
 use crate::{
-    accounts::auth::{session::CurrentUser, ClientAddr},
-    platform::audit::{self, Action},
-    platform::db::ms_to_rfc3339,
-    platform::error::{ApiError, ErrorBody},
-    platform::extract::Json,
-    platform::state::AppState,
-    records::patients::{self, PATIENT_NOT_FOUND},
+    platform::{
+        audit::{self, Action},
+        db::ms_to_rfc3339,
+        error::ApiError,
+    },
     records::reviews::{self, store::Review},
 };
-
-/// The 404 text for an analysis that is not the user's (or does not exist).
-pub const ANALYSIS_NOT_FOUND: &str = "Analysis not found.";
-
-/// Most rows one list call returns.
-pub const MAX_LIMIT: i64 = 500;
-
-/// The routes of this module, mounted under `/api`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/analyses", get(list))
-        .route("/analyses/{id}", get(read))
-}
 
 /// What a model was given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -252,75 +233,6 @@ pub(crate) fn row_to_analysis(row: &AnyRow) -> Result<Analysis, ApiError> {
     })
 }
 
-/// Filters of the list.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct AnalysesQuery {
-    /// Only this modality: `clinical`, `ecg`, `pcg` or `ppg`.
-    #[serde(rename = "type")]
-    pub modality: Option<Modality>,
-    /// Only this patient's (one of the user's patients).
-    pub patient_id: Option<String>,
-    /// Only this screening's (one of the user's screenings).
-    pub screening_id: Option<String>,
-    /// At most this many (default and maximum 500).
-    pub limit: Option<i64>,
-}
-
-impl crate::platform::extract::QueryRules for AnalysesQuery {
-    const INVALID: &'static str = "type must be one of clinical, ecg, pcg, ppg; limit a number.";
-}
-
-/// The signed-in user's own analyses, newest first.
-#[utoipa::path(
-    get, path = "/api/analyses", operation_id = "list_analyses", tag = "analyses",
-    params(AnalysesQuery),
-    responses(
-        (status = 200, description = "Newest first", body = [Analysis]),
-        (status = 401, description = "Not signed in.", body = ErrorBody),
-        (status = 404, description = "Patient not found.", body = ErrorBody),
-        (status = 422, description = "Bad filter.", body = ErrorBody),
-    )
-)]
-#[tracing::instrument(skip_all)]
-pub async fn list(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    crate::platform::extract::RuledQuery(query): crate::platform::extract::RuledQuery<
-        AnalysesQuery,
-    >,
-) -> Result<Json<Vec<Analysis>>, ApiError> {
-    let limit = query.limit.unwrap_or(MAX_LIMIT).clamp(1, MAX_LIMIT);
-    let user_id = user.user.id.as_str();
-    let mut conn = state.db.pool.acquire().await?;
-    if let Some(patient_id) = &query.patient_id {
-        if patients::store::find(&mut conn, patient_id, user_id)
-            .await?
-            .is_none()
-        {
-            return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
-        }
-    }
-    let sql = format!(
-        "{} WHERE a.user_id = $1 AND ($2 IS NULL OR a.modality = $2) \
-         AND ($3 IS NULL OR a.patient_id = $3) AND ($5 IS NULL OR a.screening_id = $5) \
-         ORDER BY a.created_at DESC, a.id DESC LIMIT $4",
-        *SELECT_WITH_PATIENT
-    );
-    let rows = sqlx::query(&sql)
-        .bind(user_id)
-        .bind(query.modality.map(Modality::as_str))
-        .bind(query.patient_id.as_deref())
-        .bind(limit)
-        .bind(query.screening_id.as_deref())
-        .fetch_all(&mut *conn)
-        .await?;
-    rows.iter()
-        .map(row_to_analysis)
-        .collect::<Result<_, _>>()
-        .map(Json)
-}
-
 /// One of the user's analyses, `None` for any other (or none).
 ///
 /// # Errors
@@ -407,29 +319,31 @@ pub(crate) async fn audit_read(
     Ok(())
 }
 
-/// One of the signed-in user's analyses.
-#[utoipa::path(
-    get, path = "/api/analyses/{id}", operation_id = "get_analysis", tag = "analyses",
-    params(("id" = String, Path, description = "Analysis id")),
-    responses(
-        (status = 200, description = "The analysis", body = Analysis),
-        (status = 401, description = "Not signed in.", body = ErrorBody),
-        (status = 404, description = "Analysis not found.", body = ErrorBody),
-    )
-)]
-#[tracing::instrument(skip_all)]
-pub async fn read(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    ClientAddr(client): ClientAddr,
-    Path(id): Path<String>,
-) -> Result<Json<Analysis>, ApiError> {
-    let user_id = user.user.id.as_str();
-    let mut tx = state.db.begin().await?;
-    let analysis = find(&mut tx, &id, user_id)
-        .await?
-        .ok_or_else(|| ApiError::NotFound(ANALYSIS_NOT_FOUND.into()))?;
-    audit_read(&mut tx, user_id, &client, &analysis, "analysis").await?;
-    tx.commit().await?;
-    Ok(Json(analysis))
+/// The user's analyses, newest first, filtered by modality, patient and screening when given.
+///
+/// # Errors
+/// A database error, or a stored row that does not read back.
+pub async fn list(
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+    modality: Option<Modality>,
+    patient_id: Option<&str>,
+    screening_id: Option<&str>,
+    limit: i64,
+) -> Result<Vec<Analysis>, ApiError> {
+    let sql = format!(
+        "{} WHERE a.user_id = $1 AND ($2 IS NULL OR a.modality = $2) \
+         AND ($3 IS NULL OR a.patient_id = $3) AND ($5 IS NULL OR a.screening_id = $5) \
+         ORDER BY a.created_at DESC, a.id DESC LIMIT $4",
+        *SELECT_WITH_PATIENT
+    );
+    let rows = sqlx::query(&sql)
+        .bind(user_id)
+        .bind(modality.map(Modality::as_str))
+        .bind(patient_id)
+        .bind(limit)
+        .bind(screening_id)
+        .fetch_all(&mut *conn)
+        .await?;
+    rows.iter().map(row_to_analysis).collect()
 }
