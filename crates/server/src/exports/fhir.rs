@@ -35,7 +35,7 @@ use crate::{
     records::clinical::{self, store::ClinicalRecord},
     records::patients::{self, Patient, PATIENT_NOT_FOUND},
     records::reviews::store::Agreement,
-    records::screenings::{self, Screening},
+    records::screenings::{self, store::Screening},
 };
 
 const LOINC: &str = "http://loinc.org";
@@ -443,7 +443,7 @@ pub(crate) async fn load(
     Ok(Some(PatientData {
         patient,
         records: clinical::store::records_of(conn, patient_id, doctor_id).await?,
-        screenings: screenings::of_patient(conn, patient_id, doctor_id).await?,
+        screenings: screenings::store::of_patient(conn, patient_id, doctor_id).await?,
         analyses: analyses::store::of_patient(conn, doctor_id, patient_id).await?,
     }))
 }

@@ -550,7 +550,7 @@ pub(crate) async fn analysis_data(
         None => None,
     };
     let screening_clinical = match &analysis.screening_id {
-        Some(s) => screenings::find_row(conn, s, owner)
+        Some(s) => screenings::store::find_row(conn, s, owner)
             .await?
             .and_then(|row| row.clinical_record_id),
         None => None,
@@ -581,7 +581,7 @@ pub(crate) async fn screening_data(
     language: Language,
     doctor: &str,
 ) -> Result<Option<(ReportData, String)>, ApiError> {
-    let Some(screening) = screenings::read_one(conn, id, doctor_id).await? else {
+    let Some(screening) = screenings::store::read_one(conn, id, doctor_id).await? else {
         return Ok(None);
     };
     let patient = patients::store::find(conn, &screening.patient.id, doctor_id).await?;

@@ -468,7 +468,7 @@ pub async fn attach(
             "This recording is already attached to a screening.".into(),
         ));
     }
-    let screening = screenings::find_row(&mut tx, &request.screening_id, user_id)
+    let screening = screenings::store::find_row(&mut tx, &request.screening_id, user_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
     sqlx::query(

@@ -109,7 +109,7 @@ async fn check_owner(
     let mut conn = state.db.pool.acquire().await?;
     let mut patient_id = patient_id;
     if let Some(id) = &screening_id {
-        let screening = screenings::find_row(&mut conn, id, user_id)
+        let screening = screenings::store::find_row(&mut conn, id, user_id)
             .await?
             .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
         match &patient_id {

@@ -149,7 +149,7 @@ pub async fn create(
     }
     let parameters = form.validate()?;
     if let Some(screening_id) = &form.screening_id {
-        let screening = screenings::find_row(&mut tx, screening_id, doctor.id()).await?;
+        let screening = screenings::store::find_row(&mut tx, screening_id, doctor.id()).await?;
         if screening.is_none_or(|s| s.patient_id != patient_id) {
             return Err(ApiError::NotFound(SCREENING_NOT_FOUND.into()));
         }
@@ -157,7 +157,7 @@ pub async fn create(
     let now = now_ms();
     let id = store::insert(&mut tx, &patient_id, doctor.id(), &parameters, now).await?;
     if let Some(screening_id) = &form.screening_id {
-        screenings::attach_clinical(&mut tx, screening_id, doctor.id(), &id, now).await?;
+        screenings::store::attach_clinical(&mut tx, screening_id, doctor.id(), &id, now).await?;
     }
     audit::record(
         &mut tx,

@@ -80,7 +80,7 @@ async fn owned_target(
         Target::Analysis => analyses::store::find(conn, id, doctor_id)
             .await?
             .map(|a| a.patient_id),
-        Target::Screening => screenings::find_row(conn, id, doctor_id)
+        Target::Screening => screenings::store::find_row(conn, id, doctor_id)
             .await?
             .map(|s| Some(s.patient_id)),
     })
