@@ -620,7 +620,7 @@ pub(crate) async fn screening_data(
 }
 
 pub(crate) async fn generate(state: &AppState, data: ReportData) -> Result<Vec<u8>, ApiError> {
-    let recordings = Recordings::of(&state);
+    let recordings = Recordings::of(state);
     tokio::task::spawn_blocking(move || render(&data, &recordings)).await?
 }
 

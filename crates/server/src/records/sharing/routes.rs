@@ -1,18 +1,6 @@
-//! Results shared with the patient (the `user` role of spec §6).
-//!
-//! A doctor invites the email of one of their patient records (`POST /api/patients/{id}/share`),
-//! which is told so by e-mail; the account with that email, once its address is verified, sees the
-//! invitation
-//! (`GET /api/shared/invitations`) and accepts it. From then on that account sees, and only it,
-//! what the doctor shares of that record: the reviewed results by default, every result when the
-//! doctor chooses (`GET /api/shared/results`), each with its PDF report
-//! (`GET /api/shared/analyses/{id}/report.pdf`). The doctor revokes with
-//! `DELETE /api/patients/{id}/share`, which takes effect on the next request.
-//!
-//! Doctor endpoints keep the owner scoping of every patient query (another doctor's patient is a
-//! 404); the `/api/shared` endpoints are for `user` accounts (a doctor gets 403) and read a
-//! record only through an active share of the signed-in account. Invitations, acceptances,
-//! revocations and every read of shared data are audited.
+//! The sharing endpoints: a doctor invites, reads and revokes the share of a patient record; the
+//! patient's own account lists its invitations, accepts one, and reads the shared results and their
+//! PDF reports. Every step is audited.
 
 use axum::{
     extract::State,
@@ -22,39 +10,37 @@ use axum::{
     Router,
 };
 use serde::{Deserialize, Serialize};
-use sqlx::{any::AnyRow, AnyConnection, Row};
+use sqlx::Row;
 use utoipa::ToSchema;
 
-use crate::platform::extract::Path;
-use crate::{
-    accounts::auth::{
-        email::Email,
-        mail::{self, Mail},
-        session::{CurrentDoctor, CurrentUser},
-        ClientAddr,
-    },
-    accounts::settings,
-    exports::pdf,
-    platform::audit::{self, Action},
-    platform::db::{ms_to_rfc3339, now_ms},
-    platform::error::{ApiError, ErrorBody},
-    platform::extract::Json,
-    platform::state::AppState,
-    records::analyses::{self, store::Analysis, store::Modality, ANALYSIS_NOT_FOUND},
-    records::patients::{self, PATIENT_NOT_FOUND},
-    records::reports::Finding,
+use super::{
+    store::{self, Invitation, Share, SharedResult},
+    EMAIL_NEEDED, INVITATION_NOT_FOUND, NOT_SHARED, PATIENTS_ONLY, VERIFY_EMAIL_FIRST,
 };
-
-/// The message for a doctor account on a patient's endpoint.
-pub const PATIENTS_ONLY: &str = "Only patient accounts can see shared results.";
-/// The message for an invitation that is not (or no longer) open to this account.
-pub const INVITATION_NOT_FOUND: &str = "Invitation not found.";
-/// The message for accepting before the account's email address is verified.
-pub const VERIFY_EMAIL_FIRST: &str = "Verify your email address before accepting a shared record.";
-/// The message for a patient record with nothing shared.
-pub const NOT_SHARED: &str = "This patient's results are not shared.";
-/// The message for an invite without an address when the record has none.
-pub const EMAIL_NEEDED: &str = "Enter the patient's email address to share results.";
+use crate::{
+    accounts::{
+        auth::{
+            email::Email,
+            mail::{self, Mail},
+            session::{CurrentDoctor, CurrentUser},
+            ClientAddr,
+        },
+        settings,
+    },
+    exports::pdf,
+    platform::{
+        audit::{self, Action},
+        db::{ms_to_rfc3339, now_ms},
+        error::{ApiError, ErrorBody},
+        extract::{Json, Path},
+        state::AppState,
+    },
+    records::{
+        analyses::{self, ANALYSIS_NOT_FOUND},
+        patients::{self, PATIENT_NOT_FOUND},
+        reports::Finding,
+    },
+};
 
 /// The routes of this module, mounted under `/api`.
 pub fn router() -> Router<AppState> {
@@ -67,50 +53,6 @@ pub fn router() -> Router<AppState> {
         .route("/shared/invitations/{id}/accept", post(accept))
         .route("/shared/results", get(results))
         .route("/shared/analyses/{id}/report.pdf", get(shared_report))
-}
-
-/// Where a share stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum ShareStatus {
-    /// Sent, not accepted yet.
-    Invited,
-    /// Accepted: the account sees the shared results.
-    Active,
-    /// Ended by the doctor.
-    Revoked,
-}
-
-impl ShareStatus {
-    fn parse(text: &str) -> Self {
-        match text {
-            "active" => Self::Active,
-            "revoked" => Self::Revoked,
-            _ => Self::Invited,
-        }
-    }
-}
-
-/// A patient record's share, as the doctor sees it.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Share {
-    /// Share id.
-    pub id: String,
-    /// The patient record.
-    pub patient_id: String,
-    /// The invited address (lower case).
-    pub email: String,
-    /// Invited, active or revoked.
-    pub status: ShareStatus,
-    /// Every result is shared (otherwise only reviewed ones).
-    pub share_all: bool,
-    /// RFC 3339.
-    pub created_at: String,
-    /// RFC 3339, once accepted.
-    pub accepted_at: Option<String>,
-    /// RFC 3339, once revoked.
-    pub revoked_at: Option<String>,
 }
 
 /// The doctor's view of a record's sharing: the current share, if any.
@@ -129,96 +71,6 @@ pub struct ShareForm {
     /// Share every result, not only reviewed ones (default false).
     #[serde(default)]
     pub share_all: bool,
-}
-
-/// An open invitation, as the invited account sees it.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Invitation {
-    /// Share id (accept with it).
-    pub id: String,
-    /// The inviting doctor's display name.
-    pub doctor_name: String,
-    /// The first name on the record, so the person can tell it is theirs.
-    pub patient_first_name: String,
-    /// RFC 3339.
-    pub created_at: String,
-}
-
-/// One shared result, as the patient sees it.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SharedResult {
-    /// Analysis id.
-    pub id: String,
-    /// Which test.
-    pub modality: Modality,
-    /// RFC 3339.
-    pub created_at: String,
-    /// `normal`, `abnormal` or `inconclusive` (the page words it plainly).
-    pub finding: String,
-    /// The model's wording of the result.
-    pub prediction: String,
-    /// Heart rate measured by the test, beats per minute.
-    pub heart_rate_bpm: Option<f64>,
-    /// The doctor signed the result off.
-    pub reviewed: bool,
-    /// The doctor agreed with the automatic finding (`null` before review).
-    pub doctor_agreed: Option<bool>,
-    /// RFC 3339 of the review.
-    pub reviewed_at: Option<String>,
-    /// The doctor who shared it.
-    pub doctor_name: String,
-    /// The PDF report of the result.
-    pub report_url: String,
-}
-
-fn share_from_row(row: &AnyRow) -> Result<Share, ApiError> {
-    Ok(Share {
-        id: row.try_get("id")?,
-        patient_id: row.try_get("patient_id")?,
-        email: row.try_get("email")?,
-        status: ShareStatus::parse(&row.try_get::<String, _>("status")?),
-        share_all: row.try_get::<i64, _>("share_all")? == 1,
-        created_at: ms_to_rfc3339(row.try_get("created_at")?),
-        accepted_at: row
-            .try_get::<Option<i64>, _>("accepted_at")?
-            .map(ms_to_rfc3339),
-        revoked_at: row
-            .try_get::<Option<i64>, _>("revoked_at")?
-            .map(ms_to_rfc3339),
-    })
-}
-
-const SHARE_COLUMNS: &str =
-    "id, patient_id, email, status, share_all, created_at, accepted_at, revoked_at";
-
-/// The newest share of one of the doctor's patients that is not revoked.
-async fn current_of(
-    conn: &mut AnyConnection,
-    patient_id: &str,
-    doctor_id: &str,
-) -> Result<Option<Share>, ApiError> {
-    let row = sqlx::query(&format!(
-        "SELECT {SHARE_COLUMNS} FROM patient_shares \
-         WHERE patient_id = $1 AND doctor_id = $2 AND status <> 'revoked' \
-         ORDER BY created_at DESC, id DESC LIMIT 1"
-    ))
-    .bind(patient_id)
-    .bind(doctor_id)
-    .fetch_optional(&mut *conn)
-    .await?;
-    row.as_ref().map(share_from_row).transpose()
-}
-
-/// Revokes a share (the row stays, as the record of what was shared when).
-async fn end_share(conn: &mut AnyConnection, id: &str, now: i64) -> Result<(), ApiError> {
-    sqlx::query("UPDATE patient_shares SET status = 'revoked', revoked_at = $1 WHERE id = $2")
-        .bind(now)
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
 }
 
 /// A `user`-role account (the `/api/shared` endpoints); a doctor gets 403.
@@ -250,7 +102,7 @@ pub async fn current_share(
     patients::store::find(&mut conn, &patient_id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
-    let current = current_of(&mut conn, &patient_id, doctor.id()).await?;
+    let current = store::current_of(&mut conn, &patient_id, doctor.id()).await?;
     Ok(Json(ShareState { current }))
 }
 
@@ -288,7 +140,7 @@ pub async fn invite(
         .ok_or_else(|| ApiError::Validation(EMAIL_NEEDED.into()))?;
     let email = Email::parse(&raw).map_err(|m| ApiError::Validation(m.into()))?;
     let now = now_ms();
-    let current = current_of(&mut tx, &patient_id, doctor.id()).await?;
+    let current = store::current_of(&mut tx, &patient_id, doctor.id()).await?;
     let mut invited = false;
     let id = match current {
         Some(share) if share.email == email.as_str() => {
@@ -301,7 +153,7 @@ pub async fn invite(
         }
         other => {
             if let Some(old) = other {
-                end_share(&mut tx, &old.id, now).await?;
+                store::end_share(&mut tx, &old.id, now).await?;
             }
             let id = crate::platform::ids::new();
             sqlx::query(
@@ -332,7 +184,7 @@ pub async fn invite(
         },
     )
     .await?;
-    let share = current_of(&mut tx, &patient_id, doctor.id())
+    let share = store::current_of(&mut tx, &patient_id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::Internal("the share just written is gone".into()))?;
     tx.commit().await?;
@@ -388,10 +240,10 @@ pub async fn revoke(
     patients::store::find(&mut tx, &patient_id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
-    let share = current_of(&mut tx, &patient_id, doctor.id())
+    let share = store::current_of(&mut tx, &patient_id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(NOT_SHARED.into()))?;
-    end_share(&mut tx, &share.id, now_ms()).await?;
+    store::end_share(&mut tx, &share.id, now_ms()).await?;
     audit::record(
         &mut tx,
         &audit::Entry {
@@ -500,36 +352,6 @@ pub async fn accept(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The active shares of an account: (doctor id, doctor name, patient id, share all).
-async fn active_shares(
-    conn: &mut AnyConnection,
-    user_id: &str,
-) -> Result<Vec<(String, String, String, bool)>, ApiError> {
-    let rows = sqlx::query(
-        "SELECT s.doctor_id, u.display_name, s.patient_id, s.share_all FROM patient_shares s \
-         JOIN users u ON u.id = s.doctor_id WHERE s.user_id = $1 AND s.status = 'active' \
-         ORDER BY s.accepted_at, s.id",
-    )
-    .bind(user_id)
-    .fetch_all(&mut *conn)
-    .await?;
-    rows.iter()
-        .map(|r| {
-            Ok((
-                r.try_get("doctor_id")?,
-                r.try_get("display_name")?,
-                r.try_get("patient_id")?,
-                r.try_get::<i64, _>("share_all")? == 1,
-            ))
-        })
-        .collect()
-}
-
-/// Whether a result is shared under a share's rule.
-fn is_shared(analysis: &Analysis, share_all: bool) -> bool {
-    share_all || analysis.review.is_some()
-}
-
 /// What the doctors shared with the signed-in patient account, newest first.
 #[utoipa::path(
     get, path = "/api/shared/results", operation_id = "list_shared_results", tag = "sharing",
@@ -548,9 +370,11 @@ pub async fn results(
     let user_id = patient_account(&current)?;
     let mut tx = state.db.begin().await?;
     let mut shared = Vec::new();
-    for (doctor_id, doctor_name, patient_id, share_all) in active_shares(&mut tx, user_id).await? {
+    for (doctor_id, doctor_name, patient_id, share_all) in
+        store::active_shares(&mut tx, user_id).await?
+    {
         let found = analyses::store::of_patient(&mut tx, &doctor_id, &patient_id).await?;
-        for a in found.into_iter().filter(|a| is_shared(a, share_all)) {
+        for a in found.into_iter().filter(|a| store::is_shared(a, share_all)) {
             let finding = match Finding::of(&a.result.label) {
                 Finding::Normal => "normal",
                 Finding::Abnormal => "abnormal",
@@ -617,14 +441,16 @@ pub async fn shared_report(
     let language = settings::load(&state.db, user_id).await?.language;
     let mut tx = state.db.begin().await?;
     let mut data = None;
-    for (doctor_id, doctor_name, patient_id, share_all) in active_shares(&mut tx, user_id).await? {
+    for (doctor_id, doctor_name, patient_id, share_all) in
+        store::active_shares(&mut tx, user_id).await?
+    {
         let Some(found) =
             pdf::analysis_data(&mut tx, &id, &doctor_id, language, &doctor_name).await?
         else {
             continue;
         };
         let shared = found.analyses.first().is_some_and(|a| {
-            a.patient_id.as_deref() == Some(patient_id.as_str()) && is_shared(a, share_all)
+            a.patient_id.as_deref() == Some(patient_id.as_str()) && store::is_shared(a, share_all)
         });
         if shared {
             data = Some((found, patient_id));
