@@ -33,7 +33,7 @@ use crate::{
         reviews::routes::review_analysis, reviews::routes::analysis_history, reviews::routes::review_screening,
         reviews::routes::screening_history, reports::summary, reports::export_csv, reports::history, export_zip::export_all, notifications::feed, notifications::mark_seen, sharing::routes::current_share, sharing::routes::invite, sharing::routes::revoke, sharing::routes::invitations, sharing::routes::accept, sharing::routes::results, sharing::routes::shared_report,
         fhir::export, system::storage, system::release_notes,
-        data_settings::read, data_settings::save, backup::routes::read, backup::routes::make, report_pdf::analysis_report, report_pdf::screening_report,
+        data_settings::read, data_settings::save, backup::routes::read, backup::routes::make, report_pdf::routes::analysis_report, report_pdf::routes::screening_report,
         devices::routes::list, devices::routes::register, devices::routes::rename, devices::routes::rotate_token, devices::routes::revoke,
         devices::routes::heartbeat, devices::routes::push_recording, devices::routes::inbox, devices::routes::attach,
         devices::routes::read_log, devices::routes::write_log,

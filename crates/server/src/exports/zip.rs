@@ -290,14 +290,18 @@ fn report(
     let data = runtime.block_on(async {
         let mut conn = db.pool.acquire().await?;
         match kind {
-            Report::Analysis => pdf::analysis_data(&mut conn, id, doctor, language, name).await,
-            Report::Screening => Ok(pdf::screening_data(&mut conn, id, doctor, language, name)
-                .await?
-                .map(|(data, _)| data)),
+            Report::Analysis => {
+                pdf::data::analysis_data(&mut conn, id, doctor, language, name).await
+            }
+            Report::Screening => Ok(pdf::data::screening_data(
+                &mut conn, id, doctor, language, name,
+            )
+            .await?
+            .map(|(data, _)| data)),
         }
     })?;
     let data = data.ok_or_else(|| ApiError::NotFound("Not found.".into()))?;
-    pdf::render(&data, recordings)
+    pdf::render::render(&data, recordings)
 }
 
 /// Adds an entry, or lists it in `failed` with the reason it could not be made.

@@ -445,7 +445,7 @@ pub async fn shared_report(
         store::active_shares(&mut tx, user_id).await?
     {
         let Some(found) =
-            pdf::analysis_data(&mut tx, &id, &doctor_id, language, &doctor_name).await?
+            pdf::data::analysis_data(&mut tx, &id, &doctor_id, language, &doctor_name).await?
         else {
             continue;
         };
@@ -471,6 +471,6 @@ pub async fn shared_report(
     )
     .await?;
     tx.commit().await?;
-    let bytes = pdf::generate(&state, data).await?;
-    pdf::pdf_response(bytes, &format!("cardio-result-{id}.pdf"))
+    let bytes = pdf::routes::generate(&state, data).await?;
+    pdf::routes::pdf_response(bytes, &format!("cardio-result-{id}.pdf"))
 }

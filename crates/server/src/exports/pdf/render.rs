@@ -1,0 +1,492 @@
+//! Writing a report: the header, the patient, the clinical parameters, each analysis with its
+//! finding, values, review and strip, a screening's combined result, and the disclaimers.
+
+use cardio_models::{analysis::Kind, waveform::Waveform};
+use serde_json::Value;
+
+use super::data::ReportData;
+use super::{layout, paper, strings, PRODUCT};
+use super::{
+    layout::{ink, muted, Face, Writer, MARGIN},
+    strings::Strings,
+};
+use crate::{
+    platform::db::{ms_to_rfc3339, now_ms},
+    platform::error::ApiError,
+    recordings::stored::Recordings,
+    records::analyses::{store::Analysis, store::Modality},
+    records::clinical::store::ClinicalRecord,
+    records::combine::{self, CombinedResult, ModalityStatus},
+    records::patients::{fields::Gender, Patient},
+    records::reviews::store::{Agreement, Review},
+};
+
+/// Seconds of ECG on the paper strip.
+pub(super) const ECG_SECONDS: f64 = 10.0;
+
+/// Seconds of heart sounds on the PCG strip (S1 and S2 stay apart at this scale).
+pub(super) const PCG_SECONDS: f64 = 5.0;
+
+/// Seconds of pulse on the PPG strip.
+pub(super) const PPG_SECONDS: f64 = 10.0;
+
+pub(super) fn band(s: &Strings, risk: f64) -> &'static str {
+    match combine::risk_level(risk) {
+        "high" => s.bands[2],
+        "moderate" => s.bands[1],
+        _ => s.bands[0],
+    }
+}
+
+pub(super) fn modality_name(s: &Strings, m: Modality) -> &'static str {
+    match m {
+        Modality::Ecg => s.modalities[0],
+        Modality::Pcg => s.modalities[1],
+        Modality::Ppg => s.modalities[2],
+        Modality::Clinical => s.modalities[3],
+    }
+}
+
+/// The date part of an RFC 3339 time with hours and minutes, in UTC.
+pub(super) fn when(rfc3339: &str) -> String {
+    let date = rfc3339.get(..10).unwrap_or(rfc3339);
+    let time = rfc3339.get(11..16).unwrap_or("");
+    if time.is_empty() {
+        date.to_owned()
+    } else {
+        format!("{date} {time} UTC")
+    }
+}
+
+/// Whole years between a `YYYY-MM-DD` birth date and today.
+pub(super) fn age_years(date_of_birth: &str) -> Option<i64> {
+    let born = time::Date::parse(
+        date_of_birth,
+        time::macros::format_description!("[year]-[month]-[day]"),
+    )
+    .ok()?;
+    let today = time::OffsetDateTime::now_utc().date();
+    let mut years = i64::from(today.year() - born.year());
+    if (today.month() as u8, today.day()) < (born.month() as u8, born.day()) {
+        years -= 1;
+    }
+    Some(years)
+}
+
+/// The measured values of a result's `details` worth printing, in a fixed order: heart rate, HRV
+/// (SDNN, RMSSD, pNN50) and the signal quality (score and the model's words for it).
+pub(super) fn measured_values(s: &Strings, details: &Value) -> Vec<(String, String)> {
+    let number = |key: &str| details.get(key).and_then(Value::as_f64);
+    let mut out = Vec::new();
+    if let Some(v) = number("heart_rate_bpm") {
+        out.push((s.heart_rate.to_owned(), format!("{v:.0} bpm")));
+    }
+    for (key, label) in [("sdnn_ms", "HRV SDNN"), ("rmssd_ms", "HRV RMSSD")] {
+        if let Some(v) = number(key) {
+            out.push((label.to_owned(), format!("{v:.1} ms")));
+        }
+    }
+    if let Some(v) = number("pnn50_percent") {
+        out.push(("HRV pNN50".to_owned(), format!("{v:.1}%")));
+    }
+    let score = number("quality_score").or_else(|| number("signal_quality"));
+    let words = details.get("quality").and_then(Value::as_str);
+    let quality = match (score, words) {
+        (Some(v), Some(w)) => Some(format!("{v:.2} ({w})")),
+        (Some(v), None) => Some(format!("{v:.2}")),
+        (None, Some(w)) => Some(w.to_owned()),
+        (None, None) => None,
+    };
+    if let Some(q) = quality {
+        out.push((s.quality.to_owned(), q));
+    }
+    out
+}
+
+pub(super) fn review_lines(s: &Strings, review: Option<&Review>) -> Vec<String> {
+    let Some(r) = review else {
+        return vec![s.not_reviewed.to_owned()];
+    };
+    let verdict = match r.agreement {
+        Agreement::Agree => s.agreed,
+        Agreement::Disagree => s.disagreed,
+    };
+    let mut lines = vec![
+        format!(
+            "{} {} {} {}.",
+            s.reviewed_by,
+            r.reviewer_name,
+            s.on,
+            when(&r.created_at)
+        ),
+        format!("{verdict}."),
+    ];
+    if !r.comment.is_empty() {
+        lines.push(format!("{}: {}", s.comment, r.comment));
+    }
+    lines
+}
+
+pub(super) const LABEL_W: f32 = 48.0;
+
+pub(super) fn write_patient(out: &mut Writer, s: &Strings, patient: Option<&Patient>) {
+    out.heading(s.patient, 20.0);
+    let Some(p) = patient else {
+        out.paragraph(s.no_patient, MARGIN, 9.0, Face::Regular, &ink());
+        return;
+    };
+    out.field(
+        s.name,
+        &format!("{} {}", p.first_name, p.last_name),
+        LABEL_W,
+    );
+    let dob = match age_years(&p.date_of_birth) {
+        Some(age) => format!("{} ({age} {})", p.date_of_birth, s.years),
+        None => p.date_of_birth.clone(),
+    };
+    out.field(s.date_of_birth, &dob, LABEL_W);
+    let sex = match p.gender {
+        Gender::Male => s.sexes[0],
+        Gender::Female => s.sexes[1],
+        Gender::Other => s.sexes[2],
+    };
+    out.field(s.sex, sex, LABEL_W);
+    out.field(s.phone, &p.phone, LABEL_W);
+    out.field(s.patient_id, &p.id, LABEL_W);
+}
+
+pub(super) fn write_clinical(out: &mut Writer, s: &Strings, record: Option<&ClinicalRecord>) {
+    out.heading(s.clinical_parameters, 20.0);
+    let Some(record) = record else {
+        out.paragraph(s.no_clinical, MARGIN, 9.0, Face::Regular, &ink());
+        return;
+    };
+    let p = &record.parameters;
+    let pick = |names: &[&'static str], i: i64| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| names.get(i).copied())
+            .map_or_else(|| i.to_string(), str::to_owned)
+    };
+    let values = [
+        format!("{} {}", p.age, s.years),
+        pick(&s.chest_pain_types, p.chest_pain_type),
+        format!("{:.0} mg/dL", p.cholesterol),
+        format!("{:.0} mg/dL", p.fasting_blood_sugar),
+        if p.exercise_induced_angina == 1 {
+            s.yes.to_owned()
+        } else {
+            s.no.to_owned()
+        },
+        p.vessels_colored_by_flourosopy.to_string(),
+        pick(&s.thalassemia_types, p.thalassemia),
+    ];
+    for (name, value) in s.parameter_names.iter().zip(values) {
+        out.field(name, &value, 70.0);
+    }
+    out.paragraph(
+        &format!("{} {}", s.recorded, when(&record.created_at)),
+        MARGIN,
+        7.5,
+        Face::Regular,
+        &muted(),
+    );
+}
+
+pub(super) fn write_combined(out: &mut Writer, s: &Strings, combined: Option<&CombinedResult>) {
+    out.heading(s.combined_result, 30.0);
+    let Some(c) = combined else {
+        out.paragraph(s.not_combined, MARGIN, 9.0, Face::Regular, &ink());
+        return;
+    };
+    out.field(
+        s.overall_risk,
+        &format!("{:.0}% — {}", c.risk_score * 100.0, band(s, c.risk_score)),
+        LABEL_W,
+    );
+    out.field(s.driver, modality_name(s, c.driver), LABEL_W);
+    out.field(
+        s.based_on,
+        &s.of_modalities
+            .replace("{n}", &c.based_on.to_string())
+            .replace("{total}", &c.out_of.to_string()),
+        LABEL_W,
+    );
+    for m in &c.modalities {
+        let status = match m.status {
+            ModalityStatus::Performed => s.statuses[0],
+            ModalityStatus::Inconclusive => s.statuses[1],
+            ModalityStatus::NotPerformed => s.statuses[2],
+        };
+        let mut value = status.to_owned();
+        if let Some(prediction) = &m.prediction {
+            value = format!("{value}: {prediction}");
+        }
+        if let Some(risk) = m.risk_score {
+            value = format!(
+                "{value} ({} {:.0}%, {})",
+                s.risk,
+                risk * 100.0,
+                band(s, risk)
+            );
+        }
+        out.field(modality_name(s, m.modality), &value, LABEL_W);
+    }
+    out.field(s.rule, &c.rule, LABEL_W);
+    if !c.recommendations.is_empty() {
+        out.subheading(s.recommendations, 5.0);
+        for r in &c.recommendations {
+            out.bullet(r);
+        }
+    }
+}
+
+pub(super) fn write_analysis(
+    out: &mut Writer,
+    s: &Strings,
+    a: &Analysis,
+    signal: Option<&Result<Waveform, String>>,
+    with_review: bool,
+) {
+    // The facts and the strip stay together on one page.
+    let strip = match (signal, a.modality) {
+        (Some(Ok(_)), Modality::Ecg) => paper::ECG_HEIGHT,
+        (Some(Ok(_)), _) => paper::SIGNAL_HEIGHT,
+        _ => 0.0,
+    };
+    out.subheading(modality_name(s, a.modality), 35.0 + strip);
+    let r = &a.result;
+    out.field(s.finding, &r.prediction, LABEL_W);
+    out.field(
+        s.confidence,
+        &format!("{:.0}%", r.confidence * 100.0),
+        LABEL_W,
+    );
+    out.field(
+        s.risk,
+        &format!("{:.0}% — {}", r.risk_score * 100.0, band(s, r.risk_score)),
+        LABEL_W,
+    );
+    for (label, value) in measured_values(s, &r.details) {
+        out.field(&label, &value, LABEL_W);
+    }
+    if let Some(file) = &a.file_name {
+        out.field(s.file, file, LABEL_W);
+    }
+    out.field(s.recorded, &when(&a.created_at), LABEL_W);
+    out.field(
+        s.model,
+        &format!("{} ({} {})", a.model_id, s.version, a.model_version),
+        LABEL_W,
+    );
+    match signal {
+        Some(Ok(w)) => match a.modality {
+            Modality::Ecg => paper::ecg(out, w, s.ecg_strip, s.calibration),
+            Modality::Pcg => paper::signal(
+                out,
+                w,
+                PCG_SECONDS.min(w.end_s - w.start_s).max(1.0),
+                s.pcg_strip,
+                &paper::Marks {
+                    sets: vec![
+                        (&w.s1_s, "S1", (200, 30, 45)),
+                        (&w.s2_s, "S2", (30, 90, 200)),
+                    ],
+                },
+            ),
+            _ => paper::signal(
+                out,
+                w,
+                PPG_SECONDS.min(w.end_s - w.start_s).max(1.0),
+                s.ppg_strip,
+                &paper::Marks {
+                    sets: vec![(&w.beats_s, "▼", (200, 30, 45))],
+                },
+            ),
+        },
+        Some(Err(_)) => {
+            out.advance(1.0);
+            out.paragraph(s.strip_unavailable, MARGIN, 8.5, Face::Regular, &muted());
+        }
+        None => {}
+    }
+    if !r.recommendations.is_empty() {
+        out.subheading(s.recommendations, 5.0);
+        for rec in &r.recommendations {
+            out.bullet(rec);
+        }
+    }
+    if with_review {
+        out.subheading(s.review, 5.0);
+        for line in review_lines(s, a.review.as_ref()) {
+            out.paragraph(&line, MARGIN, 9.0, Face::Regular, &ink());
+        }
+    }
+}
+
+/// Lays the report out and writes the PDF (blocking: reads the recordings again).
+///
+/// # Errors
+/// 500 when the PDF cannot be written.
+pub fn render(data: &ReportData, recordings: &Recordings) -> Result<Vec<u8>, ApiError> {
+    let s = strings::of(data.language);
+    let title = format!("{PRODUCT} — {}", s.title);
+    let mut out = Writer::new(&title)?;
+
+    // Header: product, title, doctor, generated.
+    out.advance(6.0);
+    out.text_at(
+        PRODUCT,
+        MARGIN,
+        out.y(),
+        20.0,
+        Face::Bold,
+        layout::rgb(150, 20, 40),
+    );
+    let generated = format!("{} {}", s.generated, when(&ms_to_rfc3339(now_ms())));
+    let doctor = format!("{}: {}", s.doctor, data.doctor);
+    for (i, line) in [doctor, generated].iter().enumerate() {
+        let width = out.width(line, 8.5, Face::Regular);
+        out.text_at(
+            line,
+            layout::PAGE_W - MARGIN - width,
+            out.y() + 2.0 - i as f32 * 4.5,
+            8.5,
+            Face::Regular,
+            muted(),
+        );
+    }
+    out.advance(7.5);
+    out.text_at(s.title, MARGIN, out.y(), 12.0, Face::Regular, ink());
+    if let Some(sc) = &data.screening {
+        out.advance(5.0);
+        out.text_at(
+            &format!("{} {} · {}", s.screening, sc.id, when(&sc.created_at)),
+            MARGIN,
+            out.y(),
+            7.5,
+            Face::Regular,
+            muted(),
+        );
+    } else if let Some(a) = data.analyses.first() {
+        out.advance(5.0);
+        out.text_at(
+            &format!("{} {}", s.analysis, a.id),
+            MARGIN,
+            out.y(),
+            7.5,
+            Face::Regular,
+            muted(),
+        );
+    }
+    out.advance(2.0);
+
+    write_patient(&mut out, s, data.patient.as_ref());
+    write_clinical(&mut out, s, data.clinical.as_ref());
+    if let Some(sc) = &data.screening {
+        write_combined(&mut out, s, sc.combined.as_ref());
+    }
+
+    out.heading(s.results_by_modality, 30.0);
+    let screening = data.screening.is_some();
+    for a in &data.analyses {
+        let kind = match a.modality {
+            Modality::Ecg => Some((Kind::Ecg, ECG_SECONDS)),
+            Modality::Pcg => Some((Kind::Pcg, PCG_SECONDS)),
+            Modality::Ppg => Some((Kind::Ppg, PPG_SECONDS)),
+            Modality::Clinical => None,
+        };
+        let signal = kind.map(|(kind, seconds)| {
+            if a.files.is_empty() {
+                return Err(String::new());
+            }
+            recordings.window(a, kind, 0.0, seconds).map_err(|e| {
+                tracing::warn!(analysis = %a.id, error = ?e, "report strip unavailable");
+                e.to_string()
+            })
+        });
+        write_analysis(&mut out, s, a, signal.as_ref(), !screening);
+    }
+
+    if let Some(sc) = &data.screening {
+        out.heading(s.review, 12.0);
+        for line in review_lines(s, sc.review.as_ref()) {
+            out.paragraph(&line, MARGIN, 9.0, Face::Regular, &ink());
+        }
+    }
+
+    out.heading(s.disclaimer_heading, 12.0);
+    out.paragraph(s.model_disclaimer, MARGIN, 8.5, Face::Regular, &ink());
+    out.paragraph(s.disclaimer, MARGIN, 8.5, Face::Regular, &ink());
+
+    let footer = format!("{PRODUCT} · {}", s.title);
+    out.finish(&footer, |n, total| {
+        format!("{} {n} {} {total}", s.page, s.of)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accounts::settings::Language;
+
+    #[test]
+    fn a_french_report_is_in_french_with_its_accents_and_page_numbers() {
+        let data = ReportData {
+            language: Language::Fr,
+            doctor: "Hélène Dubois".into(),
+            patient: None,
+            clinical: None,
+            screening: None,
+            analyses: Vec::new(),
+        };
+        let recordings = Recordings {
+            blobs: crate::platform::blobs::BlobStore::new(std::path::Path::new("/nonexistent")),
+            gate: crate::recordings::decode::DecodeGate::default(),
+            cache: crate::recordings::decode::WindowCache::default(),
+        };
+
+        let bytes = render(&data, &recordings).unwrap();
+
+        let text = pdf_extract::extract_text_from_mem(&bytes).unwrap();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for expected in [
+            "Rapport de dépistage cardiovasculaire",
+            "Médecin: Hélène Dubois",
+            "Aucun patient n'est lié à cette analyse.",
+            "Aucun paramètre clinique enregistré.",
+            "Page 1 sur 1",
+        ] {
+            assert!(text.contains(expected), "{expected:?} not in {text}");
+        }
+    }
+
+    #[test]
+    fn measured_values_come_in_order_with_units() {
+        let details = serde_json::json!({
+            "quality": "usable", "quality_score": 0.93, "rmssd_ms": 31.25, "sdnn_ms": 42.0,
+            "heart_rate_bpm": 74.6, "pnn50_percent": 12.5, "channel": "II",
+        });
+        let values = measured_values(strings::of(Language::En), &details);
+        let text: Vec<String> = values.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        assert_eq!(
+            text,
+            [
+                "Heart rate: 75 bpm",
+                "HRV SDNN: 42.0 ms",
+                "HRV RMSSD: 31.2 ms",
+                "HRV pNN50: 12.5%",
+                "Signal quality: 0.93 (usable)",
+            ]
+        );
+    }
+
+    #[test]
+    fn risk_bands_follow_the_spec() {
+        let s = strings::of(Language::En);
+        assert_eq!(band(s, 0.71), "High");
+        assert_eq!(band(s, 0.7), "Moderate");
+        assert_eq!(band(s, 0.41), "Moderate");
+        assert_eq!(band(s, 0.4), "Low");
+    }
+}
