@@ -1,0 +1,325 @@
+//! Content-addressed storage of uploaded recordings under the data folder, encrypted at rest.
+//!
+//! A file is stored once under `blobs/<first two hex digits>/<SHA-256 hex>`, written to a temporary
+//! name and renamed into place once the row that names it is committed ([`PendingBlob`]), so a
+//! crash never leaves half a file, or a file nobody names, under a final name, and two uploads of
+//! the same bytes share one copy. The name is the SHA-256 of the **plain** bytes, so
+//! deduplication and the hashes the database keeps do not depend on encryption. This module never
+//! decides who may read a file (the analysis row that names it does).
+//!
+//! # Encryption at rest
+//! New blobs are sealed with AES-256-GCM (NIST SP 800-38D) unless the server-wide "Data Encryption"
+//! setting is off ([`BlobStore::with_encryption`]). An encrypted file is
+//!
+//! ```text
+//! MAGIC (8 bytes: 89 'C' 'B' 'L' 'O' 'B' 0D 0A) | version (1 byte, 1) | nonce (12 bytes) | ciphertext | tag (16 bytes)
+//! ```
+//!
+//! with a fresh random 96-bit nonce per blob (SP 800-38D §8.2.2, the RBG-based construction; with
+//! one write per distinct content the 2^32 invocation bound is far away) and, as additional
+//! authenticated data, the header and the blob's name, so a file moved under another name fails
+//! too. A file without the magic is read as clear: blobs written before encryption existed, or
+//! while it was off, stay readable. On every read the SHA-256 of the plain bytes must match the
+//! name; a failed tag or a wrong hash is [`BlobError::Tampered`], and the bytes are never returned.
+//!
+//! The 256-bit key is [`DataKey`]: `CARDIO_DATA_KEY` (parsed by the CLI into
+//! [`crate::platform::config::Config::data_key`]) or else the key file [`KEY_FILE`] in the data folder,
+//! created with mode 0600 on first need. Backups never contain the key (see [`crate::admin::backup`]).
+
+use std::{
+    io::Write,
+    path::{Path, PathBuf},
+    sync::{Arc, OnceLock},
+};
+
+use sha2::{Digest, Sha256};
+
+mod key;
+mod seal;
+
+use key::load_key_file;
+pub use key::{DataKey, KeyError, KEY_FILE};
+use seal::{open, seal};
+pub use seal::{ENCRYPTION_OVERHEAD, FORMAT_VERSION, MAGIC, NONCE_LEN, TAG_LEN};
+
+/// Why a blob could not be stored or read.
+#[derive(Debug, thiserror::Error)]
+pub enum BlobError {
+    /// The name is not a SHA-256 hex digest.
+    #[error("not a SHA-256 hex digest")]
+    BadName,
+    /// Reading or writing failed (also: no file has that hash).
+    #[error("blob store I/O: {0}")]
+    Io(#[from] std::io::Error),
+    /// The GCM tag did not verify or the content's SHA-256 is not its name: the file was altered
+    /// on disk (or sealed under another key). Its bytes are not returned.
+    #[error("stored file {sha256} failed its integrity check")]
+    Tampered {
+        /// The blob's name.
+        sha256: String,
+    },
+    /// An encrypted blob of a format version this server does not know.
+    #[error("stored file {sha256} has unknown encryption format version {version}")]
+    UnknownVersion {
+        /// The blob's name.
+        sha256: String,
+        /// The version byte found.
+        version: u8,
+    },
+    /// The data key is missing or unusable.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+}
+
+/// The store rooted at a folder.
+#[derive(Debug, Clone)]
+pub struct BlobStore {
+    root: PathBuf,
+    data_dir: PathBuf,
+    /// A key given by configuration (`CARDIO_DATA_KEY`); otherwise the key file is used.
+    configured: Option<DataKey>,
+    /// The key once resolved, shared by clones.
+    resolved: Arc<OnceLock<DataKey>>,
+    encrypt: bool,
+}
+
+impl BlobStore {
+    /// A store under `data_dir/blobs` keyed by the key file of `data_dir` (read or created when
+    /// first needed), encrypting new blobs.
+    pub fn new(data_dir: &Path) -> Self {
+        Self::with_key(data_dir, None)
+    }
+
+    /// A store under `data_dir/blobs` with a configured key (`None`: the key file).
+    pub fn with_key(data_dir: &Path, key: Option<DataKey>) -> Self {
+        Self {
+            root: data_dir.join("blobs"),
+            data_dir: data_dir.to_path_buf(),
+            configured: key,
+            resolved: Arc::new(OnceLock::new()),
+            encrypt: true,
+        }
+    }
+
+    /// Like [`BlobStore::with_key`], resolving the key now (creating the key file when there is
+    /// none), so that a start fails early and clearly.
+    ///
+    /// # Errors
+    /// [`KeyError`] when the key file cannot be read, is malformed or cannot be created.
+    pub fn open(data_dir: &Path, key: Option<DataKey>) -> Result<Self, KeyError> {
+        let store = Self::with_key(data_dir, key);
+        store.key(true)?;
+        Ok(store)
+    }
+
+    /// This store, writing new blobs encrypted (`true`, the default) or in clear (`false`).
+    #[must_use]
+    pub fn with_encryption(mut self, encrypt: bool) -> Self {
+        self.encrypt = encrypt;
+        self
+    }
+
+    /// The folder the blobs live under.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The key file of this store's data folder.
+    pub fn key_file(&self) -> PathBuf {
+        self.data_dir.join(KEY_FILE)
+    }
+
+    /// The key's fingerprint when a key is configured or the key file exists (never creates one).
+    ///
+    /// # Errors
+    /// [`KeyError`] when the key file is unreadable or malformed.
+    pub fn key_fingerprint(&self) -> Result<Option<String>, KeyError> {
+        match self.key(false) {
+            Ok(key) => Ok(Some(key.fingerprint())),
+            Err(KeyError::Missing) => Ok(None),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// The lower-case hex SHA-256 of `bytes`.
+    pub fn hash(bytes: &[u8]) -> String {
+        to_hex(&Sha256::digest(bytes))
+    }
+
+    /// Where the file of a hash lives.
+    pub fn path_of(&self, sha256: &str) -> PathBuf {
+        self.root.join(&sha256[..2.min(sha256.len())]).join(sha256)
+    }
+
+    /// Whether stored bytes are in the encrypted format (they begin with [`MAGIC`]).
+    pub fn is_encrypted(stored: &[u8]) -> bool {
+        stored.starts_with(&MAGIC)
+    }
+
+    /// Stores `bytes` (blocking I/O) and returns their hash: [`BlobStore::put_pending`] and
+    /// [`PendingBlob::commit`] at once, for callers with no row to commit first.
+    ///
+    /// # Errors
+    /// As [`BlobStore::put_pending`], or the rename failing.
+    pub fn put(&self, bytes: &[u8]) -> Result<String, BlobError> {
+        let pending = self.put_pending(bytes)?;
+        let sha256 = pending.sha256().to_owned();
+        pending.commit()?;
+        Ok(sha256)
+    }
+
+    /// Writes `bytes` (blocking I/O) under a temporary name in their shard, synced to disk, and
+    /// returns the [`PendingBlob`] to [`PendingBlob::commit`] once the row that names it is
+    /// committed; dropped uncommitted, the temporary file is removed. So an upload that does not
+    /// finish leaves nothing under a final name (a temporary file at worst, when the process is
+    /// killed, which [`crate::admin::orphans`] removes, or moves into place when its row was committed).
+    /// Encrypted unless this store was made with encryption off; plain bytes that happen to begin
+    /// with [`MAGIC`] are encrypted anyway, so that reading them back is never ambiguous. Bytes
+    /// already stored are not written again.
+    ///
+    /// # Errors
+    /// I/O errors, or a key that cannot be read or created.
+    pub fn put_pending(&self, bytes: &[u8]) -> Result<PendingBlob, BlobError> {
+        let sha256 = Self::hash(bytes);
+        let path = self.path_of(&sha256);
+        if path.exists() {
+            // The stored copy is about to be named by a new row: make it young again, so the
+            // orphan sweep (which removes only old unreferenced files) cannot take it meanwhile.
+            if let Ok(file) = std::fs::File::options().write(true).open(&path) {
+                let _ = file.set_modified(std::time::SystemTime::now());
+            }
+            return Ok(PendingBlob {
+                sha256,
+                path,
+                tmp: None,
+            });
+        }
+        let sealed;
+        let content = if self.encrypt || Self::is_encrypted(bytes) {
+            sealed = seal(self.key(true)?, &sha256, bytes);
+            sealed.as_slice()
+        } else {
+            bytes
+        };
+        let dir = path.parent().unwrap_or(&self.root);
+        std::fs::create_dir_all(dir)?;
+        let tmp = dir.join(temp_name(&sha256));
+        let pending = PendingBlob {
+            sha256,
+            path,
+            tmp: Some(tmp.clone()),
+        };
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(content)?;
+        file.sync_all()?;
+        Ok(pending)
+    }
+
+    /// Reads a stored file back (blocking I/O): decrypted when it is encrypted, and checked
+    /// against its name either way.
+    ///
+    /// # Errors
+    /// [`BlobError::BadName`], an I/O error (e.g. no file has that hash), [`BlobError::Tampered`]
+    /// when the file was altered, or a missing key for an encrypted file.
+    pub fn get(&self, sha256: &str) -> Result<Vec<u8>, BlobError> {
+        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(BlobError::BadName);
+        }
+        let stored = std::fs::read(self.path_of(sha256))?;
+        let plain = if Self::is_encrypted(&stored) {
+            open(self.key(false)?, sha256, &stored)?
+        } else {
+            stored
+        };
+        if !Self::hash(&plain).eq_ignore_ascii_case(sha256) {
+            return Err(BlobError::Tampered {
+                sha256: sha256.to_owned(),
+            });
+        }
+        Ok(plain)
+    }
+
+    /// The key: the configured one, else the key file (created when `create` and missing).
+    fn key(&self, create: bool) -> Result<&DataKey, KeyError> {
+        if let Some(key) = self.resolved.get() {
+            return Ok(key);
+        }
+        let key = match &self.configured {
+            Some(key) => key.clone(),
+            None => load_key_file(&self.key_file(), create)?,
+        };
+        let _ = self.resolved.set(key);
+        Ok(self.resolved.get().expect("set just above"))
+    }
+}
+
+/// A temporary file name in a shard: `.<sha256>.<random>.tmp` (the leading dot keeps it out of
+/// listings of blobs; the hash lets the sweep recover it).
+fn temp_name(sha256: &str) -> String {
+    format!(".{sha256}.{}.tmp", uuid::Uuid::new_v4())
+}
+
+/// The hash a temporary file of [`temp_name`] was written for, if the name is one.
+pub fn temp_file_hash(name: &str) -> Option<&str> {
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (sha256, _) = rest.split_once('.')?;
+    (sha256.len() == 64 && sha256.bytes().all(|b| b.is_ascii_hexdigit())).then_some(sha256)
+}
+
+/// A blob written under a temporary name (see [`BlobStore::put_pending`]).
+#[derive(Debug)]
+#[must_use = "a pending blob is removed when dropped: commit it once its row is committed"]
+pub struct PendingBlob {
+    sha256: String,
+    path: PathBuf,
+    /// `None` when the bytes were stored already.
+    tmp: Option<PathBuf>,
+}
+
+impl PendingBlob {
+    /// The hash the blob will be stored under.
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// Moves the blob under its hash (blocking I/O). Done by someone else already (another upload
+    /// of the same bytes, or the sweep recovering it) is done.
+    ///
+    /// # Errors
+    /// The rename failing while no file exists under the hash.
+    pub fn commit(mut self) -> Result<(), BlobError> {
+        let Some(tmp) = self.tmp.take() else {
+            return Ok(());
+        };
+        if self.path.exists() {
+            let _ = std::fs::remove_file(&tmp);
+            return Ok(());
+        }
+        match std::fs::rename(&tmp, &self.path) {
+            Ok(()) => Ok(()),
+            Err(_) if self.path.exists() => Ok(()),
+            Err(err) => Err(err.into()),
+        }
+    }
+}
+
+impl Drop for PendingBlob {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Lower-case hex of `bytes`.
+pub(crate) fn to_hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut hex = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
+}
+
+#[cfg(test)]
+mod tests;
