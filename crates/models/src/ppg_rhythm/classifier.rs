@@ -7,15 +7,40 @@
 //!    on windows labelled one or the other, balanced class weights.
 //!
 //! The class probabilities are `P(af) = p1`, `P(irregular) = (1 - p1) p2`, `P(normal) = (1 - p1)
-//! (1 - p2)`. A window is AF when `p1` reaches the AF threshold (chosen by an inner grouped CV, see
-//! [`super::validation::choose_threshold`]), otherwise the more probable of irregular and normal.
+//! (1 - p2)`. A window is AF when `p1` reaches the AF threshold (chosen by an inner grouped CV in
+//! `cardio-lab`, `ppg_rhythm::validation::choose_threshold`), otherwise the more probable of
+//! irregular and normal. [`WindowLabel`] names the classes of a window.
 //! The boosting settings ([`config`]) were fixed before any validation and are not tuned.
 
 use serde::{Deserialize, Serialize};
 
 use crate::gbdt::{balanced_weights, fit, Gbdt, GbdtConfig};
 
-use super::data::WindowLabel;
+/// The label of a window of intervals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowLabel {
+    /// Regular (sinus) rhythm.
+    Normal,
+    /// Atrial fibrillation.
+    Af,
+    /// Non-AF irregular rhythm (frequent ectopy), MIT-BIH only.
+    Irregular,
+    /// Not AF, and neither clearly normal nor irregular.
+    OtherNonAf,
+}
+
+impl WindowLabel {
+    /// Short name for tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Normal => "normal",
+            Self::Af => "af",
+            Self::Irregular => "irregular",
+            Self::OtherNonAf => "other_non_af",
+        }
+    }
+}
 
 /// The boosting settings of both stages, fixed a priori.
 pub fn config(seed: u64) -> GbdtConfig {
