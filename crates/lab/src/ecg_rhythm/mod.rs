@@ -15,9 +15,10 @@ pub mod validation;
 
 use std::path::Path;
 
+use crate::gbdt::{balanced_weights, fit};
 use cardio_models::ecg_rhythm::features::{FEATURE_NAMES, MAX_SECONDS, MIN_SECONDS, MODEL_FS};
 use cardio_models::ecg_rhythm::{Headline, Params, CLASSES, MODEL_ID, TRAINING_DATE, VERSION};
-use cardio_models::gbdt::{balanced_weights, fit, GbdtConfig};
+use cardio_models::gbdt::GbdtConfig;
 
 pub use validation::Report;
 

@@ -14,10 +14,11 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Serialize};
 
+use crate::gbdt::{balanced_weights, fit};
 use cardio_models::ecg_rhythm::features::FEATURE_NAMES;
 pub use cardio_models::ecg_rhythm::{argmax, Choice};
 use cardio_models::ecg_rhythm::{Class, CLASSES};
-use cardio_models::gbdt::{balanced_weights, fit, Gbdt, GbdtConfig};
+use cardio_models::gbdt::{Gbdt, GbdtConfig};
 
 use super::data::Table;
 use super::{candidate_configs, describe_config};

@@ -17,9 +17,10 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::gbdt::{balanced_weights, fit};
 use cardio_models::gate::nonheart::KINDS;
 use cardio_models::gate::{features, hand_rules, GateHeadline, GateModality, GateParams};
-use cardio_models::gbdt::{balanced_weights, fit, Gbdt, GbdtConfig};
+use cardio_models::gbdt::{Gbdt, GbdtConfig};
 use cardio_models::rng::SplitMix64;
 
 use super::data::Example;

@@ -25,7 +25,8 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Serialize};
 
-use cardio_models::gbdt::{balanced_weights, fit, Gbdt, GbdtConfig};
+use crate::gbdt::{balanced_weights, fit};
+use cardio_models::gbdt::{Gbdt, GbdtConfig};
 pub use cardio_models::pcg_model::decision::{decide, gate, Decision};
 use cardio_models::pcg_model::features::Measured;
 

@@ -2,9 +2,11 @@
 //! windows of CinC 2017 and MIT-BIH, the training of `params/ppg-rhythm.json` and the validation of
 //! its model card (`crates/models/cards/ppg.md`).
 //!
+//! - [`classifier`]: the training of the two boosted stages.
 //! - [`data`]: loading CinC 2017 and MIT-BIH beats, windows and their labels.
 //! - [`validation`]: grouped CV, external checks and the BIDMC heart-rate check of the card.
 
+pub mod classifier;
 pub mod data;
 pub mod validation;
 

@@ -107,7 +107,7 @@ fn rows(windows: &[&Window]) -> (Vec<Vec<f64>>, Vec<WindowLabel>) {
 /// [`PpgRhythmError::Training`] without both AF and non-AF windows.
 pub fn fit(train: &[&Window], seed: u64) -> Result<RhythmClassifier, PpgRhythmError> {
     let (x, y) = rows(train);
-    RhythmClassifier::train(&x, &y, seed)
+    super::classifier::train(&x, &y, seed)
         .ok_or_else(|| PpgRhythmError::Training("the training windows need AF and non-AF".into()))
 }
 
