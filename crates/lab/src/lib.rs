@@ -10,7 +10,8 @@
 //! One module per model, mirroring `cardio-models`: [`ecg_rhythm`], [`pcg_model`], [`ppg_rhythm`],
 //! [`gate`] and [`clinical`]; each has a `train` and an `evaluate` (or `validation::validate`)
 //! entry point. [`eval`] validates the signal core of `cardio-signal` on public reference data
-//! (what `cardio eval signal` prints). [`gbdt`] fits the boosted trees the models ship. Everything is deterministic: fixed seeds, constant training
+//! (what `cardio eval signal` prints). [`gbdt`] fits the boosted trees the models ship; [`resample`] holds the folds, bootstrap
+//! draws and percentiles every validation uses. Everything is deterministic: fixed seeds, constant training
 //! dates.
 
 pub mod clinical;
@@ -20,3 +21,4 @@ pub mod gate;
 pub mod gbdt;
 pub mod pcg_model;
 pub mod ppg_rhythm;
+pub mod resample;

@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::logistic;
-pub use cardio_models::rng::SplitMix64;
+use crate::resample;
+pub use crate::resample::SplitMix64;
 
 /// AUROC by the Mann-Whitney statistic (ties count one half); `None` without both classes.
 pub fn auroc(scores: &[f64], y: &[bool]) -> Option<f64> {
@@ -216,17 +217,8 @@ pub fn calibration(p: &[f64], y: &[bool]) -> Calibration {
 /// Stratified `k`-fold assignment: each class is shuffled and dealt round-robin, so every fold has
 /// the class balance of the whole. Returns the fold (0..k) of every row.
 pub fn stratified_folds(y: &[bool], k: usize, rng: &mut SplitMix64) -> Vec<usize> {
-    let mut fold = vec![0; y.len()];
-    let mut next = 0;
-    for class in [true, false] {
-        let mut idx: Vec<usize> = (0..y.len()).filter(|&i| y[i] == class).collect();
-        rng.shuffle(&mut idx);
-        for i in idx {
-            fold[i] = next % k;
-            next += 1;
-        }
-    }
-    fold
+    let stratum: Vec<usize> = y.iter().map(|&d| usize::from(!d)).collect();
+    resample::stratified_folds(&stratum, 2, k, rng)
 }
 
 #[cfg(test)]

@@ -17,8 +17,8 @@ use std::path::Path;
 use cardio_formats::{Channel, Recording};
 use serde::{Deserialize, Serialize};
 
+use crate::resample::{draw, percentile_nearest, SplitMix64};
 use cardio_models::ecg_rhythm::{pick_lead, Class, Model, CLASSES};
-use cardio_models::rng::SplitMix64;
 
 use super::EcgError;
 
@@ -178,7 +178,7 @@ pub fn mitdb(root: &Path, model: &Model) -> Result<ExternalReport, EcgError> {
     let (mut ses, mut sps) = (Vec::new(), Vec::new());
     for _ in 0..1000 {
         let pick: Vec<&Vec<(Class, Class)>> = (0..all.len())
-            .map(|_| all[(rng.next_u64() % all.len() as u64) as usize])
+            .map(|_| all[draw(&mut rng, all.len())])
             .collect();
         let (a, b) = summarise(&pick);
         if a.is_finite() {
@@ -189,11 +189,8 @@ pub fn mitdb(root: &Path, model: &Model) -> Result<ExternalReport, EcgError> {
         }
     }
     let pct = |mut v: Vec<f64>, q: f64| {
-        if v.is_empty() {
-            return f64::NAN;
-        }
         v.sort_by(f64::total_cmp);
-        v[((v.len() - 1) as f64 * q).round() as usize]
+        percentile_nearest(&v, q)
     };
     let mut counts = vec![vec![0; 4]; 3];
     let row = |c: Class| match c {

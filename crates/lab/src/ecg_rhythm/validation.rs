@@ -22,7 +22,8 @@ use cardio_models::gbdt::{Gbdt, GbdtConfig};
 
 use super::data::Table;
 use super::{candidate_configs, describe_config};
-use crate::clinical::metrics::{calibration, Calibration, SplitMix64};
+use crate::clinical::metrics::{calibration, Calibration};
+use crate::resample::{draw, percentile_nearest, SplitMix64};
 
 /// Seed of the folds and the bootstrap.
 pub const SEED: u64 = 0x00EC_6201;
@@ -87,26 +88,8 @@ pub fn select_config(x: &[Vec<f64>], y: &[usize], seed: u64, threads: usize) -> 
     Choice { scores, chosen }
 }
 
-/// Stratified `k`-fold assignment for several classes: each class is shuffled and dealt
-/// round-robin, continuing the count across classes. Returns the fold of every row.
-pub fn stratified_folds(
-    y: &[usize],
-    n_classes: usize,
-    k: usize,
-    rng: &mut SplitMix64,
-) -> Vec<usize> {
-    let mut fold = vec![0; y.len()];
-    let mut next = 0;
-    for class in 0..n_classes {
-        let mut idx: Vec<usize> = (0..y.len()).filter(|&i| y[i] == class).collect();
-        rng.shuffle(&mut idx);
-        for i in idx {
-            fold[i] = next % k;
-            next += 1;
-        }
-    }
-    fold
-}
+/// The stratified folds of the CV and the inner CV: one stratum per class (`y` is the class).
+pub use crate::resample::stratified_folds;
 
 /// `confusion[true][predicted]` counts.
 pub fn confusion(y: &[usize], pred: &[usize], n_classes: usize) -> Vec<Vec<usize>> {
@@ -262,11 +245,8 @@ pub fn cross_validate(table: &Table, folds: usize, seed: u64) -> CvResult {
 
 fn percentile(mut v: Vec<f64>, q: f64) -> f64 {
     v.retain(|x| x.is_finite());
-    if v.is_empty() {
-        return f64::NAN;
-    }
     v.sort_by(f64::total_cmp);
-    v[((v.len() - 1) as f64 * q).round() as usize]
+    percentile_nearest(&v, q)
 }
 
 /// Challenge score, per-class F1, AF sensitivity and specificity of one (re)sample.
@@ -304,9 +284,7 @@ pub fn report(table: &Table, cv: &CvResult) -> Report {
     let mut rng = SplitMix64::new(SEED ^ 0xB007);
     let mut boot: Vec<Scores> = Vec::with_capacity(BOOTSTRAP);
     for _ in 0..BOOTSTRAP {
-        let idx: Vec<usize> = (0..n)
-            .map(|_| (rng.next_u64() % n as u64) as usize)
-            .collect();
+        let idx: Vec<usize> = (0..n).map(|_| draw(&mut rng, n)).collect();
         boot.push(scores(&idx));
     }
     let ci = |value: f64, get: &dyn Fn(&Scores) -> f64| WithCi {

@@ -18,10 +18,10 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::gbdt::{balanced_weights, fit};
+use crate::resample::{self, SplitMix64};
 use cardio_models::gate::nonheart::KINDS;
 use cardio_models::gate::{features, hand_rules, GateHeadline, GateModality, GateParams};
 use cardio_models::gbdt::{Gbdt, GbdtConfig};
-use cardio_models::rng::SplitMix64;
 
 use super::data::Example;
 
@@ -135,17 +135,8 @@ fn is_noise_label(e: &Example) -> bool {
 
 /// Group-wise fold assignment: groups shuffled with `seed` and dealt round-robin.
 fn folds(examples: &[Example], k: usize, seed: u64) -> Vec<usize> {
-    let mut groups: Vec<&str> = examples.iter().map(|e| e.group.as_str()).collect();
-    groups.sort_unstable();
-    groups.dedup();
-    let mut rng = SplitMix64::new(seed);
-    rng.shuffle(&mut groups);
-    let of: BTreeMap<&str, usize> = groups
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (*g, i % k))
-        .collect();
-    examples.iter().map(|e| of[e.group.as_str()]).collect()
+    let group: Vec<&str> = examples.iter().map(|e| e.group.as_str()).collect();
+    resample::grouped_folds(&group, |_| 0, 1, k, &mut SplitMix64::new(seed))
 }
 
 /// Fits the trees on the measured examples among `rows`.

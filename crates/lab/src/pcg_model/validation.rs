@@ -31,7 +31,8 @@ pub use cardio_models::pcg_model::decision::{decide, gate, Decision};
 use cardio_models::pcg_model::features::Measured;
 
 use super::data::{Record, SITES};
-use crate::clinical::metrics::{calibration, delong_ci, Calibration, SplitMix64};
+use crate::clinical::metrics::{calibration, delong_ci, Calibration};
+use crate::resample::{self, draw, percentile_linear, SplitMix64};
 
 /// The seed of everything random in training and validation.
 pub const SEED: u64 = 0x0C1C_2016;
@@ -299,16 +300,6 @@ pub struct Scores {
     pub macc_without_gate: f64,
 }
 
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let pos = q * (sorted.len() - 1) as f64;
-    let (i, frac) = (pos.floor() as usize, pos - pos.floor());
-    let j = (i + 1).min(sorted.len() - 1);
-    sorted[i] * (1.0 - frac) + sorted[j] * frac
-}
-
 /// Scores with seeded bootstrap CIs over recordings.
 pub fn scores(name: &str, outcomes: &[Outcome], seed: u64) -> Scores {
     let (se, sp, macc) = se_sp(outcomes);
@@ -321,7 +312,7 @@ pub fn scores(name: &str, outcomes: &[Outcome], seed: u64) -> Scores {
             break;
         }
         sample.clear();
-        sample.extend((0..n).map(|_| outcomes[(rng.next_u64() % n as u64) as usize]));
+        sample.extend((0..n).map(|_| outcomes[draw(&mut rng, n)]));
         let (a, b, c) = se_sp(&sample);
         if a.is_finite() {
             b_se.push(a);
@@ -337,8 +328,8 @@ pub fn scores(name: &str, outcomes: &[Outcome], seed: u64) -> Scores {
         v.sort_by(f64::total_cmp);
         Interval {
             value,
-            low: percentile(&v, 0.025),
-            high: percentile(&v, 0.975),
+            low: percentile_linear(&v, 0.025),
+            high: percentile_linear(&v, 0.975),
         }
     };
     let analysable: Vec<&Outcome> = outcomes
@@ -383,22 +374,17 @@ pub fn scores(name: &str, outcomes: &[Outcome], seed: u64) -> Scores {
 /// Fold (0..k) of every record, stratified by site and label together: each (site, label) stratum
 /// is shuffled and dealt round-robin, continuing from stratum to stratum.
 pub fn stratified_folds(records: &[Record], k: usize, seed: u64) -> Vec<usize> {
-    let mut rng = SplitMix64::new(seed);
-    let mut fold = vec![0; records.len()];
-    let mut next = 0;
-    for site in SITES {
-        for abnormal in [true, false] {
-            let mut idx: Vec<usize> = (0..records.len())
-                .filter(|&i| records[i].site == site && records[i].abnormal == abnormal)
-                .collect();
-            rng.shuffle(&mut idx);
-            for i in idx {
-                fold[i] = next % k;
-                next += 1;
-            }
-        }
-    }
-    fold
+    // Strata in the order site a (abnormal, normal), site b (abnormal, normal), ...
+    let stratum: Vec<usize> = records
+        .iter()
+        .map(|r| {
+            SITES
+                .iter()
+                .position(|s| *s == r.site)
+                .map_or(2 * SITES.len(), |s| 2 * s + usize::from(!r.abnormal))
+        })
+        .collect();
+    resample::stratified_folds(&stratum, 2 * SITES.len(), k, &mut SplitMix64::new(seed))
 }
 
 /// One feature's share of the total split gain of the final model.

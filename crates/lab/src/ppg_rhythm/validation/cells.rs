@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::super::data::{Source, Window, WindowLabel};
 use super::{BOOTSTRAP, LENGTHS_S, SEED};
-use crate::clinical::metrics::{auroc, SplitMix64};
+use crate::clinical::metrics::auroc;
+use crate::resample::{draw, percentile_nearest, SplitMix64};
 
 /// AF sensitivity and specificity of one group of windows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,13 +53,6 @@ pub(super) fn ratio(a: usize, b: usize) -> f64 {
     }
 }
 
-pub(super) fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
-
 /// Sensitivity, specificity with bootstrap CIs over persons, and AUROC.
 pub(super) fn af_cell(source: &str, length_s: f64, scored: &[Scored], seed: u64) -> AfCell {
     // Per person: TP, FN, TN, FP.
@@ -85,7 +79,7 @@ pub(super) fn af_cell(source: &str, length_s: f64, scored: &[Scored], seed: u64)
         for _ in 0..BOOTSTRAP {
             let mut t = [0usize; 4];
             for _ in 0..counts.len() {
-                let c = counts[(rng.next_u64() % counts.len() as u64) as usize];
+                let c = counts[draw(&mut rng, counts.len())];
                 for k in 0..4 {
                     t[k] += c[k];
                 }
@@ -110,9 +104,15 @@ pub(super) fn af_cell(source: &str, length_s: f64, scored: &[Scored], seed: u64)
         persons: counts.len(),
         af_persons: counts.iter().filter(|c| c[0] + c[1] > 0).count(),
         se: ratio(total[0], total[0] + total[1]),
-        se_ci: (percentile(&ses, 0.025), percentile(&ses, 0.975)),
+        se_ci: (
+            percentile_nearest(&ses, 0.025),
+            percentile_nearest(&ses, 0.975),
+        ),
         sp: ratio(total[2], total[2] + total[3]),
-        sp_ci: (percentile(&sps, 0.025), percentile(&sps, 0.975)),
+        sp_ci: (
+            percentile_nearest(&sps, 0.025),
+            percentile_nearest(&sps, 0.975),
+        ),
         auroc: auroc(&p, &y).unwrap_or(f64::NAN),
     }
 }

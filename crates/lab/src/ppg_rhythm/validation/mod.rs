@@ -30,7 +30,8 @@ use cardio_models::ppg_rhythm::features::FEATURE_NAMES;
 use cardio_models::ppg_rhythm::PpgRhythmError;
 
 use super::data::{Source, Window, WindowLabel, AUGMENT_JITTER_MS};
-use crate::clinical::metrics::{calibration, SplitMix64};
+use crate::clinical::metrics::calibration;
+use crate::resample::{self, SplitMix64};
 
 pub use bidmc::{bidmc, BidmcReport, BidmcSpan};
 pub use cells::AfCell;
@@ -58,33 +59,15 @@ pub const INNER_FOLDS: usize = 4;
 /// Person-level fold of every window: persons with any AF window are shuffled and dealt first,
 /// then the others (stratified by person).
 pub fn grouped_folds(windows: &[&Window], k: usize, seed: u64) -> Vec<usize> {
-    let mut af_groups: BTreeSet<&str> = BTreeSet::new();
-    let mut all: BTreeSet<&str> = BTreeSet::new();
-    for w in windows {
-        all.insert(&w.group);
-        if w.label == WindowLabel::Af {
-            af_groups.insert(&w.group);
-        }
-    }
-    let mut rng = SplitMix64::new(seed);
-    let mut fold_of: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut next = 0;
-    for af in [true, false] {
-        let mut g: Vec<&str> = all
-            .iter()
-            .copied()
-            .filter(|g| af_groups.contains(g) == af)
-            .collect();
-        rng.shuffle(&mut g);
-        for name in g {
-            fold_of.insert(name, next % k);
-            next += 1;
-        }
-    }
-    windows
+    let af_groups: BTreeSet<&str> = windows
         .iter()
-        .map(|w| fold_of.get(w.group.as_str()).copied().unwrap_or(0))
-        .collect()
+        .filter(|w| w.label == WindowLabel::Af)
+        .map(|w| w.group.as_str())
+        .collect();
+    let group: Vec<&str> = windows.iter().map(|w| w.group.as_str()).collect();
+    // Persons with an AF window first (stratum 0), then the others.
+    let stratum_of = |g: &str| usize::from(!af_groups.contains(g));
+    resample::grouped_folds(&group, stratum_of, 2, k, &mut SplitMix64::new(seed))
 }
 
 /// Feature rows and labels of the windows and of one copy of each with beat-time jitter
