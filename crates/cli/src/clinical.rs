@@ -1,5 +1,6 @@
 //! `cardio train clinical`, `cardio eval clinical` and `cardio predict clinical`: the clinical risk
-//! model of `cardio_models::clinical` from the command line.
+//! model of `cardio_models::clinical` (trained and validated by `cardio_lab::clinical`) from the
+//! command line.
 //!
 //! - `train clinical [--datasets DIR] [--out FILE]` reruns the validation, refits the model on
 //!   Cleveland and rewrites `crates/models/params/clinical.json` (deterministic: fixed seed, constant
@@ -13,7 +14,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use cardio_models::clinical::{self, validation, ClinicalInput};
+use cardio_lab::clinical::validation;
+use cardio_models::clinical::{self, ClinicalInput};
 use clap::{Args, Subcommand, ValueEnum};
 
 use crate::datasets::default_root;
@@ -96,7 +98,8 @@ pub fn train(args: &TrainClinicalArgs) -> anyhow::Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(clinical::PARAMS_PATH));
-    let (params, report) = clinical::train(&root).context("training the clinical model")?;
+    let (params, report) =
+        cardio_lab::clinical::train(&root).context("training the clinical model")?;
     std::fs::write(&out, clinical::params_json(&params))
         .with_context(|| format!("cannot write {}", out.display()))?;
     println!("{}", validation::table(&report));

@@ -1,5 +1,5 @@
 //! `cardio eval signal`: the validation of the signal core on the public datasets
-//! (`cardio_models::eval`), printed as tables or, with `--json`, as one JSON object.
+//! (`cardio_lab::eval`), printed as tables or, with `--json`, as one JSON object.
 //! `cardio eval clinical` (in `crate::clinical`) prints the clinical model's validation table.
 //!
 //! A dataset that is not unpacked prints a skip line and the other parts still run; an error inside
@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use cardio_models::eval::{pcg, ppg_hr, qrs, EvalError};
+use cardio_lab::eval::{pcg, ppg_hr, qrs, EvalError};
 use clap::{Args, Subcommand, ValueEnum};
 
 use crate::datasets::default_root;

@@ -1,13 +1,15 @@
 //! `cardio train gate` and `cardio eval gate`: the plausibility gates that stand in front of the
-//! ECG, PCG and PPG models (`cardio_models::gate`). Training rewrites
-//! `crates/models/params/gate-<modality>.json` from real recordings of `$CARDIO_DATASETS` and seeded
-//! non-heart signals (deterministic); evaluation prints the cross-validated false-rejection and
-//! false-acceptance rates the model cards report, as tables or (`--format json`) one JSON object.
+//! ECG, PCG and PPG models (`cardio_models::gate`; trained and validated by `cardio_lab::gate`).
+//! Training rewrites `crates/models/params/gate-<modality>.json` from real recordings of
+//! `$CARDIO_DATASETS` and seeded non-heart signals (deterministic); evaluation prints the
+//! cross-validated false-rejection and false-acceptance rates the model cards report, as tables or
+//! (`--format json`) one JSON object.
 
 use std::path::PathBuf;
 
 use anyhow::Context;
-use cardio_models::gate::{self, data, validation, GateModality};
+use cardio_lab::gate::{data, validation};
+use cardio_models::gate::{self, GateModality};
 use clap::{Args, ValueEnum};
 
 use crate::datasets::default_root;

@@ -1,10 +1,12 @@
 //! `cardio train ecg|pcg|ppg` and `cardio eval ecg|pcg|ppg`: refit a signal model's committed
 //! parameters from `$CARDIO_DATASETS` (deterministic: fixed seeds, constant training date) and print
-//! its model card's validation table (`--format json`: the whole report as JSON).
+//! its model card's validation table (`--format json`: the whole report as JSON). The work is
+//! `cardio_lab`'s; the parameters' format and path are `cardio_models`'.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use cardio_lab::{ecg_rhythm as ecg_lab, pcg_model as pcg_lab, ppg_rhythm as ppg_lab};
 use cardio_models::{ecg_rhythm, pcg_model, ppg_rhythm};
 use clap::Args;
 
@@ -49,15 +51,15 @@ type Trained = (String, String);
 fn train_model(model: SignalModel, root: &Path) -> anyhow::Result<Trained> {
     Ok(match model {
         SignalModel::Ecg => {
-            let (params, report) = ecg_rhythm::train(root).context("training the ECG model")?;
+            let (params, report) = ecg_lab::train(root).context("training the ECG model")?;
             (ecg_rhythm::params_json(&params), report.to_string())
         }
         SignalModel::Pcg => {
-            let (params, report) = pcg_model::train(root).context("training the PCG model")?;
+            let (params, report) = pcg_lab::train(root).context("training the PCG model")?;
             (pcg_model::params_json(&params), report.to_string())
         }
         SignalModel::Ppg => {
-            let (params, report) = ppg_rhythm::train(root).context("training the PPG model")?;
+            let (params, report) = ppg_lab::train(root).context("training the PPG model")?;
             (ppg_rhythm::params_json(&params), report.to_string())
         }
     })
@@ -77,15 +79,15 @@ fn render<R: std::fmt::Display + serde::Serialize>(
 fn eval_model(model: SignalModel, root: &Path, format: Format) -> anyhow::Result<String> {
     match model {
         SignalModel::Ecg => render(
-            &ecg_rhythm::evaluate(root).context("validating the ECG model")?,
+            &ecg_lab::evaluate(root).context("validating the ECG model")?,
             format,
         ),
         SignalModel::Pcg => render(
-            &pcg_model::evaluate(root).context("validating the PCG model")?,
+            &pcg_lab::evaluate(root).context("validating the PCG model")?,
             format,
         ),
         SignalModel::Ppg => render(
-            &ppg_rhythm::evaluate(root).context("validating the PPG model")?,
+            &ppg_lab::evaluate(root).context("validating the PPG model")?,
             format,
         ),
     }

@@ -1,20 +1,20 @@
-//! # cardio-models: validated screening models
+//! # cardio-models: validated screening models, what ships
 //!
-//! Features built on `cardio-signal`, the trained parameters (committed, small, versioned),
-//! inference, training and evaluation code, and a model card per model under `cards/`.
-//! Everything here is deterministic: fixed seeds, no hidden state.
+//! Features built on `cardio-signal`, the trained parameters (committed, small, versioned, compiled
+//! in), inference, the plausibility gate in front of the signal models, and a model card per model
+//! under `cards/`. Deterministic, and no training code: the dataset loaders, the training that
+//! writes `params/` and the validation behind every figure of the cards are in `cardio-lab`, which
+//! the server never links.
 //!
 //! [`analysis`] runs the signal pipeline of `cardio-signal` over a recording read by
-//! `cardio-formats` (what `cardio analyze` prints). [`eval`] validates that pipeline against public
-//! reference datasets (what `cardio eval signal` prints). [`clinical`] is the clinical risk model
-//! (`cardio train|eval|predict clinical`, card `cards/clinical.md`). [`ecg_rhythm`] classifies the
-//! rhythm of one ECG lead as normal, AF, other or noisy (card `cards/ecg-rhythm.md`); [`pcg_model`]
-//! classifies heart sounds as normal, abnormal or unsure (card `cards/pcg.md`); [`ppg_rhythm`] gives
-//! heart rate, signal quality and rhythm from a pulse recording (card `cards/ppg.md`). [`gbdt`] is
-//! the gradient boosting they share, [`prediction`] their common result, [`waveform`] what the
-//! viewers draw of a recording. [`Modality`] names what a
-//! model can
-//! serve:
+//! `cardio-formats` (what `cardio analyze` prints). [`clinical`] is the clinical risk model (card
+//! `cards/clinical.md`). [`ecg_rhythm`] classifies the rhythm of one ECG lead as normal, AF, other
+//! or noisy (card `cards/ecg-rhythm.md`); [`pcg_model`] classifies heart sounds as normal, abnormal
+//! or unsure (card `cards/pcg.md`); [`ppg_rhythm`] gives heart rate, signal quality and rhythm from
+//! a pulse recording (card `cards/ppg.md`); [`gate`] judges whether a recording is a plausible
+//! heart signal at all (card `cards/gate.md`). [`gbdt`] is the gradient boosting they share,
+//! [`prediction`] their common result, [`waveform`] what the viewers draw of a recording, [`rng`]
+//! the one seeded generator. [`Modality`] names what a model can serve:
 //!
 //! ```
 //! use cardio_models::Modality;
@@ -26,12 +26,12 @@ pub mod analysis;
 pub mod clinical;
 pub mod ecg_lead;
 pub mod ecg_rhythm;
-pub mod eval;
 pub mod gate;
 pub mod gbdt;
 pub mod pcg_model;
 pub mod ppg_rhythm;
 pub mod prediction;
+pub mod rng;
 pub mod waveform;
 
 /// The kinds of input a screening model reads.

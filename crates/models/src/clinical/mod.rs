@@ -3,12 +3,11 @@
 //! data. The model card is `cards/clinical.md`; the trained parameters are `params/clinical.json`,
 //! compiled in and parsed once.
 //!
-//! - [`data`]: loading the UCI files, mapping their codes to the form's, de-duplication.
-//! - [`logistic`]: L2-penalised logistic regression (Newton) and Platt scaling, written here.
-//! - [`model`]: feature coding, the full and reduced (no `ca`/`thal`) sub-models and their training.
-//! - [`boosting`]: gradient-boosted stumps, the comparison model of the card.
-//! - [`metrics`]: AUROC with DeLong CI, Brier, calibration, seeded stratified folds.
-//! - [`validation`]: the repeated CV and external checks of the model card.
+//! - [`model`]: feature coding, the full and reduced (no `ca`/`thal`) sub-models and how an input
+//!   is scored.
+//!
+//! The data loader, the training and the validation of the model card are in `cardio-lab`
+//! (`clinical`).
 //!
 //! ```
 //! use cardio_models::clinical::{predict, ClinicalInput, ClinicalLabel};
@@ -27,14 +26,8 @@
 //! assert!(!result.recommendations.is_empty());
 //! ```
 
-pub mod boosting;
-pub mod data;
-pub mod logistic;
-pub mod metrics;
 pub mod model;
-pub mod validation;
 
-use std::path::Path;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -366,38 +359,6 @@ pub fn predict_with(
         version: params.version.clone(),
         cv_auroc: params.validation.cv_auroc,
     })
-}
-
-/// Trains the committed model on all of Cleveland and runs the validation; what
-/// `cardio train clinical` writes.
-///
-/// # Errors
-/// As [`validation::evaluate`].
-pub fn train(root: &Path) -> Result<(ClinicalParams, validation::ClinicalReport), ClinicalError> {
-    let report = validation::evaluate(root)?;
-    let cleveland = data::load_site(root, data::Site::Cleveland)?;
-    let model = Fitted::train(&cleveland, validation::SEED);
-    let params = ClinicalParams {
-        model_id: MODEL_ID.into(),
-        version: VERSION.into(),
-        training_date: TRAINING_DATE.into(),
-        trained_on: format!(
-            "UCI Heart Disease, Cleveland ({} patients after de-duplication, {} with num > 0)",
-            cleveland.len(),
-            cleveland.iter().filter(|r| r.disease).count()
-        ),
-        seed: validation::SEED,
-        threshold: THRESHOLD,
-        model,
-        validation: Headline {
-            cv_auroc: report.cv.auroc,
-            cv_auroc_ci_low: report.cv.auroc_ci_low,
-            cv_auroc_ci_high: report.cv.auroc_ci_high,
-            external_cleveland_to_hungary_auroc: report.external[0].auroc,
-            external_hungary_to_cleveland_auroc: report.external[1].auroc,
-        },
-    };
-    Ok((params, report))
 }
 
 /// The parameters as the committed JSON text (pretty, with a final newline).

@@ -7,13 +7,11 @@
 //! - [`features`]: the feature row (RR irregularity, heart rate, QRS/P/T morphology of the median
 //!   beat, atrial activity after QRST cancellation, quality and spectrum), built on
 //!   `cardio-signal`.
-//! - [`data`]: loading the CinC 2017 records and labels, features on two threads.
-//! - [`validation`]: the stratified 5-fold CV, challenge score, bootstrap CIs and report.
-//! - [`external`]: a check of the committed model on 60-s windows of the MIT-BIH Arrhythmia Database.
 //!
 //! The classifier is the crate's gradient-boosted trees ([`crate::gbdt`]) with balanced class
-//! weights; its capacity is chosen from three settings fixed a priori ([`candidate_configs`]) by
-//! an inner 3-fold CV on the training rows only.
+//! weights; its capacity is chosen from three settings fixed a priori by an inner 3-fold CV on the
+//! training rows only ([`Choice`]). Loading CinC 2017, the training, the stratified 5-fold CV of
+//! the card and the external check on MIT-BIH are in `cardio-lab` (`ecg_rhythm`).
 //!
 //! ```no_run
 //! use cardio_models::ecg_rhythm;
@@ -23,13 +21,9 @@
 //! println!("{} ({:.0} %)", result.prediction, 100.0 * result.confidence);
 //! ```
 
-pub mod data;
-pub mod external;
 pub mod features;
-pub mod validation;
 
 use std::io;
-use std::path::Path;
 use std::sync::OnceLock;
 
 use cardio_formats::Recording;
@@ -39,10 +33,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::gate::{self, GateModality};
-use crate::gbdt::{balanced_weights, fit, Gbdt, GbdtConfig};
+use crate::gbdt::{Gbdt, GbdtConfig};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
-use features::{Extractor, Features, FEATURE_NAMES, MAX_SECONDS, MIN_SECONDS, MODEL_FS};
-pub use validation::Report;
+use features::{Extractor, Features, FEATURE_NAMES, MODEL_FS};
 
 /// Identifier of the model in results and parameters.
 pub const MODEL_ID: &str = "ecg-rhythm-gbdt";
@@ -50,7 +43,7 @@ pub const MODEL_ID: &str = "ecg-rhythm-gbdt";
 pub const VERSION: &str = "1.0.0";
 /// Training date written into the parameters (a constant so that training is reproducible).
 pub const TRAINING_DATE: &str = "2026-11-22";
-/// Where `train` writes the parameters.
+/// Where `cardio train ecg` writes the parameters.
 pub const PARAMS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/ecg-rhythm.json");
 /// Name of the headline metric in `details.model`.
 pub const METRIC: &str = "cv_mean_f1_nao";
@@ -60,35 +53,6 @@ const PARAMS_JSON: &str = include_str!("../../params/ecg-rhythm.json");
 
 /// The last recommendation of every result.
 pub use crate::prediction::DISCLAIMER;
-
-/// Errors of training and evaluation.
-#[derive(Debug, thiserror::Error)]
-pub enum EcgError {
-    /// The dataset folder or file is not there.
-    #[error("dataset not found: {path} (unpack cinc2017 into $CARDIO_DATASETS)")]
-    MissingDataset {
-        /// The path looked for.
-        path: String,
-    },
-    /// A label file has a malformed line.
-    #[error("{file} line {line}: {reason}")]
-    Parse {
-        /// File name.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A record cannot be read or analysed.
-    #[error("record {name}: {reason}")]
-    Record {
-        /// Record name.
-        name: String,
-        /// What went wrong.
-        reason: String,
-    },
-}
 
 /// The four rhythm classes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -177,39 +141,21 @@ impl Class {
     }
 }
 
-/// The boosting settings the inner CV chooses from (set before any result was seen: the crate's
-/// defaults with shrinkage 0.05, minimum child hessian 2 and half the features per tree, at three
-/// capacities): 300 rounds of depth-4 trees, 600 rounds of depth 4, 300 rounds of depth 5.
-pub fn candidate_configs() -> Vec<GbdtConfig> {
-    let base = GbdtConfig {
-        rounds: 300,
-        learning_rate: 0.05,
-        max_depth: 4,
-        min_child_weight: 2.0,
-        lambda: 1.0,
-        subsample: 0.8,
-        colsample: 0.5,
-        seed: validation::SEED,
-    };
-    vec![
-        base.clone(),
-        GbdtConfig {
-            rounds: 600,
-            ..base.clone()
-        },
-        GbdtConfig {
-            max_depth: 5,
-            ..base
-        },
-    ]
+/// What the inner CV found: the challenge score of every candidate and the one chosen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Choice {
+    /// Inner-CV challenge score of each of the candidate settings (`cardio-lab`, `ecg_rhythm::candidate_configs`).
+    pub scores: Vec<f64>,
+    /// Index of the best (the first on a tie).
+    pub chosen: usize,
 }
 
-/// A short description of a configuration for reports.
-pub fn describe_config(c: &GbdtConfig) -> String {
-    format!(
-        "{} rounds, depth {}, shrinkage {}",
-        c.rounds, c.max_depth, c.learning_rate
-    )
+/// Index of the largest probability.
+pub fn argmax(p: &[f64]) -> usize {
+    p.iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map_or(0, |(i, _)| i)
 }
 
 /// Headline validation figures carried in the parameters.
@@ -253,7 +199,7 @@ pub struct Params {
     /// Boosting settings (chosen by the inner CV on all records).
     pub config: GbdtConfig,
     /// The inner CV's score of every candidate setting on all records.
-    pub config_choice: validation::Choice,
+    pub config_choice: Choice,
     /// Headline validation figures.
     pub validation: Headline,
     /// The fitted trees.
@@ -332,7 +278,7 @@ impl Model {
             p[Class::Noisy.index()] = 1.0;
             p
         };
-        let k = validation::argmax(&p);
+        let k = argmax(&p);
         let class = CLASSES[k];
         let mut recommendations: Vec<String> = class
             .recommendations()
@@ -442,71 +388,6 @@ pub fn model() -> Result<&'static Model, PredictError> {
         })
         .as_ref()
         .map_err(Clone::clone)
-}
-
-/// Runs the validation of the model card (the stratified 5-fold CV) on `$CARDIO_DATASETS`.
-///
-/// # Errors
-/// As [`data::load`].
-pub fn evaluate(root: &Path) -> Result<Report, EcgError> {
-    let mut table = data::load(root)?;
-    data::mark_gated(root, &mut table)?;
-    Ok(validation::evaluate_table(&table))
-}
-
-/// Runs the validation, then trains the committed model on all records. Deterministic.
-///
-/// # Errors
-/// As [`data::load`].
-pub fn train(root: &Path) -> Result<(Params, Report), EcgError> {
-    let mut table = data::load(root)?;
-    data::mark_gated(root, &mut table)?;
-    let mut report = validation::evaluate_table(&table);
-    let params = train_table(&table, &report);
-    report.final_choice = Some(params.config_choice.clone());
-    Ok((params, report))
-}
-
-/// Fits the final model on a feature table and records the report's headline figures.
-pub fn train_table(table: &data::Table, report: &Report) -> Params {
-    let k = CLASSES.len();
-    let w = balanced_weights(&table.y, k);
-    let choice = validation::select_config(&table.x, &table.y, validation::SEED, 2);
-    let cfg = candidate_configs()[choice.chosen].clone();
-    let gbdt = fit(&table.x, &table.y, k, Some(&w), &cfg);
-    let mut counts = [0usize; 4];
-    for &c in &table.y {
-        counts[c] += 1;
-    }
-    Params {
-        model_id: MODEL_ID.into(),
-        version: VERSION.into(),
-        training_date: TRAINING_DATE.into(),
-        trained_on: format!(
-            "PhysioNet/CinC Challenge 2017 training set, {} records (N {}, A {}, O {}, ~ {}), REFERENCE.csv (v3 labels)",
-            table.y.len(),
-            counts[0],
-            counts[1],
-            counts[2],
-            counts[3]
-        ),
-        model_fs_hz: MODEL_FS,
-        min_seconds: MIN_SECONDS,
-        max_seconds: MAX_SECONDS,
-        classes: CLASSES.iter().map(|c| c.code().to_string()).collect(),
-        features: FEATURE_NAMES.iter().map(|s| (*s).to_string()).collect(),
-        config: cfg,
-        config_choice: choice,
-        validation: Headline {
-            cv_mean_f1_nao: report.mean_f1_nao.value,
-            cv_mean_f1_nao_ci_low: report.mean_f1_nao.low,
-            cv_mean_f1_nao_ci_high: report.mean_f1_nao.high,
-            cv_f1: report.f1.iter().map(|f| f.value).collect(),
-            cv_af_sensitivity: report.af_sensitivity.value,
-            cv_af_specificity: report.af_specificity.value,
-        },
-        gbdt,
-    }
 }
 
 /// The parameters as the committed JSON text: pretty for the first two levels of nesting,

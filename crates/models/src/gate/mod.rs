@@ -8,7 +8,8 @@
 //!    beat rate outside [`BEAT_RATE_BPM`].
 //! 3. **A learnt rule**: boosted trees on the [`features`] of the signal, trained on real
 //!    recordings of public datasets against seeded signals that are not a heart ([`nonheart`]) and
-//!    recordings the datasets mark as noise; see [`validation`] and the model cards.
+//!    recordings the datasets mark as noise; trained and validated in `cardio-lab` (`gate`), see the
+//!    model cards.
 //!
 //! A recording that fails 2 or 3 is not an error: the model's result says `noisy` (ECG, PPG) or
 //! `unsure` (PCG) with the gate's reason, and shows no finding and no heart rate.
@@ -21,10 +22,8 @@
 //! assert!(!verdict.plausible);
 //! ```
 
-pub mod data;
 pub mod features;
 pub mod nonheart;
-pub mod validation;
 
 use std::sync::OnceLock;
 

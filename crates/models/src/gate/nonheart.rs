@@ -4,7 +4,7 @@
 //! parameters; the same kind, modality and seed always give the same samples.
 
 use super::GateModality;
-use crate::clinical::metrics::SplitMix64;
+use crate::rng::SplitMix64;
 
 /// The kinds of non-heart signal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

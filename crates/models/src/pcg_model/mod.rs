@@ -8,9 +8,10 @@
 //!   cepstra, spectral and quality measures).
 //! - [`hsmm`]: a duration-dependent (semi-Markov) S1/systole/S2/diastole segmentation whose
 //!   cycles give a second block of per-cycle features.
-//! - [`data`]: loading `cinc2016` and extracting features on two threads.
-//! - [`validation`]: the quality gate, the boosted-tree classifier, 5-fold CV stratified by site and
-//!   label, leave-one-site-out, bootstrap CIs: the model card's table.
+//! - [`decision`]: the quality gate (`unsure`) and the decision from the probability of abnormal.
+//!
+//! Loading `cinc2016`, the training and the validation of the model card (5-fold CV stratified by
+//! site and label, leave-one-site-out, bootstrap CIs) are in `cardio-lab` (`pcg_model`).
 //!
 //! ```
 //! use cardio_formats::{Channel, Recording};
@@ -36,12 +37,10 @@
 //! assert!((result.details["heart_rate_bpm"].as_f64().unwrap() - 75.0).abs() < 3.0);
 //! ```
 
-pub mod data;
+pub mod decision;
 pub mod features;
 pub mod hsmm;
-pub mod validation;
 
-use std::path::Path;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -50,7 +49,7 @@ use serde_json::{json, Map, Value};
 use crate::gate::{self, GateModality};
 use crate::gbdt::{Gbdt, GbdtConfig};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
-pub use validation::{Decision, Report};
+pub use decision::Decision;
 
 /// Identifier of the model in results and parameters.
 pub const MODEL_ID: &str = "pcg-gbdt";
@@ -58,7 +57,7 @@ pub const MODEL_ID: &str = "pcg-gbdt";
 pub const VERSION: &str = "1.0.0";
 /// Training date written into the parameters (a constant so that training is reproducible).
 pub const TRAINING_DATE: &str = "2026-11-22";
-/// Where `pcg_model train` writes the parameters.
+/// Where `cardio train pcg` writes the parameters.
 pub const PARAMS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/pcg-gbdt.json");
 /// Name of the headline metric in results.
 pub const METRIC: &str = "cv_macc";
@@ -68,35 +67,6 @@ const PARAMS_JSON: &str = include_str!("../../params/pcg-gbdt.json");
 
 /// The last recommendation of every result.
 pub use crate::prediction::DISCLAIMER;
-
-/// Errors of training and evaluation.
-#[derive(Debug, thiserror::Error)]
-pub enum PcgError {
-    /// The dataset folder or a file of it is not there.
-    #[error("dataset not found: {path} (unpack cinc2016 into $CARDIO_DATASETS)")]
-    MissingDataset {
-        /// The path looked for.
-        path: String,
-    },
-    /// A `REFERENCE.csv` line is malformed.
-    #[error("{file} line {line}: {reason}")]
-    Parse {
-        /// File name.
-        file: String,
-        /// 1-based line.
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A recording cannot be read.
-    #[error("cannot read {path}: {reason}")]
-    Read {
-        /// The file.
-        path: String,
-        /// Why.
-        reason: String,
-    },
-}
 
 /// Headline validation figures carried in the parameters (and so in every result's details).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -221,8 +191,8 @@ impl Model {
         // Loaded here so that a gate that cannot load is a 503, not an unsure result.
         gate::gate(GateModality::Pcg)?;
         let verdict = &m.gate;
-        let gate_reason = validation::gate(m, p.min_periodicity, p.min_cycles);
-        let decision = validation::decide(gate_reason.is_some(), p_abnormal, p.threshold);
+        let gate_reason = decision::gate(m, p.min_periodicity, p.min_cycles);
+        let decision = decision::decide(gate_reason.is_some(), p_abnormal, p.threshold);
         // The result never contradicts its details: the timing figures are shown only when the
         // segmentation passed its own check and the recording was judged.
         let show_timing = decision != Decision::Unsure && m.quality_usable;
@@ -323,94 +293,6 @@ impl Model {
             details,
         })
     }
-}
-
-/// Extracts the features of the whole dataset.
-///
-/// # Errors
-/// As [`data::load`] and [`data::extract_all`].
-pub fn dataset(root: &Path) -> Result<validation::Dataset, PcgError> {
-    let records = data::load(root)?;
-    // Each recording is judged by a plausibility gate trained without it (the gate's own grouped
-    // 5-fold CV), not by the committed gate, which was trained on all of them.
-    let examples = gate::data::load(root, GateModality::Pcg).map_err(|e| PcgError::Read {
-        path: "the plausibility gate's examples".into(),
-        reason: e.to_string(),
-    })?;
-    let refused = gate::validation::out_of_fold_refusals(&examples, GateModality::Pcg, "CinC 2016");
-    let extracted = data::extract_all(&records)?
-        .into_iter()
-        .zip(&records)
-        .map(|(e, r)| {
-            e.map(|mut e| {
-                let out = refused.get(&r.name).copied().unwrap_or(false);
-                if out == e.measured.gate.plausible {
-                    e.measured.gate = gate::Verdict {
-                        plausible: !out,
-                        reason: if out {
-                            "refused by the plausibility gate (trained without this recording)"
-                                .into()
-                        } else {
-                            "usable: accepted by the plausibility gate (trained without this recording)"
-                                .into()
-                        },
-                        p_real: f64::NAN,
-                    };
-                }
-                (e.values, e.measured)
-            })
-        })
-        .collect();
-    Ok(validation::Dataset { records, extracted })
-}
-
-/// Runs the model card's validation (features of all recordings, 5-fold CV, leave-one-site-out).
-///
-/// # Errors
-/// [`PcgError::MissingDataset`] when `cinc2016` is not unpacked under `root`; [`PcgError::Read`]
-/// when a recording cannot be read.
-pub fn evaluate(root: &Path) -> Result<Report, PcgError> {
-    let data = dataset(root)?;
-    Ok(validation::validate(&data, &features::feature_names()).0)
-}
-
-/// Runs the validation and trains the committed model on all recordings; deterministic.
-///
-/// # Errors
-/// As [`evaluate`].
-pub fn train(root: &Path) -> Result<(Params, Report), PcgError> {
-    let data = dataset(root)?;
-    let names = features::feature_names();
-    let (report, settings, classifier) = validation::validate(&data, &names);
-    let params = Params {
-        model_id: MODEL_ID.into(),
-        version: VERSION.into(),
-        training_date: TRAINING_DATE.into(),
-        trained_on: format!(
-            "PhysioNet/CinC Challenge 2016 training sets a-f, 1 kHz subset: {} recordings ({} abnormal), {} analysable",
-            report.records,
-            report.abnormal,
-            report.records - report.failed.len()
-        ),
-        seed: validation::SEED,
-        threshold: validation::THRESHOLD,
-        min_cycles: validation::MIN_CYCLES,
-        min_periodicity: settings.min_periodicity,
-        max_seconds: features::MAX_SECONDS,
-        features: names,
-        gbdt_config: validation::config_candidates(validation::SEED)[settings.config].clone(),
-        classifier,
-        validation: Headline {
-            cv_macc: report.cv.macc.value,
-            cv_macc_ci_low: report.cv.macc.low,
-            cv_macc_ci_high: report.cv.macc.high,
-            cv_sensitivity: report.cv.se.value,
-            cv_specificity: report.cv.sp.value,
-            cv_unsure_fraction: report.cv.unsure_fraction,
-            leave_one_site_out_mean_macc: report.leave_one_site_out_mean_macc,
-        },
-    };
-    Ok((params, report))
 }
 
 /// The parameters as the committed JSON text (pretty, with a final newline).

@@ -9,10 +9,11 @@
 //! applied to PPG pulse-to-pulse intervals behind a PPG quality gate.
 //!
 //! - [`features`]: rhythm features of a window of intervals (the same for ECG and PPG).
-//! - [`data`]: loading CinC 2017 and MIT-BIH beats, windows and their labels.
 //! - [`classifier`]: the two-stage gradient-boosted trees (AF gate, then irregular vs normal).
 //! - [`predict`]: the PPG path from a `Recording` to a `Prediction`.
-//! - [`validation`]: grouped CV, external checks and the BIDMC heart-rate check of the card.
+//!
+//! Loading CinC 2017 and MIT-BIH beats into labelled windows, the training, the grouped CV, the
+//! external checks and the BIDMC heart-rate check of the card are in `cardio-lab` (`ppg_rhythm`).
 //!
 //! ```no_run
 //! use cardio_models::ppg_rhythm;
@@ -23,21 +24,15 @@
 //! ```
 
 pub mod classifier;
-pub mod data;
 pub mod features;
 pub mod predict;
-pub mod validation;
 
-use std::path::Path;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-pub use validation::Report;
-
 use crate::prediction::PredictError;
 use classifier::RhythmClassifier;
-use data::Window;
 
 /// Identifier of the model in results and parameters.
 pub const MODEL_ID: &str = "ppg-rhythm-gbdt";
@@ -45,7 +40,7 @@ pub const MODEL_ID: &str = "ppg-rhythm-gbdt";
 pub const VERSION: &str = "1.0.0";
 /// Training date written into the parameters (a constant so that training is reproducible).
 pub const TRAINING_DATE: &str = "2026-11-22";
-/// Where `train` writes the parameters.
+/// Where `cardio train ppg` writes the parameters.
 pub const PARAMS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/ppg-rhythm.json");
 /// Name of the headline metric in `details.model`.
 pub const HEADLINE_METRIC: &str = "cv_af_sensitivity_10s";
@@ -53,7 +48,7 @@ pub const HEADLINE_METRIC: &str = "cv_af_sensitivity_10s";
 /// The committed parameters, compiled in.
 const PARAMS_JSON: &str = include_str!("../../params/ppg-rhythm.json");
 
-/// Errors of training and evaluation.
+/// Errors of loading the model, and of training and evaluating it (`cardio-lab`).
 #[derive(Debug, thiserror::Error)]
 pub enum PpgRhythmError {
     /// A dataset folder is not there.
@@ -159,104 +154,6 @@ pub fn model() -> Result<&'static Model, PredictError> {
         })
         .as_ref()
         .map_err(|e| PredictError::ModelNotLoaded(format!("{MODEL_ID}: {e}")))
-}
-
-/// Loads every window of both sources at every length of [`validation::LENGTHS_S`].
-///
-/// # Errors
-/// As [`data::load_cinc2017`] and [`data::load_mitdb`].
-pub fn load_windows(root: &Path) -> Result<Vec<Window>, PpgRhythmError> {
-    let mut records = data::load_cinc2017(root, None)?;
-    records.extend(data::load_mitdb(root, None)?);
-    Ok(windows_of_records(&records))
-}
-
-/// Windows of every length of every record.
-pub fn windows_of_records(records: &[data::BeatRecord]) -> Vec<Window> {
-    let mut out = Vec::new();
-    for &len in &validation::LENGTHS_S {
-        for (i, r) in records.iter().enumerate() {
-            out.extend(data::windows_of(r, i, len));
-        }
-    }
-    out
-}
-
-fn headline(report: &Report) -> Headline {
-    let cell = |len: f64| report.cv_cell("all", len);
-    let se10 = cell(10.0).map_or(f64::NAN, |c| c.se);
-    Headline {
-        metric: HEADLINE_METRIC.into(),
-        value: se10,
-        cv_af_se_10s: se10,
-        cv_af_sp_10s: cell(10.0).map_or(f64::NAN, |c| c.sp),
-        cv_af_se_30s: cell(30.0).map_or(f64::NAN, |c| c.se),
-        cv_af_sp_30s: cell(30.0).map_or(f64::NAN, |c| c.sp),
-        bidmc_hr_mae_10s_bpm: report.bidmc.as_ref().and_then(|b| {
-            b.spans
-                .iter()
-                .find(|s| s.span == "10 s")
-                .map(|s| s.hr_mae_bpm)
-                .filter(|v| v.is_finite())
-        }),
-    }
-}
-
-/// Trains the committed model on every window of both sources and runs the validation (the BIDMC
-/// part with the new model, when the dataset is there).
-///
-/// # Errors
-/// A missing or unreadable dataset, or training data without AF.
-pub fn train(root: &Path) -> Result<(Params, Report), PpgRhythmError> {
-    let windows = load_windows(root)?;
-    let mut report = validation::validate(&windows)?;
-    let all: Vec<&Window> = windows.iter().collect();
-    let classifier = validation::fit(&all, validation::SEED)?;
-    report.importance = validation::importance(&classifier);
-    let persons: std::collections::BTreeSet<&str> =
-        windows.iter().map(|w| w.group.as_str()).collect();
-    let mut params = Params {
-        model_id: MODEL_ID.into(),
-        version: VERSION.into(),
-        training_date: TRAINING_DATE.into(),
-        trained_on: format!(
-            "ECG-derived interval windows of {:?} s: PhysioNet/CinC 2017 (N, A, O records) and MIT-BIH Arrhythmia (non-paced records, reference beats); {} windows of {} persons",
-            validation::LENGTHS_S,
-            windows.len(),
-            persons.len()
-        ),
-        seed: validation::SEED,
-        features: features::FEATURE_NAMES.iter().map(|s| (*s).to_string()).collect(),
-        af_threshold: report.threshold,
-        classifier,
-        validation: headline(&report),
-    };
-    let model = Model::new(params.clone())?;
-    report.bidmc = match validation::bidmc(&model, root) {
-        Ok(b) => Some(b),
-        Err(PpgRhythmError::MissingDataset { .. }) => None,
-        Err(e) => return Err(e),
-    };
-    params.validation = headline(&report);
-    Ok((params, report))
-}
-
-/// The card's validation: the CV and external checks (retrained, deterministic) and the BIDMC
-/// check of the committed model.
-///
-/// # Errors
-/// As [`train`]; [`PpgRhythmError::Params`] when the committed model cannot be loaded.
-pub fn evaluate(root: &Path) -> Result<Report, PpgRhythmError> {
-    let windows = load_windows(root)?;
-    let mut report = validation::validate(&windows)?;
-    let model = model().map_err(|e| PpgRhythmError::Params(e.to_string()))?;
-    report.importance = validation::importance(&model.params.classifier);
-    report.bidmc = match validation::bidmc(model, root) {
-        Ok(b) => Some(b),
-        Err(PpgRhythmError::MissingDataset { .. }) => None,
-        Err(e) => return Err(e),
-    };
-    Ok(report)
 }
 
 /// The parameters as the committed JSON text (pretty, with a final newline).

@@ -33,7 +33,7 @@ use cardio_signal::{hrv, ppg, quality, SamplingRate};
 use serde_json::{json, Map, Value};
 
 use super::classifier::RhythmProbabilities;
-use super::data::WindowLabel;
+use super::classifier::WindowLabel;
 use super::features::{interval_features, MIN_INTERVALS};
 use super::{Model, MODEL_ID};
 use crate::gate::{self, GateModality};

@@ -1,0 +1,116 @@
+//! Trains or evaluates the heart-sound model on `$CARDIO_DATASETS/cinc2016` and times predictions.
+//!
+//! ```text
+//! cargo run --release -p cardio-lab --example pcg_model -- train   # writes params, prints report
+//! cargo run --release -p cardio-lab --example pcg_model -- eval    # prints the report
+//! cargo run --release -p cardio-lab --example pcg_model -- time    # ms per 30-s recording
+//! ```
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use cardio_formats::{Channel, Recording};
+use cardio_lab::pcg_model as pcg_lab;
+use cardio_models::pcg_model;
+use cardio_signal::resample::Resampler;
+
+/// Mean milliseconds per prediction of 30-s recordings of the first sites, at 1 kHz and at 44.1 kHz.
+fn time(root: &std::path::Path) -> Result<(), String> {
+    let model = pcg_model::model().map_err(|e| e.to_string())?;
+    let records = pcg_lab::data::load(root).map_err(|e| e.to_string())?;
+    let mut clips = Vec::new();
+    for r in &records {
+        let rec = cardio_formats::read_path(&r.path).map_err(|e| e.to_string())?;
+        let x = &rec.channels[0].samples;
+        if x.len() >= 30_000 {
+            clips.push(x[..30_000].to_vec());
+        }
+        if clips.len() == 50 {
+            break;
+        }
+    }
+    let up = Resampler::new(441, 10).map_err(|e| e.to_string())?;
+    for (rate, label) in [(1000.0, "1 kHz"), (44_100.0, "44.1 kHz")] {
+        let recs: Vec<Recording> = clips
+            .iter()
+            .map(|x| Recording {
+                channels: vec![Channel {
+                    name: "pcg".into(),
+                    unit: String::new(),
+                    samples: if rate > 1000.0 {
+                        up.process(x)
+                    } else {
+                        x.clone()
+                    },
+                }],
+                sampling_rate_hz: rate,
+                start: None,
+                metadata: std::collections::BTreeMap::new(),
+            })
+            .collect();
+        let start = Instant::now();
+        let mut labels = std::collections::BTreeMap::new();
+        for rec in &recs {
+            let p = model.predict(rec).map_err(|e| e.to_string())?;
+            *labels.entry(p.label).or_insert(0) += 1;
+        }
+        let ms = start.elapsed().as_secs_f64() * 1000.0 / recs.len().max(1) as f64;
+        println!(
+            "{} recordings of 30 s at {label}: {ms:.1} ms per recording (one thread); labels {labels:?}",
+            recs.len()
+        );
+    }
+    // A 10-minute recording is cut to the analysed maximum.
+    let long: Vec<f64> = clips.iter().take(20).flatten().copied().collect();
+    let rec = Recording {
+        channels: vec![Channel {
+            name: "pcg".into(),
+            unit: String::new(),
+            samples: long,
+        }],
+        sampling_rate_hz: 1000.0,
+        start: None,
+        metadata: std::collections::BTreeMap::new(),
+    };
+    let start = Instant::now();
+    let p = model.predict(&rec).map_err(|e| e.to_string())?;
+    println!(
+        "one {:.0}-s recording at 1 kHz: {:.1} ms ({})",
+        rec.duration_seconds(),
+        start.elapsed().as_secs_f64() * 1000.0,
+        p.label
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let Some(root) = std::env::var_os("CARDIO_DATASETS").map(PathBuf::from) else {
+        eprintln!("set CARDIO_DATASETS to the datasets folder");
+        return ExitCode::FAILURE;
+    };
+    let mode = std::env::args().nth(1).unwrap_or_else(|| "eval".into());
+    let result = match mode.as_str() {
+        "train" => pcg_lab::train(&root)
+            .map_err(|e| e.to_string())
+            .and_then(|(params, report)| {
+                std::fs::write(pcg_model::PARAMS_PATH, pcg_model::params_json(&params))
+                    .map_err(|e| e.to_string())?;
+                println!("{report}");
+                println!("wrote {}", pcg_model::PARAMS_PATH);
+                Ok(())
+            }),
+        "eval" => pcg_lab::evaluate(&root)
+            .map(|report| println!("{report}"))
+            .map_err(|e| e.to_string()),
+        "time" => time(&root),
+        other => Err(format!("unknown mode {other}; use train, eval or time")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
