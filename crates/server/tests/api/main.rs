@@ -30,6 +30,7 @@ mod settings;
 mod sharing;
 mod sign_in_limits;
 mod system;
+mod trained_models;
 mod two_factor;
 mod waveforms;
 mod web;

@@ -3,12 +3,7 @@
 //! reading, storage) is checked with a model that echoes what it was given, so that these tests
 //! do not depend on what a trained model answers; the trained models have tests of their own.
 
-use std::{
-    fmt::Write as _,
-    sync::{Arc, Mutex},
-    time::Duration,
-};
-
+use crate::helpers::{clinical_form, merge, patient_form, tick, Part, TestApp};
 use axum::http::StatusCode;
 use cardio_formats::Recording;
 use cardio_models::prediction::{PredictError, Prediction};
@@ -18,8 +13,11 @@ use cardio_server::{
     recordings::registry::{ModelRegistry, ModelSummary, SignalModel},
 };
 use serde_json::{json, Value};
-
-use crate::helpers::{clinical_form, merge, patient_form, tick, Part, TestApp};
+use std::{
+    fmt::Write as _,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 crate::backend_tests!(
     a_clinical_prediction_is_returned_stored_and_audited,
@@ -34,11 +32,6 @@ crate::backend_tests!(
     analyses_are_filtered_and_belong_to_their_doctor_only,
     a_wfdb_header_with_its_signal_file_is_read_as_one_record,
     the_dashboard_counts_todays_tests_and_those_needing_review,
-    the_models_and_their_validated_figures_are_public,
-    the_heart_sound_model_answers_with_its_reasons,
-    the_ecg_model_reads_a_wfdb_upload_and_refuses_short_ones,
-    the_ppg_model_measures_a_fingertip_pulse_file,
-    signals_that_are_not_a_heart_are_refused_by_every_upload,
     inference_runs_off_the_async_executor,
 );
 
@@ -151,12 +144,12 @@ pub fn csv_recording(seconds: f64) -> Vec<u8> {
 }
 
 /// A 16-bit mono WAV of `seconds` at `rate`.
-fn wav(seconds: f64, rate: u32) -> Vec<u8> {
+pub fn wav(seconds: f64, rate: u32) -> Vec<u8> {
     wav_with(seconds, rate, 8000.0)
 }
 
 /// A 16-bit mono WAV of `seconds` at `rate`, a sine of `amplitude` counts.
-fn wav_with(seconds: f64, rate: u32, amplitude: f64) -> Vec<u8> {
+pub fn wav_with(seconds: f64, rate: u32, amplitude: f64) -> Vec<u8> {
     let n = (seconds * f64::from(rate)) as u32;
     let samples: Vec<i16> = (0..n)
         .map(|i| ((f64::from(i) * 0.05).sin() * amplitude) as i16)
@@ -734,105 +727,6 @@ pub async fn a_wfdb_header_with_its_signal_file_is_read_as_one_record(mut app: T
     assert_eq!(blobs.get(&header_hash).unwrap(), header_bytes.as_bytes());
 }
 
-pub async fn the_models_and_their_validated_figures_are_public(mut app: TestApp) {
-    let response = app.get("/api/models").await;
-    assert_eq!(response.status, StatusCode::OK);
-    let models = response.json();
-    let clinical = &models[0];
-    let params = cardio_models::clinical::params().unwrap();
-    assert_eq!(clinical["modality"], "clinical");
-    assert_eq!(clinical["id"], "clinical-lr");
-    assert_eq!(clinical["metrics"][0]["code"], "cv_auroc");
-    assert!(
-        (clinical["metrics"][0]["value"].as_f64().unwrap() - params.validation.cv_auroc).abs()
-            < 1e-12
-    );
-    assert_eq!(clinical["metrics"][0]["target"], json!(0.9));
-
-    // A model that failed to load is not listed.
-    let config = app.config.clone();
-    app.rebuild(
-        config,
-        ModelRegistry {
-            clinical: Err("broken".into()),
-            ..echo_models()
-        },
-    );
-    let models = app.get("/api/models").await.json();
-    let modalities: Vec<&str> = models
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["modality"].as_str().unwrap())
-        .collect();
-    assert_eq!(modalities, ["echo", "echo", "echo"]);
-}
-
-/// A real CinC 2016 recording, when the datasets are unpacked.
-fn cinc2016_record(name: &str) -> Option<Vec<u8>> {
-    let path = cardio_testkit::dataset_file(&format!("cinc2016/training-a/{name}"))?;
-    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-}
-
-pub async fn the_heart_sound_model_answers_with_its_reasons(mut app: TestApp) {
-    app.signed_in_doctor().await;
-    let cases = [
-        (
-            wav(3.0, 4000),
-            "Recording too short: 3.0 s; at least 5 s is needed.",
-        ),
-        (
-            wav(8.0, 800),
-            "Sampling rate too low: 800 Hz; heart-sound analysis needs at least 1000 Hz.",
-        ),
-        (
-            wav_with(8.0, 4000, 0.0),
-            "The recording is silent (a flat line): no heart sounds to analyse.",
-        ),
-    ];
-    for (bytes, message) in cases {
-        let response = app
-            .upload(
-                "/api/predict/pcg/upload",
-                &[Part::file("heart.wav", Some("audio/wav"), bytes)],
-            )
-            .await;
-        assert_eq!(
-            response.status,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "{message}"
-        );
-        assert_eq!(response.detail(), message);
-    }
-    let Some(bytes) = cinc2016_record("a0001.wav") else {
-        return;
-    };
-    let response = app
-        .upload(
-            "/api/predict/pcg/upload",
-            &[Part::file("a0001.wav", Some("audio/wav"), bytes)],
-        )
-        .await;
-    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
-    let body = response.json();
-    assert_eq!(body["model"], "PCG");
-    assert!(
-        ["normal", "abnormal", "unsure"].contains(&body["label"].as_str().unwrap()),
-        "{body}"
-    );
-    assert_eq!(body["details"]["model"]["id"], "pcg-gbdt");
-    let p_abnormal = body["details"]["probabilities"]["abnormal"]
-        .as_f64()
-        .unwrap();
-    assert!((body["risk_score"].as_f64().unwrap() - p_abnormal).abs() < 1e-12);
-    assert_eq!(
-        body["recommendations"].as_array().unwrap().last().unwrap(),
-        "This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement."
-    );
-    let list = app.get("/api/analyses?type=pcg").await.json();
-    assert_eq!(list[0]["modelId"], "pcg-gbdt");
-}
-
 /// Beats elapsed at `t` seconds for a rate of 75 bpm varying by ±3 bpm with breathing (15 a
 /// minute): real rhythms vary from beat to beat, and the models' plausibility gate knows it.
 fn breathing_beats(t: f64) -> f64 {
@@ -894,99 +788,6 @@ pub fn spiky_ecg_csv(seconds: f64, rr: f64) -> Vec<u8> {
     text.into_bytes()
 }
 
-pub async fn the_ecg_model_reads_a_wfdb_upload_and_refuses_short_ones(mut app: TestApp) {
-    app.signed_in_doctor().await;
-    let response = app
-        .upload(
-            "/api/predict/ecg/upload",
-            &[Part::file(
-                "short.csv",
-                Some("text/csv"),
-                spiky_ecg_csv(4.0, 0.8),
-            )],
-        )
-        .await;
-    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(
-        response.detail(),
-        "Recording too short: 4.0 s; at least 9 s is needed."
-    );
-
-    let Some(root) = cardio_testkit::datasets(&[
-        "cinc2017/training2017/A00004.hea",
-        "cinc2017/training2017/A00004.mat",
-    ]) else {
-        return;
-    };
-    let dir = root.join("cinc2017/training2017");
-    let header = std::fs::read(dir.join("A00004.hea")).unwrap();
-    let signal = std::fs::read(dir.join("A00004.mat")).unwrap();
-    // A00004 is labelled AF in the challenge's reference.
-    let response = app
-        .upload(
-            "/api/predict/ecg/upload",
-            &[
-                Part::file("A00004.hea", None, header),
-                Part::file("A00004.mat", None, signal),
-            ],
-        )
-        .await;
-    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
-    let body = response.json();
-    assert_eq!(body["model"], "ECG");
-    assert_eq!(body["label"], "af");
-    assert_eq!(body["prediction"], "Atrial fibrillation suspected");
-    assert_eq!(body["details"]["model"]["id"], "ecg-rhythm-gbdt");
-    assert_eq!(body["details"]["sampling_rate_hz"], json!(300.0));
-    let probabilities = &body["details"]["probabilities"];
-    let abnormal = probabilities["af"].as_f64().unwrap() + probabilities["other"].as_f64().unwrap();
-    assert!((body["risk_score"].as_f64().unwrap() - abnormal).abs() < 1e-12);
-    let list = app.get("/api/analyses?type=ecg").await.json();
-    assert_eq!(list[0]["fileName"], "A00004.hea");
-    assert_eq!(list[0]["result"]["label"], "af");
-}
-
-pub async fn the_ppg_model_measures_a_fingertip_pulse_file(mut app: TestApp) {
-    app.signed_in_doctor().await;
-    // 12 s of a 100 Hz pulse at 75 bpm as a bare list of values, with its rate in the form.
-    let values = realistic_pulse_values(12.0, 100.0);
-    let response = app
-        .upload(
-            "/api/predict/ppg/upload",
-            &[
-                Part::file("finger.txt", Some("text/plain"), values.into_bytes()),
-                Part::text("sampling_rate", "100"),
-            ],
-        )
-        .await;
-    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
-    let body = response.json();
-    assert_eq!(body["model"], "PPG");
-    assert_eq!(body["label"], "normal", "{body}");
-    assert_eq!(body["details"]["model"]["id"], "ppg-rhythm-gbdt");
-    let hr = body["details"]["heart_rate_bpm"].as_f64().unwrap();
-    assert!((hr - 75.0).abs() < 1.0, "{hr}");
-
-    let response = app
-        .upload(
-            "/api/predict/ppg/upload",
-            &[
-                Part::file(
-                    "flat.txt",
-                    Some("text/plain"),
-                    "0.5\n".repeat(1000).into_bytes(),
-                ),
-                Part::text("sampling_rate", "100"),
-            ],
-        )
-        .await;
-    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(
-        response.detail(),
-        "The pulse (PPG) recording holds nothing but one value (0.5): there is no signal to analyse."
-    );
-}
-
 pub async fn the_dashboard_counts_todays_tests_and_those_needing_review(mut app: TestApp) {
     with_echo(&mut app);
     app.signed_in_doctor().await;
@@ -1044,140 +845,4 @@ pub async fn inference_runs_off_the_async_executor(mut app: TestApp) {
     assert_eq!(me.status, StatusCode::OK, "{}", me.text);
     assert_eq!(upload.status, StatusCode::OK, "{}", upload.text);
     assert_eq!(upload.json()["prediction"], "Echo");
-}
-
-/// The samples as a CSV with a time column (the channel named `name`).
-fn csv_of(name: &str, samples: &[f64], rate: f64) -> Vec<u8> {
-    let mut text = format!("time,{name}\n");
-    for (i, v) in samples.iter().enumerate() {
-        let _ = writeln!(text, "{:.4},{v}", i as f64 / rate);
-    }
-    text.into_bytes()
-}
-
-pub async fn signals_that_are_not_a_heart_are_refused_by_every_upload(mut app: TestApp) {
-    use cardio_models::gate::{nonheart, GateModality};
-    app.signed_in_doctor().await;
-    // Seeded signals of every kind (seeds the committed gates were not trained on), a few per
-    // modality: each is stored as a noisy/unsure result with the gate's reason, never a finding.
-    for (modality, path, refused) in [
-        (GateModality::Ecg, "/api/predict/ecg/upload", "noisy"),
-        (GateModality::Pcg, "/api/predict/pcg/upload", "unsure"),
-        (GateModality::Ppg, "/api/predict/ppg/upload", "noisy"),
-    ] {
-        for (i, kind) in nonheart::KINDS.iter().enumerate().step_by(3) {
-            let g = nonheart::generate(*kind, modality, 7_000 + i as u64);
-            let part = if modality == GateModality::Pcg {
-                let peak = g.samples.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
-                let pcm: Vec<i16> = g
-                    .samples
-                    .iter()
-                    .map(|v| (v / peak * 20_000.0) as i16)
-                    .collect();
-                Part::file(
-                    "sound.wav",
-                    Some("audio/wav"),
-                    wav_from_samples(&pcm, g.fs_hz as u32),
-                )
-            } else {
-                let name = if modality == GateModality::Ecg {
-                    "II"
-                } else {
-                    "PLETH"
-                };
-                Part::file(
-                    "signal.csv",
-                    Some("text/csv"),
-                    csv_of(name, &g.samples, g.fs_hz),
-                )
-            };
-            let response = app.upload(path, &[part]).await;
-            let what = format!("{path} {}", kind.name());
-            if response.status == StatusCode::UNPROCESSABLE_ENTITY {
-                continue;
-            }
-            assert_eq!(response.status, StatusCode::OK, "{what}: {}", response.text);
-            let body = response.json();
-            assert_eq!(body["label"], refused, "{what}: {body}");
-            assert_eq!(body["details"]["quality_usable"], false, "{what}");
-            assert!(body["details"]["heart_rate_bpm"].is_null(), "{what}");
-        }
-    }
-    // The example: +-1e6 alternating at 500 Hz, values only, with the rate in the form.
-    let values: String = (0..10_000)
-        .map(|i| {
-            if i % 2 == 0 {
-                "1000000\n"
-            } else {
-                "-1000000\n"
-            }
-        })
-        .collect();
-    let response = app
-        .upload(
-            "/api/predict/ecg/upload",
-            &[
-                Part::file("alternating.txt", Some("text/plain"), values.into_bytes()),
-                Part::text("sampling_rate", "500"),
-            ],
-        )
-        .await;
-    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
-    let body = response.json();
-    assert_eq!(body["label"], "noisy");
-    assert!(body["details"]["heart_rate_bpm"].is_null(), "{body}");
-    // Bare numbers have no unit, so their amplitude is not judged; the beats are.
-    assert_eq!(
-        body["details"]["quality"],
-        "too noisy: no repeating beat pattern: fewer than 3 QRS complexes were found",
-        "{body}"
-    );
-    // The same values in a column declared in millivolts: far beyond an ECG.
-    let alternating: Vec<f64> = (0..10_000)
-        .map(|i| if i % 2 == 0 { 1e6 } else { -1e6 })
-        .collect();
-    let response = app
-        .upload(
-            "/api/predict/ecg/upload",
-            &[Part::file(
-                "alternating.csv",
-                Some("text/csv"),
-                csv_of("II (mV)", &alternating, 500.0),
-            )],
-        )
-        .await;
-    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
-    let body = response.json();
-    assert_eq!(body["label"], "noisy");
-    assert!(
-        body["details"]["quality"].as_str().unwrap().contains(
-            "mV peak to peak is far beyond an ECG's (at most 30 mV): check the units or the gain"
-        ),
-        "{body}"
-    );
-    // A WFDB header whose gain is not a number: the reader refuses it.
-    let signal: Vec<u8> = (0..6000_i16)
-        .flat_map(|v| (v % 100).to_le_bytes())
-        .collect();
-    let response = app
-        .upload(
-            "/api/predict/ecg/upload",
-            &[
-                Part::file(
-                    "r.hea",
-                    None,
-                    b"r 1 500 6000\nr.dat 16 nan 16 0 0 0 0 II\n".to_vec(),
-                ),
-                Part::file("r.dat", None, signal),
-            ],
-        )
-        .await;
-    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(
-        response
-            .detail()
-            .contains("the ADC gain must be a finite number"),
-        "{}",
-        response.detail()
-    );
 }
