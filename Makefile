@@ -11,7 +11,7 @@ TEST_POSTGRES_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && e
 export TEST_POSTGRES_URL
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium test test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api golden clean
+.PHONY: help run build build-web deps-web chromium test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api golden clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
@@ -46,7 +46,7 @@ run: build
 	$(CARDIO_RELEASE_BIN) serve
 
 ## Tests -------------------------------------------------------------------------------------------
-test: fmt-check clippy test-rust test-web check-client e2e
+test: fmt-check clippy check-layering test-rust test-web check-client e2e
 
 test-rust:
 	@echo "API tests on SQLite and on PostgreSQL at: $${TEST_POSTGRES_URL:-none found, SQLite only}"
@@ -54,6 +54,11 @@ test-rust:
 
 test-web: deps-web
 	cd web && npm run lint && npm run typecheck && npm test
+
+# The server links neither the research crate nor a test-only crate (docs/architecture.md).
+check-layering:
+	@! cargo tree -q -p cardio-server -e normal --prefix none | grep -E '^cardio-(lab|testkit) ' \
+	  || { echo "cardio-server links cardio-lab or cardio-testkit"; exit 1; }
 
 fmt-check:
 	cargo fmt --all -- --check

@@ -75,10 +75,7 @@ pub fn draw(rng: &mut SplitMix64, n: usize) -> usize {
 /// The `q` quantile of sorted values by the nearest rank (`sorted[round((n - 1) q)]`); NaN when
 /// empty.
 pub fn percentile_nearest(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+    cardio_signal::stats::quantile_nearest(sorted, q)
 }
 
 /// The `q` quantile of sorted values, linearly interpolated between the two nearest ranks; NaN

@@ -3,7 +3,7 @@
 //! heart-rate series. This is what `cardio analyze` prints and what the models' features start from.
 
 use cardio_formats::{Channel, Recording};
-use cardio_signal::{ecg, hrv, pcg, ppg, quality::Quality, SamplingRate, SignalError};
+use cardio_signal::{ecg, hrv, pcg, ppg, quality::Quality, stats, SamplingRate, SignalError};
 
 /// Mains frequency to notch out of an ECG (re-exported for callers that do not use the signal crate).
 pub use cardio_signal::ecg::Powerline;
@@ -288,12 +288,8 @@ fn intervals_ms(times_s: &[f64]) -> Vec<f64> {
     times_s.windows(2).map(|w| (w[1] - w[0]) * 1000.0).collect()
 }
 
-fn median(mut values: Vec<f64>) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    values.sort_by(f64::total_cmp);
-    Some(values[values.len() / 2])
+fn median(values: &[f64]) -> Option<f64> {
+    stats::median_upper(values)
 }
 
 /// Analyses one channel of a recording.
@@ -333,7 +329,13 @@ pub fn analyze(recording: &Recording, options: &AnalyzeOptions) -> Result<Analys
             analysis.beats_s = result.r_peaks.iter().map(|&i| i as f64 / fs.hz()).collect();
             analysis.heart_rate_bpm = result.heart_rate_bpm;
             analysis.quality = result.quality.into();
-            analysis.qrs_width_s = median(result.beats.iter().map(|b| b.qrs_width_s).collect());
+            analysis.qrs_width_s = median(
+                &result
+                    .beats
+                    .iter()
+                    .map(|b| b.qrs_width_s)
+                    .collect::<Vec<_>>(),
+            );
             if !result.beats.is_empty() {
                 let with_p = result.beats.iter().filter(|b| b.p_wave).count();
                 analysis.p_wave_fraction = Some(with_p as f64 / result.beats.len() as f64);

@@ -14,7 +14,7 @@
 //! assert!((t.mean_nn_ms - 803.333).abs() < 1e-3);
 //! ```
 
-use crate::SignalError;
+use crate::{stats, SignalError};
 
 /// NN intervals in milliseconds from R-peak sample indices.
 pub fn rr_from_peaks(peaks: &[usize], fs_hz: f64) -> Vec<f64> {
@@ -37,27 +37,6 @@ fn check(rr: &[f64], min: usize) -> Result<(), SignalError> {
         ));
     }
     Ok(())
-}
-
-fn mean(x: &[f64]) -> f64 {
-    x.iter().sum::<f64>() / x.len() as f64
-}
-
-/// Sample standard deviation (divisor n - 1).
-fn std1(x: &[f64]) -> f64 {
-    let m = mean(x);
-    (x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (x.len() as f64 - 1.0)).sqrt()
-}
-
-fn median(x: &[f64]) -> f64 {
-    let mut s = x.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        f64::midpoint(s[n / 2 - 1], s[n / 2])
-    }
 }
 
 /// Time-domain HRV.
@@ -91,14 +70,14 @@ pub struct TimeDomain {
 pub fn time_domain(rr_ms: &[f64]) -> Result<TimeDomain, SignalError> {
     check(rr_ms, 3)?;
     let diffs: Vec<f64> = rr_ms.windows(2).map(|w| w[1] - w[0]).collect();
-    let mean_nn = mean(rr_ms);
+    let mean_nn = stats::mean(rr_ms);
     let denom = (diffs.len() + 1) as f64;
     Ok(TimeDomain {
         mean_nn_ms: mean_nn,
-        sdnn_ms: std1(rr_ms),
+        sdnn_ms: stats::sd(rr_ms),
         rmssd_ms: (diffs.iter().map(|d| d * d).sum::<f64>() / diffs.len() as f64).sqrt(),
-        sdsd_ms: std1(&diffs),
-        median_nn_ms: median(rr_ms),
+        sdsd_ms: stats::sd(&diffs),
+        median_nn_ms: stats::median(rr_ms),
         pnn50: 100.0 * diffs.iter().filter(|d| d.abs() > 50.0).count() as f64 / denom,
         pnn20: 100.0 * diffs.iter().filter(|d| d.abs() > 20.0).count() as f64 / denom,
         mean_hr_bpm: 60_000.0 / mean_nn,
@@ -135,7 +114,7 @@ pub fn lomb_scargle(t: &[f64], y: &[f64], freqs: &[f64]) -> Vec<f64> {
     if n < 2 {
         return vec![0.0; freqs.len()];
     }
-    let m = mean(&y[..n]);
+    let m = stats::mean(&y[..n]);
     let span = t[n - 1] - t[0];
     let scale = 2.0 * span / n as f64;
     freqs
@@ -243,8 +222,8 @@ pub fn non_linear(rr_ms: &[f64]) -> Result<NonLinear, SignalError> {
     let s = std::f64::consts::SQRT_2;
     let x1: Vec<f64> = rr_ms.windows(2).map(|w| (w[0] - w[1]) / s).collect();
     let x2: Vec<f64> = rr_ms.windows(2).map(|w| (w[0] + w[1]) / s).collect();
-    let sd1 = std1(&x1);
-    let sd2 = std1(&x2);
+    let sd1 = stats::sd(&x1);
+    let sd2 = stats::sd(&x2);
     Ok(NonLinear {
         sd1_ms: sd1,
         sd2_ms: sd2,
@@ -253,7 +232,7 @@ pub fn non_linear(rr_ms: &[f64]) -> Result<NonLinear, SignalError> {
             // Sample entropy compares every template with every other (quadratic); a 24-hour
             // Holter has ~100 000 intervals, so it is computed on the first ones only.
             let head = &rr_ms[..rr_ms.len().min(SAMPLE_ENTROPY_MAX_INTERVALS)];
-            sample_entropy(head, 2, 0.2 * std1(head))
+            sample_entropy(head, 2, 0.2 * stats::sd(head))
         },
     })
 }
@@ -375,7 +354,7 @@ mod tests {
             .map(|i| 800.0 + 40.0 * (f64::from(i) * 0.7).sin() + f64::from(i % 7))
             .collect();
         let head = &rr[..SAMPLE_ENTROPY_MAX_INTERVALS];
-        let expected = sample_entropy(head, 2, 0.2 * std1(head));
+        let expected = sample_entropy(head, 2, 0.2 * stats::sd(head));
         assert_eq!(non_linear(&rr).unwrap().sample_entropy, expected);
         assert!(expected.is_finite());
     }

@@ -50,6 +50,7 @@ pub mod pcg;
 pub mod ppg;
 pub mod quality;
 pub mod resample;
+pub mod stats;
 
 /// Why a signal could not be processed.
 #[derive(Debug, thiserror::Error, PartialEq)]

@@ -14,7 +14,7 @@
 //! assert!(q.reason.contains("flat"));
 //! ```
 
-use crate::SamplingRate;
+use crate::{stats, SamplingRate};
 
 /// A quality verdict.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,26 +129,9 @@ pub fn template_correlation(x: &[f64], beats: &[usize], half: usize) -> Option<f
     }
     let sum: f64 = complete
         .iter()
-        .map(|&b| pearson(&x[b - half..=b + half], &template))
+        .map(|&b| stats::pearson(&x[b - half..=b + half], &template))
         .sum();
     Some(sum / complete.len() as f64)
-}
-
-fn pearson(a: &[f64], b: &[f64]) -> f64 {
-    let n = a.len() as f64;
-    let ma = a.iter().sum::<f64>() / n;
-    let mb = b.iter().sum::<f64>() / n;
-    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
-    for (x, y) in a.iter().zip(b) {
-        sab += (x - ma) * (y - mb);
-        saa += (x - ma) * (x - ma);
-        sbb += (y - mb) * (y - mb);
-    }
-    if saa == 0.0 || sbb == 0.0 {
-        0.0
-    } else {
-        sab / (saa * sbb).sqrt()
-    }
 }
 
 /// Beat-based verdict shared by ECG and PPG.

@@ -181,9 +181,7 @@ pub fn mae(estimates: &[f64], references: &[f64]) -> Option<f64> {
 
 /// Median of the values by the upper-middle rule (`v[n / 2]` of the sorted values); `None` when empty.
 fn median(values: &[f64]) -> Option<f64> {
-    let mut v = values.to_vec();
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied()
+    cardio_signal::stats::median_upper(values)
 }
 
 /// Files of `dir` whose name ends with `suffix`, sorted by name.

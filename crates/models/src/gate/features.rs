@@ -11,7 +11,7 @@
 
 use cardio_signal::filter::{Band, Sos};
 use cardio_signal::resample::Resampler;
-use cardio_signal::{ecg, pcg, ppg, quality, SamplingRate};
+use cardio_signal::{ecg, pcg, ppg, quality, stats, SamplingRate};
 use rustfft::{num_complex::Complex, FftPlanner};
 
 use super::GateModality;
@@ -353,12 +353,11 @@ fn welch(x: &[f64], fs: f64) -> (Vec<f64>, Vec<f64>) {
 /// The two quantiles `a` and `b` (0-1) of `x`.
 fn percentiles(x: &[f64], a: f64, b: f64) -> (f64, f64) {
     let mut s: Vec<f64> = x.iter().copied().filter(|v| v.is_finite()).collect();
-    if s.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
     s.sort_by(f64::total_cmp);
-    let at = |q: f64| s[((q * (s.len() - 1) as f64).round() as usize).min(s.len() - 1)];
-    (at(a), at(b))
+    (
+        stats::quantile_nearest(&s, a),
+        stats::quantile_nearest(&s, b),
+    )
 }
 
 fn autocorrelation(d: &[f64], lag: usize) -> f64 {

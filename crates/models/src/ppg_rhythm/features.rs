@@ -29,7 +29,7 @@
 //! assert!(f[2] < 0.02); // coefficient of variation
 //! ```
 
-use cardio_signal::hrv;
+use cardio_signal::{hrv, stats};
 
 /// Fewest intervals a window needs to be classified.
 pub const MIN_INTERVALS: usize = 5;
@@ -63,16 +63,12 @@ pub const FEATURE_NAMES: [&str; 21] = [
 ];
 
 fn mean(x: &[f64]) -> f64 {
-    x.iter().sum::<f64>() / x.len() as f64
+    stats::mean(x)
 }
 
 /// Sample standard deviation; NaN under two values.
 fn sd(x: &[f64]) -> f64 {
-    if x.len() < 2 {
-        return f64::NAN;
-    }
-    let m = mean(x);
-    (x.iter().map(|v| (v - m).powi(2)).sum::<f64>() / (x.len() as f64 - 1.0)).sqrt()
+    stats::sd(x)
 }
 
 fn rmssd(x: &[f64]) -> f64 {
@@ -84,16 +80,11 @@ fn rmssd(x: &[f64]) -> f64 {
 
 /// Nearest-rank quantile of sorted values.
 fn quantile(sorted: &[f64], p: f64) -> f64 {
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+    stats::quantile_nearest(sorted, p)
 }
 
 fn median(sorted: &[f64]) -> f64 {
-    let n = sorted.len();
-    if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        f64::midpoint(sorted[n / 2 - 1], sorted[n / 2])
-    }
+    stats::median_sorted(sorted)
 }
 
 fn autocorrelation(x: &[f64], lag: usize) -> f64 {

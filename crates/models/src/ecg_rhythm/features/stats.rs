@@ -1,29 +1,20 @@
 //! Small statistics of the feature vector (mean, SD, median, quantiles, shares, autocorrelation,
-//! Pearson correlation), with NaN or `None` where a value is undefined.
+//! Pearson correlation), with NaN or `None` where a value is undefined; the definitions are
+//! `cardio_signal::stats`.
+
+use cardio_signal::stats;
 
 pub(super) fn mean(x: &[f64]) -> f64 {
-    if x.is_empty() {
-        f64::NAN
-    } else {
-        x.iter().sum::<f64>() / x.len() as f64
-    }
+    stats::mean(x)
 }
 
 /// Sample standard deviation; `None` under two values.
 pub(super) fn sd(x: &[f64]) -> Option<f64> {
-    if x.len() < 2 {
-        return None;
-    }
-    let m = mean(x);
-    Some((x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (x.len() - 1) as f64).sqrt())
+    (x.len() >= 2).then(|| stats::sd(x))
 }
 
 pub(super) fn median(x: &[f64]) -> Option<f64> {
-    if x.is_empty() {
-        return None;
-    }
-    let mut s = x.to_vec();
-    Some(median_in_place(&mut s))
+    (!x.is_empty()).then(|| stats::median(x))
 }
 
 pub(super) fn median_in_place(s: &mut [f64]) -> f64 {
@@ -41,13 +32,9 @@ pub(super) fn median_in_place(s: &mut [f64]) -> f64 {
 
 /// The `q` quantile (nearest rank on the sorted values); NaN when empty.
 pub(super) fn quantile(x: &[f64], q: f64) -> f64 {
-    if x.is_empty() {
-        return f64::NAN;
-    }
     let mut s = x.to_vec();
-    let k = ((s.len() - 1) as f64 * q).round() as usize;
-    let (_, v, _) = s.select_nth_unstable_by(k, f64::total_cmp);
-    *v
+    s.sort_by(f64::total_cmp);
+    stats::quantile_nearest(&s, q)
 }
 
 pub(super) fn fraction(it: impl Iterator<Item = bool>) -> f64 {
@@ -77,17 +64,5 @@ pub(super) fn autocorr(x: &[f64], lag: usize) -> f64 {
 }
 
 pub(super) fn pearson(a: &[f64], b: &[f64]) -> f64 {
-    let ma = mean(a);
-    let mb = mean(b);
-    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
-    for (x, y) in a.iter().zip(b) {
-        sab += (x - ma) * (y - mb);
-        saa += (x - ma) * (x - ma);
-        sbb += (y - mb) * (y - mb);
-    }
-    if saa <= 0.0 || sbb <= 0.0 {
-        0.0
-    } else {
-        sab / (saa * sbb).sqrt()
-    }
+    stats::pearson(a, b)
 }

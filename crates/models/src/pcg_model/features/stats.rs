@@ -1,46 +1,25 @@
-//! Small statistics of the feature vector (mean, SD, median, percentiles), NaN where undefined.
+//! Small statistics of the feature vector (mean, SD, median, percentiles), NaN where undefined (definitions: `cardio_signal::stats`).
+
+use cardio_signal::stats;
 
 use super::ANALYSIS_HZ;
 
 pub(super) fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        f64::NAN
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
+    stats::mean(v)
 }
 
 pub(super) fn sd(v: &[f64]) -> f64 {
-    if v.len() < 2 {
-        return f64::NAN;
-    }
-    let m = mean(v);
-    (v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() - 1) as f64).sqrt()
+    stats::sd(v)
 }
 
 pub(super) fn median(v: &[f64]) -> f64 {
-    let mut s: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
-    if s.is_empty() {
-        return f64::NAN;
-    }
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        0.5 * (s[n / 2 - 1] + s[n / 2])
-    }
+    let finite: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+    stats::median(&finite)
 }
 
 /// Linear-interpolated quantile of sorted values (`NaN` when empty).
 pub(super) fn percentile_sorted(s: &[f64], q: f64) -> f64 {
-    if s.is_empty() {
-        return f64::NAN;
-    }
-    let pos = q * (s.len() - 1) as f64;
-    let i = pos.floor() as usize;
-    let j = (i + 1).min(s.len() - 1);
-    s[i] + (s[j] - s[i]) * (pos - pos.floor())
+    stats::quantile_linear(s, q)
 }
 
 pub(super) fn opt(v: f64) -> Option<f64> {
