@@ -67,6 +67,31 @@ export default tseslint.config(
     },
   },
   {
+    // Shared components take their data from the page: they never call the API themselves
+    // (types from the API are fine).
+    files: ['src/components/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/client'],
+              importNames: ['api', 'unwrap'],
+              allowTypeImports: true,
+              message: 'Components do not fetch: take the data (or a loader) from the page.',
+            },
+            {
+              group: ['**/api/predict', '**/api/reviews', '**/api/devices', '**/api/waveforms'],
+              allowTypeImports: true,
+              message: 'Components do not fetch: take the data (or a loader) from the page.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['e2e/**/*.{ts,mjs}', '*.config.{ts,js}', 'eslint.config.js'],
     languageOptions: { globals: globals.node },
   },

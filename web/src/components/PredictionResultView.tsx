@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PredictionResult } from '../api/client';
+import type { LoadWaveformWindow } from '../api/waveforms';
 import { ResultBadge } from './RiskBadge';
 import { AnalysisWaveform } from './waveform/AnalysisWaveform';
 import { detailLabel, detailValue, percent } from '../lib/prediction';
@@ -47,17 +48,18 @@ function signalKind(model: string): 'ecg' | 'pcg' | 'ppg' | null {
 
 /**
  * The body of the results modal (spec §2 "Results modal", §9 risk bands and number formats), with
- * the recording's waveform and detected beats when the input was a signal (unless `waveform` is
- * false, where the page shows it elsewhere). `details: false` leaves out Additional Details (where
- * the page links to the full result instead).
+ * the recording's waveform and detected beats when the input was a signal and the page passes
+ * `loadWaveform`, the loader of the recording's windows (a page that shows the waveform elsewhere
+ * leaves it out). `details: false` leaves out Additional Details (where the page links to the full
+ * result instead).
  */
 export function PredictionResultView({
   result,
-  waveform = true,
+  loadWaveform,
   details: withDetails = true,
 }: {
   result: PredictionResult;
-  waveform?: boolean;
+  loadWaveform?: LoadWaveformWindow;
   details?: boolean;
 }) {
   const { t } = useTranslation();
@@ -90,10 +92,10 @@ export function PredictionResultView({
           <p className="result__figure-value">{percent(result.risk_score)}</p>
         </div>
       </div>
-      {waveform && kind && result.analysis_id ? (
+      {loadWaveform && kind && result.analysis_id ? (
         <section aria-labelledby={`${ids}-waveform`}>
           <h3 id={`${ids}-waveform`}>{t('waveform.title')}</h3>
-          <AnalysisWaveform analysisId={result.analysis_id} kind={kind} />
+          <AnalysisWaveform analysisId={result.analysis_id} kind={kind} load={loadWaveform} />
         </section>
       ) : null}
       {result.recommendations.length > 0 && (

@@ -2,7 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, ZoomIn, ZoomOut } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, unwrap, type WaveformView } from '../../api/client';
+import { ApiError } from '../../api/client';
+import type { LoadWaveformWindow } from '../../api/waveforms';
 import { queryKeys } from '../../api/queryKeys';
 import { Spinner } from '../Spinner';
 import { EcgPaper, type EcgLayout } from './EcgPaper';
@@ -32,14 +33,6 @@ const MAX_WINDOW_S = 60;
 /** Width used before the container has been measured (and in tests). */
 const FALLBACK_WIDTH = 800;
 
-function fetchWaveform(id: string, start: number, span: number): Promise<WaveformView> {
-  return unwrap(
-    api.GET('/api/analyses/{id}/waveform', {
-      params: { path: { id }, query: { start_s: start, duration_s: span } },
-    }),
-  );
-}
-
 /** The element's content width, following resizes. */
 function useWidth() {
   const ref = useRef<HTMLDivElement>(null);
@@ -59,10 +52,18 @@ function useWidth() {
 
 /**
  * The waveform of a stored analysis (ECG on paper, PCG with S1/S2, PPG with pulse peaks), drawn a
- * window at a time from `GET /api/analyses/{id}/waveform`: zoom, scroll (buttons, slider, arrow
- * keys), and for 12-lead files the standard 3 x 4 layout with a rhythm strip.
+ * window at a time from what `load` returns (the page passes the API's loader): zoom, scroll
+ * (buttons, slider, arrow keys), and for 12-lead files the standard 3 x 4 layout with a rhythm strip.
  */
-export function AnalysisWaveform({ analysisId, kind }: { analysisId: string; kind: WaveformKind }) {
+export function AnalysisWaveform({
+  analysisId,
+  kind,
+  load,
+}: {
+  analysisId: string;
+  kind: WaveformKind;
+  load: LoadWaveformWindow;
+}) {
   const { t } = useTranslation();
   const hintId = useId();
   const { ref, width } = useWidth();
@@ -85,7 +86,7 @@ export function AnalysisWaveform({ analysisId, kind }: { analysisId: string; kin
 
   const query = useQuery({
     queryKey: queryKeys.analysisWaveform(analysisId, Math.round(from * 100) / 100, span),
-    queryFn: () => fetchWaveform(analysisId, from, span),
+    queryFn: () => load(analysisId, from, span),
     placeholderData: keepPreviousData,
     retry: false,
   });

@@ -8,6 +8,7 @@ import { PredictionResultView } from '../../components/PredictionResultView';
 import { ReviewPanel } from '../../components/review/ReviewPanel';
 import { Spinner } from '../../components/Spinner';
 import { AnalysisWaveform } from '../../components/waveform/AnalysisWaveform';
+import { fetchWaveformWindow } from '../../api/waveforms';
 import { formatDateTime } from '../../lib/format';
 import { MODEL_NAMES } from '../../lib/prediction';
 import { useReview } from '../../lib/useReview';
@@ -90,12 +91,12 @@ export function AnalysisPage() {
       {a.modality !== 'clinical' && a.files.length > 0 ? (
         <div className="card">
           <h2 className="section__title">{t('waveform.title')}</h2>
-          <AnalysisWaveform analysisId={a.id} kind={a.modality} />
+          <AnalysisWaveform analysisId={a.id} kind={a.modality} load={fetchWaveformWindow} />
         </div>
       ) : null}
       <div className="card">
         <h2 className="section__title">{t('analysisPage.result')}</h2>
-        <PredictionResultView result={a.result} waveform={false} />
+        <PredictionResultView result={a.result} />
       </div>
       <div className="card">
         <AnalysisReview id={a.id} />

@@ -6,6 +6,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Modal } from '../../components/Modal';
 import { PredictionResultView } from '../../components/PredictionResultView';
+import { fetchWaveformWindow } from '../../api/waveforms';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
 import { formatDateTime } from '../../lib/format';
@@ -342,7 +343,7 @@ function TestDialog({ device, onClose }: { device: NetworkDevice; onClose: () =>
               time: formatDateTime(last.receivedAt),
             })}
           </p>
-          <PredictionResultView result={last.analysis.result} />
+          <PredictionResultView result={last.analysis.result} loadWaveform={fetchWaveformWindow} />
         </>
       ) : (
         <EmptyState title={t('devices.network.noRecordings')} text={t('devices.network.noRecordingsText')} />

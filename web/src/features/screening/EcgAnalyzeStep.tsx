@@ -10,6 +10,7 @@ import { analysisPath, paths, screeningPath } from '../../app/paths';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { FilePicker } from '../../components/FilePicker';
 import { PredictionResultView } from '../../components/PredictionResultView';
+import { fetchWaveformWindow } from '../../api/waveforms';
 import { ReviewPanel } from '../../components/review/ReviewPanel';
 import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
@@ -267,7 +268,8 @@ function EcgResult({ screeningId, combined }: { screeningId: string; combined: C
   if (!ecgId) return null;
   const analysis = analyses.data?.find((a) => a.id === ecgId);
   let body;
-  if (analysis) body = <PredictionResultView result={analysis.result} details={false} />;
+  if (analysis)
+    body = <PredictionResultView result={analysis.result} details={false} loadWaveform={fetchWaveformWindow} />;
   else if (analyses.isPending) body = <Spinner label={t('app.loading')} />;
   else body = <p className="muted">{t('combined.ecgUnavailable')}</p>;
   return (

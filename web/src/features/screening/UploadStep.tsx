@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { FilePicker } from '../../components/FilePicker';
 import { Modal } from '../../components/Modal';
 import { PredictionResultView } from '../../components/PredictionResultView';
+import { fetchWaveformWindow } from '../../api/waveforms';
 import { ACCEPT_PPG_PAGE, fileProblem, isVideoFile } from '../../lib/fileRules';
 import { findingOf, predictionErrorMessage, type Finding } from '../../lib/prediction';
 import { useScreeningAnalyses, useUploadRecording } from './api';
@@ -321,7 +322,7 @@ function UploadPanel({
       </div>
       {showResult && result ? (
         <Modal title={t('results.title')} onClose={() => setShowResult(false)}>
-          <PredictionResultView result={result} />
+          <PredictionResultView result={result} loadWaveform={fetchWaveformWindow} />
         </Modal>
       ) : null}
     </>

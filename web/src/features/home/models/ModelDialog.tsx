@@ -4,6 +4,7 @@ import type { PredictionResult } from '../../../api/client';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Modal } from '../../../components/Modal';
 import { PredictionResultView } from '../../../components/PredictionResultView';
+import { fetchWaveformWindow } from '../../../api/waveforms';
 import { predictionErrorMessage, type ModelKind } from '../../../lib/prediction';
 import { usePredict, type ClinicalPredictBody } from '../api';
 import { FilePicker } from '../../../components/FilePicker';
@@ -163,7 +164,7 @@ export function ModelDialog({ kind, onClose }: { kind: ModelKind; onClose: () =>
   if (result) {
     return (
       <Modal key="results" title={t('results.title')} onClose={onClose}>
-        <PredictionResultView result={result} />
+        <PredictionResultView result={result} loadWaveform={fetchWaveformWindow} />
         <div className="form-actions">
           <button type="button" className="button button--secondary" onClick={analyzeAnother}>
             {t('results.analyzeAnother')}
