@@ -31,9 +31,15 @@ function recordPulsingVideo(page: Page, bpm: number, seconds: number): Promise<s
         const beats = (bpm * t - (3 / (tau * 0.25)) * (Math.cos(tau * 0.25 * t) - 1)) / 60;
         const p = beats % 1;
         const pulse = Math.exp(-((p - 0.25) ** 2) / 0.012) + 0.35 * Math.exp(-((p - 0.6) ** 2) / 0.01);
-        const red = Math.round(190 - 30 * pulse + 3 * (Math.random() - 0.5));
-        context.fillStyle = `rgb(${red}, 35, 25)`;
+        // The level is continuous, as a camera's average over many pixels is: the canvas holds
+        // whole levels, so a share of its rows one level up carries the fraction (whole levels alone
+        // repeat the top value from frame to frame, which reads as clipping).
+        const red = 190 - 30 * pulse + 3 * (Math.random() - 0.5);
+        const whole = Math.floor(red);
+        context.fillStyle = `rgb(${whole}, 35, 25)`;
         context.fillRect(0, 0, canvas.width, canvas.height);
+        context.fillStyle = `rgb(${whole + 1}, 35, 25)`;
+        context.fillRect(0, 0, canvas.width, Math.round((red - whole) * canvas.height));
       };
       paint();
       const painter = window.setInterval(paint, 1000 / 60);
