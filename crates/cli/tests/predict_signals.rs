@@ -277,3 +277,54 @@ fn signals_that_are_not_a_heart_are_never_given_a_finding() {
         assert_eq!(rows(&text(&out.stdout)).len(), nonheart::KINDS.len());
     }
 }
+
+#[test]
+fn real_ten_second_pulse_segments_get_their_rhythm_from_one_column_csvs() {
+    // One patient of Liu et al. 2022 with sinus rhythm and an AF episode: each 10-s segment at
+    // 100 Hz as a bare one-column CSV, as the published segments are (scaled 0..1).
+    let Some(path) = cardio_testkit::dataset_file("ppg_arrhythmia_liu2022/MPA_190124211244.mat")
+    else {
+        return;
+    };
+    let matrices = cardio_formats::mat::read_matrices(&std::fs::read(path).unwrap()).unwrap();
+    let get = |n: &str| matrices.iter().find(|m| m.name == n).unwrap();
+    let (seg, labels) = (get("ppgseg"), get("labels"));
+    let dir = temp_dir("liu");
+    let mut files = Vec::new();
+    for (code, want) in [(0.0, "normal"), (5.0, "af")] {
+        let rows: Vec<usize> = (0..seg.rows)
+            .filter(|&i| labels.data[i] == code)
+            .take(15)
+            .collect();
+        for i in rows {
+            let mut csv = String::new();
+            for v in seg.row(i).unwrap() {
+                writeln!(csv, "{:.6}", v / 65535.0).unwrap();
+            }
+            let file = dir.join(format!("seg{i:04}.csv"));
+            std::fs::write(&file, csv).unwrap();
+            files.push((file.to_str().unwrap().to_owned(), want));
+        }
+    }
+    let mut args = vec!["predict", "ppg", "--sampling-rate", "100"];
+    args.extend(files.iter().map(|(f, _)| f.as_str()));
+
+    let out = cardio(&args);
+
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let got = rows(&text(&out.stdout));
+    assert_eq!(got.len(), files.len());
+    let agree = |want: &str| {
+        files
+            .iter()
+            .zip(&got)
+            .filter(|((_, w), _)| *w == want)
+            .map(|((f, _), row)| {
+                assert_eq!(&row[0], f);
+                usize::from(row[1] == want)
+            })
+            .sum::<usize>()
+    };
+    assert!(agree("normal") >= 14, "{got:?}");
+    assert!(agree("af") >= 11, "{got:?}");
+}

@@ -1,79 +1,77 @@
-//! The PPG rhythm model's data and validation: (when `CARDIO_DATASETS` holds them) the MIT-BIH
-//! windows of record 201 are labelled AF and mostly called AF by the committed model, and the
-//! grouped CV separates random from regular synthetic intervals and prints its table.
+//! The PPG rhythm model's data and validation: (when `CARDIO_DATASETS` holds it) the real-PPG
+//! segments of Liu et al. 2022 load with the counts of their SOURCE.md, and the patient-grouped CV
+//! separates rhythms whose features differ and prints its tables with the exact figures.
 
-use cardio_lab::ppg_rhythm::{self, data};
-use cardio_models::ppg_rhythm::model;
+use cardio_lab::ppg_rhythm::{liu2022, segments::Row, validation};
+use cardio_models::ppg_rhythm::classifier::Rhythm;
 
 #[test]
-fn mitdb_af_windows_of_record_201_are_labelled_and_mostly_called_af() {
-    let Some(root) = cardio_testkit::datasets(&["mitdb/201.atr"]) else {
+fn the_liu_segments_load_with_their_documented_counts() {
+    let Some(root) = cardio_testkit::datasets(&["ppg_arrhythmia_liu2022/MPA_181220181216.mat"])
+    else {
         return;
     };
-    let records = data::load_mitdb(&root, Some(&["201"])).unwrap();
-    assert_eq!(records.len(), 1);
-    assert_eq!(records[0].group, "mitdb/201+202");
-    let windows = data::windows_of(&records[0], 0, 30.0);
-    let af: Vec<&data::Window> = windows
+    let segments = liu2022::load(&root).unwrap();
+    assert_eq!(segments.len(), 10620);
+    let count = |r: Rhythm| segments.iter().filter(|s| s.rhythm == r).count();
+    assert_eq!(
+        Rhythm::ALL.map(count),
+        [3248, 1120, 969, 1074, 1125, 3084],
+        "sinus, PVC, PAC, VT, SVT, AF"
+    );
+    let patients: std::collections::BTreeSet<&str> =
+        segments.iter().map(|s| s.patient.as_str()).collect();
+    assert_eq!(patients.len(), 28);
+    assert!(segments
         .iter()
-        .filter(|w| w.label == data::WindowLabel::Af)
-        .collect();
-    assert!(af.len() >= 10, "{}", af.len());
-    let m = model().unwrap();
-    let called = af
-        .iter()
-        .filter(|w| m.params.classifier.predict(&w.features).af >= m.params.af_threshold)
-        .count();
-    assert!(called * 10 >= af.len() * 8, "{called} of {}", af.len());
-}
-
-/// A CinC-like record of 30 s: regular (normal) or random (AF) intervals.
-fn synthetic_record(i: usize, af: bool) -> data::BeatRecord {
-    let mut s: u64 = 1000 + i as u64;
-    let mut t = 0.3;
-    let mut beats_s = Vec::new();
-    while t < 30.0 {
-        beats_s.push(t);
-        s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let u = ((s >> 33) % 1000) as f64 / 1000.0;
-        t += if af { 0.45 + 0.6 * u } else { 0.8 + 0.02 * u };
-    }
-    data::BeatRecord {
-        source: data::Source::Cinc2017,
-        record: format!("S{i}"),
-        group: format!("cinc2017/S{i}"),
-        duration_s: 30.0,
-        beats_s,
-        record_label: Some(if af {
-            data::WindowLabel::Af
-        } else {
-            data::WindowLabel::Normal
-        }),
-        beat_codes: Vec::new(),
-        beat_rhythms: Vec::new(),
-        beat_in_vf: Vec::new(),
-    }
+        .all(|s| s.samples.len() == 1000 && s.samples.iter().all(|v| (0.0..=1.0).contains(v))));
 }
 
 #[test]
-fn the_grouped_cv_separates_random_from_regular_intervals_and_prints_its_table() {
-    let records: Vec<data::BeatRecord> = (0..20).map(|i| synthetic_record(i, i % 4 == 0)).collect();
-    let windows = ppg_rhythm::windows_of_records(&records);
-    // Three 10-s windows and one 30-s window per record.
-    assert_eq!(windows.len(), 80);
+fn the_grouped_cv_separates_distinct_rhythms_and_reports_them() {
+    // 20 patients; feature 0 names the rhythm, feature 1 is noise. Patients 0-4 have AF.
+    let mut rows = Vec::new();
+    let mut s: u64 = 5;
+    for p in 0..20 {
+        for k in 0..12 {
+            let rhythm = match (p < 5, k % 3) {
+                (true, 0) => Rhythm::Af,
+                (_, 1) => Rhythm::Pvc,
+                _ => Rhythm::Sinus,
+            };
+            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let noise = (s >> 40) as f64 / f64::from(1u32 << 24);
+            rows.push(Row {
+                patient: format!("p{p:02}"),
+                rhythm,
+                features: (k != 11).then(|| vec![rhythm.index() as f64, noise]),
+                camera: Some(vec![rhythm.index() as f64, noise]),
+            });
+        }
+    }
 
-    let report = ppg_rhythm::validation::validate(&windows).unwrap();
+    let report = validation::validate(&rows).unwrap();
 
-    let ten = report.cv_cell("cinc2017", 10.0).unwrap();
-    assert_eq!(
-        (ten.windows, ten.af_windows, ten.persons, ten.af_persons),
-        (60, 15, 20, 5)
-    );
-    assert_eq!((ten.se, ten.sp), (1.0, 1.0));
+    assert_eq!((report.patients, report.segments), (20, 240));
+    assert_eq!(report.cv_af_sensitivity, 1.0);
+    assert_eq!(report.cv_af_specificity_all, 1.0);
+    assert_eq!(report.native.noisy_share, 20.0 / 240.0);
+    assert_eq!(report.camera.noisy_share, 0.0);
     let text = report.to_string();
-    assert!(text.contains("## Grouped 5-fold CV"), "{text}");
     assert!(
-        text.contains("| cinc2017 | 10 s | 60 (15) | 20 (5) | 100.0"),
+        text.contains("| AF sensitivity | 100.0 (100.0–100.0) [20/20] |"),
         "{text}"
     );
+    assert!(
+        text.contains("| sinus | 140 (20) | 85.7 % | 0.0 % | 0.0 % | 14.3 % |"),
+        "{text}"
+    );
+    let json = serde_json::to_value(&report).unwrap();
+    for key in [
+        "cv_af_sensitivity",
+        "cv_af_specificity_all",
+        "cv_sinus_specificity",
+    ] {
+        assert!(json[key].is_number(), "{key}");
+    }
 }

@@ -1,13 +1,13 @@
 //! The PPG rhythm model: the committed parameters load; synthetic pulse waves with a regular, an
 //! AF-like and an ectopic rhythm get their labels through the full predict path; every kind of bad
 //! input is refused with a message or labelled, never a panic; and (when `CARDIO_DATASETS` holds
-//! it) a BIDMC record gets the monitor's rate. MIT-BIH windows and the grouped CV are checked in
-//! `cardio-lab`'s tests.
+//! them) a BIDMC record gets the monitor's rate and real arrhythmia segments (Liu et al. 2022) get
+//! their rhythm through the predict path. The patient-grouped CV is checked in `cardio-lab`'s tests.
 
 use std::collections::BTreeMap;
 
 use cardio_formats::{Channel, Recording};
-use cardio_models::ppg_rhythm::{self, features, model, predict::DISCLAIMER};
+use cardio_models::ppg_rhythm::{self, model, predict::DISCLAIMER, window};
 use cardio_models::prediction::PredictError;
 
 /// A fingertip-like pulse wave: a systolic peak and a smaller dicrotic wave after each beat time,
@@ -81,7 +81,7 @@ fn committed_params_load_and_are_small() {
     let m = model().unwrap();
     assert_eq!(m.params.model_id, ppg_rhythm::MODEL_ID);
     assert_eq!(m.params.version, ppg_rhythm::VERSION);
-    assert_eq!(m.params.features.len(), features::FEATURE_NAMES.len());
+    assert_eq!(m.params.features, window::feature_names());
     assert!((0.0..=1.0).contains(&m.params.af_threshold));
     let size = std::fs::metadata(ppg_rhythm::PARAMS_PATH).unwrap().len();
     assert!(size < 2_000_000, "{size} bytes");
@@ -113,6 +113,12 @@ fn a_regular_ten_second_fingertip_pulse_is_normal_with_its_rate() {
         p.recommendations.last().map(String::as_str),
         Some(DISCLAIMER)
     );
+    let rhythms = p.details["rhythm_probabilities"].as_object().unwrap();
+    let keys: Vec<&str> = rhythms.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["af", "pac", "pvc", "sinus", "svt", "vt"]);
+    let total: f64 = rhythms.values().filter_map(serde_json::Value::as_f64).sum();
+    assert!((total - 1.0).abs() < 1e-3, "{total}");
+    assert_eq!(rhythms["sinus"], probs["normal"]);
 }
 
 #[test]
@@ -144,18 +150,18 @@ fn bigeminy_is_irregular_not_af() {
 }
 
 #[test]
-fn a_long_recording_is_judged_in_thirty_second_windows() {
+fn a_long_recording_is_judged_in_ten_second_windows() {
     let fs = 50.0;
     let x = pulse_wave(fs, 480.0, &beats(std::iter::repeat(0.9), 480.0), 0.02);
 
     let p = model().unwrap().predict(&recording("IR", fs, x)).unwrap();
 
     assert_eq!(p.label, "normal");
-    assert_eq!(p.details["windows"].as_u64(), Some(16));
-    assert_eq!(p.details["windows_usable"].as_u64(), Some(16));
+    assert_eq!(p.details["windows"].as_u64(), Some(48));
+    assert_eq!(p.details["windows_usable"].as_u64(), Some(48));
     assert_eq!(
         p.details["window_results"].as_array().map(Vec::len),
-        Some(16)
+        Some(48)
     );
     assert_eq!(p.details["af_burden"].as_f64(), Some(0.0));
 }
@@ -257,4 +263,44 @@ fn a_bidmc_record_gets_the_monitor_rate_through_the_predict_path() {
     let hr = p.details["heart_rate_bpm"].as_f64().unwrap();
     // bidmc01's monitor PULSE is about 92-95 bpm over the record.
     assert!((85.0..100.0).contains(&hr), "{hr}");
+}
+
+/// The segments of one patient's file of `ppg_arrhythmia_liu2022` with their label codes.
+fn liu_segments(file: &str) -> Option<Vec<(u8, Vec<f64>)>> {
+    let path = cardio_testkit::dataset_file(&format!("ppg_arrhythmia_liu2022/{file}"))?;
+    let matrices = cardio_formats::mat::read_matrices(&std::fs::read(path).unwrap()).unwrap();
+    let get = |n: &str| matrices.iter().find(|m| m.name == n).unwrap();
+    let (seg, labels) = (get("ppgseg"), get("labels"));
+    Some(
+        (0..seg.rows)
+            .map(|i| (labels.data[i] as u8, seg.row(i).unwrap()))
+            .collect(),
+    )
+}
+
+#[test]
+fn real_sinus_and_af_segments_get_their_rhythm_through_the_predict_path() {
+    // A patient with sinus rhythm and a long AF episode; the stored scale (0..65535) is kept, as a
+    // device would send raw counts.
+    let Some(segments) = liu_segments("MPA_190124211244.mat") else {
+        return;
+    };
+    let mut calls: BTreeMap<(u8, String), usize> = BTreeMap::new();
+    for (code, samples) in segments.iter().filter(|(c, _)| *c == 0 || *c == 5) {
+        let p = model()
+            .unwrap()
+            .predict(&recording("PPG", 100.0, samples.clone()))
+            .unwrap();
+        *calls.entry((*code, p.label)).or_default() += 1;
+    }
+    let share = |code: u8, label: &str| {
+        let n: usize = calls
+            .iter()
+            .filter(|(k, _)| k.0 == code)
+            .map(|(_, v)| v)
+            .sum();
+        calls.get(&(code, label.to_string())).copied().unwrap_or(0) as f64 / n as f64
+    };
+    assert!(share(0, "normal") >= 0.95, "{calls:?}");
+    assert!(share(5, "af") >= 0.7, "{calls:?}");
 }

@@ -1,14 +1,14 @@
-//! The training of the PPG rhythm classifier ([`cardio_models::ppg_rhythm::classifier`]): the AF
-//! stage against every non-AF window, then irregular against normal among the windows labelled one
-//! or the other, both with balanced class weights and the boosting settings of [`config`], fixed a
-//! priori and not tuned.
+//! The training of the PPG rhythm classifier ([`cardio_models::ppg_rhythm::classifier`]): one
+//! six-class boosted model on the usable windows, weighted so that the three labels it folds into
+//! (normal, AF, irregular) weigh the same and the four irregular rhythms weigh the same within
+//! theirs, with the boosting settings of [`config`], fixed a priori and not tuned.
 
 use cardio_models::gbdt::GbdtConfig;
-use cardio_models::ppg_rhythm::classifier::{RhythmClassifier, WindowLabel};
+use cardio_models::ppg_rhythm::classifier::{Rhythm, RhythmClassifier, WindowLabel};
 
-use crate::gbdt::{balanced_weights, fit};
+use crate::gbdt::fit;
 
-/// The boosting settings of both stages, fixed a priori.
+/// The boosting settings, fixed a priori.
 pub fn config(seed: u64) -> GbdtConfig {
     GbdtConfig {
         rounds: 120,
@@ -22,43 +22,47 @@ pub fn config(seed: u64) -> GbdtConfig {
     }
 }
 
-/// Fits both stages to feature rows and window labels (deterministic for a seed).
-///
-/// Returns `None` when the rows do not hold both AF and non-AF windows.
-pub fn train(x: &[Vec<f64>], y: &[WindowLabel], seed: u64) -> Option<RhythmClassifier> {
-    let is_af: Vec<usize> = y
-        .iter()
-        .map(|&l| usize::from(l == WindowLabel::Af))
-        .collect();
-    if is_af.iter().all(|&v| v == 1) || is_af.iter().all(|&v| v == 0) {
+/// Row weights: each label totals a third of the weight; within a label each rhythm present
+/// weighs the same.
+pub fn weights(y: &[Rhythm]) -> Vec<f64> {
+    let mut count = [0usize; 6];
+    for r in y {
+        count[r.index()] += 1;
+    }
+    let present = |l: WindowLabel| {
+        Rhythm::ALL
+            .into_iter()
+            .filter(|r| r.label() == l && count[r.index()] > 0)
+            .count()
+    };
+    let labels = WindowLabel::ALL
+        .into_iter()
+        .filter(|&l| present(l) > 0)
+        .count();
+    y.iter()
+        .map(|r| {
+            let share = 1.0 / (labels.max(1) * present(r.label()).max(1)) as f64;
+            share * y.len() as f64 / count[r.index()].max(1) as f64
+        })
+        .collect()
+}
+
+/// Fits the classifier to feature rows and their rhythms (deterministic for a seed); `None`
+/// without both AF and non-AF rows.
+pub fn train(x: &[Vec<f64>], y: &[Rhythm], seed: u64) -> Option<RhythmClassifier> {
+    let af = y.iter().filter(|&&r| r == Rhythm::Af).count();
+    if af == 0 || af == y.len() {
         return None;
     }
-    let cfg = config(seed);
-    let af = fit(x, &is_af, 2, Some(&balanced_weights(&is_af, 2)), &cfg);
-    let (mut x2, mut y2) = (Vec::new(), Vec::new());
-    for (row, &l) in x.iter().zip(y) {
-        match l {
-            WindowLabel::Normal => {
-                x2.push(row.clone());
-                y2.push(0);
-            }
-            WindowLabel::Irregular => {
-                x2.push(row.clone());
-                y2.push(1);
-            }
-            WindowLabel::Af | WindowLabel::OtherNonAf => {}
-        }
-    }
-    let irregular = (y2.contains(&0) && y2.contains(&1)).then(|| {
-        fit(
-            &x2,
-            &y2,
-            2,
-            Some(&balanced_weights(&y2, 2)),
-            &config(seed.wrapping_add(1)),
-        )
-    });
-    Some(RhythmClassifier { af, irregular })
+    let classes: Vec<usize> = y.iter().map(|r| r.index()).collect();
+    let model = fit(
+        x,
+        &classes,
+        Rhythm::ALL.len(),
+        Some(&weights(y)),
+        &config(seed),
+    );
+    Some(RhythmClassifier { model })
 }
 
 #[cfg(test)]
@@ -66,31 +70,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn probabilities_combine_the_two_stages_and_sum_to_one() {
-        // Feature 0 decides AF, feature 1 decides irregular.
+    fn each_label_weighs_a_third() {
+        let y = [
+            Rhythm::Sinus,
+            Rhythm::Sinus,
+            Rhythm::Af,
+            Rhythm::Pvc,
+            Rhythm::Svt,
+            Rhythm::Svt,
+        ];
+        let w = weights(&y);
+        let total: f64 = w.iter().sum();
+        let of = |l: WindowLabel| {
+            y.iter()
+                .zip(&w)
+                .filter(|(r, _)| r.label() == l)
+                .map(|(_, w)| w)
+                .sum::<f64>()
+        };
+        for l in WindowLabel::ALL {
+            assert!((of(l) / total - 1.0 / 3.0).abs() < 1e-12, "{l:?}");
+        }
+        assert!((w[3] - w[4] * 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_feature_that_names_the_rhythm_is_learnt() {
         let mut x = Vec::new();
         let mut y = Vec::new();
-        for i in 0..300 {
-            let a = f64::from(i % 3);
-            let b = f64::from(i % 2);
-            x.push(vec![a, b]);
-            y.push(if a == 2.0 {
-                WindowLabel::Af
-            } else if b == 1.0 {
-                WindowLabel::Irregular
-            } else {
-                WindowLabel::Normal
-            });
+        for i in 0..600 {
+            let r = Rhythm::ALL[i % 6];
+            x.push(vec![r.index() as f64, (i % 7) as f64]);
+            y.push(r);
         }
         let c = train(&x, &y, 1).unwrap();
-        for (row, want) in [
-            ([2.0, 0.0], WindowLabel::Af),
-            ([0.0, 1.0], WindowLabel::Irregular),
-            ([1.0, 0.0], WindowLabel::Normal),
-        ] {
-            let p = c.predict(&row);
-            assert!((p.normal + p.af + p.irregular - 1.0).abs() < 1e-12);
-            assert_eq!(p.label(0.5).0, want, "{row:?} {p:?}");
+        for r in Rhythm::ALL {
+            let p = c.predict(&[r.index() as f64, 3.0]);
+            assert!(p.of(r) > 0.8, "{r:?} {p:?}");
         }
         assert!(train(&x[..1], &y[..1], 1).is_none());
     }

@@ -15,7 +15,10 @@
 //!   (after Sarkar, Ritscher & Mehra, *IEEE Trans. Biomed. Eng.* 2008;55:1219-1224, who separate AF
 //!   from ectopy on the Lorenz plot of ΔRR);
 //! - the "core" irregularity of the intervals within 15 % of the median: ectopic beats leave the
-//!   core regular, AF does not.
+//!   core regular, AF does not;
+//! - the share of intervals close to the median and of nearly equal successive intervals, and the
+//!   share of short-long pairs that sum to two median intervals (the compensatory pause of a
+//!   ventricular ectopic beat; Sarkar et al. 2008 as above).
 //!
 //! Undefined values (too few intervals, zero variance) are `NaN`, which the boosted trees treat as
 //! missing.
@@ -38,7 +41,7 @@ pub const MIN_INTERVALS: usize = 5;
 pub const OUTLIER_FRACTION: f64 = 0.15;
 
 /// The feature names, in the order of [`interval_features`].
-pub const FEATURE_NAMES: [&str; 21] = [
+pub const FEATURE_NAMES: [&str; 24] = [
     "n_intervals",
     "mean_hr_bpm",
     "cv",
@@ -60,6 +63,9 @@ pub const FEATURE_NAMES: [&str; 21] = [
     "share_long_over_160pct",
     "share_short_under_60pct",
     "max_min_ratio",
+    "share_within_8pct_of_median",
+    "share_diff_under_5pct",
+    "share_compensated_pairs",
 ];
 
 fn mean(x: &[f64]) -> f64 {
@@ -142,6 +148,10 @@ pub fn interval_features(rr_ms: &[f64]) -> Option<Vec<f64>> {
         .windows(2)
         .filter(|w| w[0] < 0.88 * med && w[1] > 1.08 * med)
         .count();
+    let compensated = rr_ms
+        .windows(2)
+        .filter(|w| w[0] < 0.88 * med && (w[0] + w[1] - 2.0 * med).abs() <= 0.1 * med)
+        .count();
     let sd_rr = sd(rr_ms);
     let sd1 = sd(&diffs) / std::f64::consts::SQRT_2;
     let sd2 = (2.0 * sd_rr * sd_rr - sd1 * sd1).max(0.0).sqrt();
@@ -181,6 +191,18 @@ pub fn interval_features(rr_ms: &[f64]) -> Option<Vec<f64>> {
         share(rr_ms.iter().filter(|&&v| v > 1.6 * med).count(), n),
         share(rr_ms.iter().filter(|&&v| v < 0.6 * med).count(), n),
         sorted[n - 1] / sorted[0],
+        share(
+            rr_ms
+                .iter()
+                .filter(|&&v| (v - med).abs() <= 0.08 * med)
+                .count(),
+            n,
+        ),
+        share(
+            abs_diffs.iter().filter(|&&d| d < 0.05 * med).count(),
+            diffs.len(),
+        ),
+        share(compensated, diffs.len()),
     ])
 }
 

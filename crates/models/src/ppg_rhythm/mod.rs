@@ -4,16 +4,19 @@
 //! as well as for long recordings. The model card is `cards/ppg.md`; the trained parameters are
 //! `params/ppg-rhythm.json`, compiled in and parsed once.
 //!
-//! No AF-labelled PPG is public, but the irregularity of beat-to-beat intervals does not depend on
-//! the modality, so the rhythm decision is learned on ECG R-R intervals (CinC 2017 and MIT-BIH) and
-//! applied to PPG pulse-to-pulse intervals behind a PPG quality gate.
+//! The rhythm decision is learnt from real fingertip PPG of arrhythmia patients (Liu et al. 2022:
+//! 10-s segments labelled sinus, PVC, PAC, VT, SVT or AF from the simultaneous ECG), on the
+//! pulse-to-pulse intervals and the pulse morphology of each window, behind a PPG quality gate.
 //!
-//! - [`features`]: rhythm features of a window of intervals (the same for ECG and PPG).
-//! - [`classifier`]: the two-stage gradient-boosted trees (AF gate, then irregular vs normal).
+//! - [`features`]: rhythm features of a window of intervals.
+//! - [`morphology`]: pulse-shape, amplitude and waveform-regularity features of a window.
+//! - [`window`]: one window's quality verdict and feature row (the predict path and the training
+//!   both use it).
+//! - [`classifier`]: the six-rhythm gradient-boosted trees and how they fold into the labels.
 //! - [`predict`]: the PPG path from a `Recording` to a `Prediction`.
 //!
-//! Loading CinC 2017 and MIT-BIH beats into labelled windows, the training, the grouped CV, the
-//! external checks and the BIDMC heart-rate check of the card are in `cardio-lab` (`ppg_rhythm`).
+//! Loading the labelled segments, the training, the patient-grouped CV and the BIDMC heart-rate
+//! check of the card are in `cardio-lab` (`ppg_rhythm`).
 //!
 //! ```no_run
 //! use cardio_models::ppg_rhythm;
@@ -25,7 +28,9 @@
 
 pub mod classifier;
 pub mod features;
+pub mod morphology;
 pub mod predict;
+pub mod window;
 
 use std::sync::OnceLock;
 
@@ -37,13 +42,13 @@ use classifier::RhythmClassifier;
 /// Identifier of the model in results and parameters.
 pub const MODEL_ID: &str = "ppg-rhythm-gbdt";
 /// Version of the model; bump it when the features, training or data change.
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "2.0.0";
 /// Training date written into the parameters (a constant so that training is reproducible).
-pub const TRAINING_DATE: &str = "2026-11-22";
+pub const TRAINING_DATE: &str = "2026-11-25";
 /// Where `cardio train ppg` writes the parameters.
 pub const PARAMS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/ppg-rhythm.json");
 /// Name of the headline metric in `details.model`.
-pub const HEADLINE_METRIC: &str = "cv_af_sensitivity_10s";
+pub const HEADLINE_METRIC: &str = "cv_af_sensitivity";
 
 /// The committed parameters, compiled in.
 const PARAMS_JSON: &str = include_str!("../../params/ppg-rhythm.json");
@@ -75,17 +80,15 @@ pub struct Headline {
     pub metric: String,
     /// Its value.
     pub value: f64,
-    /// CV AF sensitivity, all sources, 10-s windows.
-    pub cv_af_se_10s: f64,
-    /// CV AF specificity, all sources, 10-s windows.
-    pub cv_af_sp_10s: f64,
-    /// CV AF sensitivity, all sources, 30-s windows.
-    pub cv_af_se_30s: f64,
-    /// CV AF specificity, all sources, 30-s windows.
-    pub cv_af_sp_30s: f64,
-    /// Heart-rate MAE on BIDMC 10-s recordings through the predict path, bpm (`null` when not
-    /// measured).
-    pub bidmc_hr_mae_10s_bpm: Option<f64>,
+    /// Patient-grouped CV AF sensitivity (AF segments called `af`; a noisy call is a miss).
+    pub cv_af_sensitivity: f64,
+    /// Patient-grouped CV AF specificity against every non-AF rhythm (a noisy call is not `af`).
+    pub cv_af_specificity_all: f64,
+    /// Patient-grouped CV AF specificity against sinus rhythm.
+    pub cv_sinus_specificity: f64,
+    /// Heart-rate MAE of the windowed PPG rate on BIDMC (8-s windows every 2 s against the
+    /// monitor), bpm (`null` when not measured).
+    pub bidmc_hr_mae_bpm: Option<f64>,
 }
 
 /// The committed parameters (`params/ppg-rhythm.json`).
@@ -105,7 +108,7 @@ pub struct Params {
     pub features: Vec<String>,
     /// AF decision threshold on `P(af)`.
     pub af_threshold: f64,
-    /// The two boosted stages.
+    /// The six-rhythm boosted trees.
     pub classifier: RhythmClassifier,
     /// Headline validation figures.
     pub validation: Headline,
@@ -131,7 +134,10 @@ impl Model {
             )));
         }
         let names: Vec<&str> = params.features.iter().map(String::as_str).collect();
-        if names != features::FEATURE_NAMES || params.classifier.af.n_features != names.len() {
+        if names != window::feature_names()
+            || params.classifier.model.n_features != names.len()
+            || params.classifier.model.n_classes != classifier::Rhythm::ALL.len()
+        {
             return Err(PpgRhythmError::Params(
                 "the parameters' features differ from this build's".into(),
             ));

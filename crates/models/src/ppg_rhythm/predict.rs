@@ -9,19 +9,21 @@
 //!    more than half of the samples missing, or fewer than [`MIN_PULSES`] pulses found.
 //! 3. **Pulses**: `cardio_signal::ppg::analyze` over the whole signal (band-pass and Elgendi et al.
 //!    2013 systolic peaks, sub-sample refined); missing samples are held at the last valid value.
-//! 4. **Windows**: a recording under 60 s is one window; a longer one is cut into consecutive 30-s
-//!    windows, a remainder of at least 10 s being its own window and a shorter one joining the last.
-//! 5. **Quality gate per window** ([`window_quality`]): the basic checks of
+//! 4. **Windows**: the model learnt 10-s windows, so a recording is cut into `max(1, ⌊d / 10 s⌋)`
+//!    equal consecutive windows (each 10-20 s long; a recording under 20 s is one window).
+//! 5. **Quality gate per window** ([`super::window::window_quality`]): the basic checks of
 //!    `cardio_signal::quality` (flat line, clipping), a median rate of 30-220 bpm, no gap over 3 s and
 //!    a beat-template correlation of at least 0.86 (Orphanidou et al. 2015, as
 //!    `cardio_signal::quality::ppg`, whose 40-180 bpm rate range is widened here so that AF with a
 //!    fast ventricular rate is not called noise), no missing sample, and at least
-//!    [`super::features::MIN_INTERVALS`] pulse intervals. A window that fails is noisy.
+//!    [`super::features::MIN_INTERVALS`] pulse intervals. A window that fails is noisy; a
+//!    usable one gets its feature row ([`super::window::analyse`]) and six rhythm probabilities.
 //! 6. **Label**: `noisy` when the usable windows cover less than half of the recording (a label, not
 //!    an error: the pulses were there but could not be trusted); otherwise the rhythm probabilities
 //!    are the duration-weighted mean over the usable windows (a soft vote) and the label is AF when
 //!    the mean `P(af)` reaches the model's AF threshold, otherwise the more probable of irregular and
 //!    normal. The share of usable windows called AF (the AF burden) is reported beside it.
+//!    `details.rhythm_probabilities` holds the mean probability of each of the six rhythms.
 //! 7. **Numbers**: `confidence` is the probability of the label (for `noisy`, the share of the
 //!    recording that was too noisy); `risk_score` is the mean `P(af) + P(irregular)` of the usable
 //!    windows (0 when none is usable), also for `noisy`; `details.probabilities` holds the three rhythm classes and
@@ -29,12 +31,11 @@
 //!    median pulse interval of the usable windows (of all windows when none is usable).
 
 use cardio_formats::{Channel, Recording};
-use cardio_signal::{hrv, ppg, quality, SamplingRate};
+use cardio_signal::{hrv, ppg, SamplingRate};
 use serde_json::{json, Map, Value};
 
-use super::classifier::RhythmProbabilities;
-use super::classifier::WindowLabel;
-use super::features::{interval_features, MIN_INTERVALS};
+use super::classifier::{Rhythm, RhythmProbabilities, WindowLabel};
+use super::window;
 use super::{Model, MODEL_ID};
 use crate::gate::{self, GateModality};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
@@ -47,84 +48,12 @@ pub const MIN_RATE_HZ: f64 = 20.0;
 pub const MAX_RATE_HZ: f64 = 10_000.0;
 /// Fewest pulses in the whole recording.
 pub const MIN_PULSES: usize = 4;
-/// Window length of long recordings, seconds.
-pub const WINDOW_S: f64 = 30.0;
-/// Recordings shorter than this are one window, seconds.
-pub const SINGLE_WINDOW_BELOW_S: f64 = 60.0;
-/// Shortest trailing window of its own, seconds.
-pub const MIN_TAIL_S: f64 = 10.0;
+/// The window length the model learnt, seconds; windows are this long up to twice as long.
+pub const WINDOW_S: f64 = 10.0;
 /// The sentence that ends every list of recommendations.
 pub use crate::prediction::DISCLAIMER;
 
 const PREFERRED: [&str; 5] = ["PLETH", "PPG", "PULSE", "IR", "RED"];
-
-/// Plausible median pulse rate of a window, bpm.
-pub const RATE_RANGE_BPM: (f64, f64) = (30.0, 220.0);
-/// Longest stretch without a pulse in a usable window, seconds.
-pub const MAX_GAP_S: f64 = 3.0;
-/// Least mean correlation of each pulse with the average pulse.
-pub const MIN_TEMPLATE_CORRELATION: f64 = 0.86;
-
-/// Quality of one window of a cleaned PPG with its pulse peaks (indices into `x`).
-///
-/// The rule of `cardio_signal::quality::ppg` (Orphanidou, C. et al. (2015), "Signal-quality indices
-/// for the electrocardiogram and photoplethysmogram: derivation and applications to wireless
-/// monitoring", *IEEE J. Biomed. Health Inform.* 19(3), 832-838: basic checks, plausible rate, no
-/// long gap, beat-template correlation >= 0.86) with the rate range widened to
-/// [`RATE_RANGE_BPM`].
-pub fn window_quality(x: &[f64], fs: SamplingRate, peaks: &[usize]) -> quality::Quality {
-    let bad = |reason: String| quality::Quality {
-        score: 0.0,
-        usable: false,
-        reason,
-    };
-    if let Some(q) = quality::basic_checks(x, fs) {
-        return q;
-    }
-    let hz = fs.hz();
-    if peaks.len() < 3 {
-        return bad(format!("only {} pulse(s) found", peaks.len()));
-    }
-    let mut ibi: Vec<f64> = peaks
-        .windows(2)
-        .map(|w| (w[1] - w[0]) as f64 / hz)
-        .collect();
-    let lead = peaks[0] as f64 / hz;
-    let tail = x.len().saturating_sub(peaks[peaks.len() - 1]) as f64 / hz;
-    let max_gap = ibi.iter().copied().fold(lead.max(tail), f64::max);
-    ibi.sort_by(f64::total_cmp);
-    let median = ibi[ibi.len() / 2];
-    let bpm = 60.0 / median;
-    if !(RATE_RANGE_BPM.0..=RATE_RANGE_BPM.1).contains(&bpm) {
-        return bad(format!(
-            "pulse rate of {bpm:.0} bpm is outside the plausible {:.0}-{:.0} bpm",
-            RATE_RANGE_BPM.0, RATE_RANGE_BPM.1
-        ));
-    }
-    if max_gap > MAX_GAP_S {
-        return bad(format!("a gap of {max_gap:.1} s without pulses"));
-    }
-    let half = ((median * hz) / 2.0) as usize;
-    let Some(corr) = quality::template_correlation(x, peaks, half) else {
-        return bad("too few complete pulses".into());
-    };
-    let score = corr.clamp(0.0, 1.0);
-    if corr >= MIN_TEMPLATE_CORRELATION {
-        quality::Quality {
-            score,
-            usable: true,
-            reason: format!("usable: pulses match their average shape (correlation {corr:.2})"),
-        }
-    } else {
-        quality::Quality {
-            score,
-            usable: false,
-            reason: format!(
-                "too noisy: pulses match their average shape poorly (correlation {corr:.2}, needs {MIN_TEMPLATE_CORRELATION:.2})"
-            ),
-        }
-    }
-}
 
 /// The channel a PPG prediction reads (see the module docs); `None` without channels.
 pub fn pick_channel(rec: &Recording) -> Option<&Channel> {
@@ -147,25 +76,24 @@ pub fn pick_channel(rec: &Recording) -> Option<&Channel> {
         .or_else(|| rec.channels.first())
 }
 
-/// The windows `(start, end)` in seconds of a recording of `duration_s` (see the module docs).
+/// The windows `(start, end)` in seconds of a recording of `duration_s`: `max(1, ⌊d / 10⌋)` equal
+/// consecutive windows (see the module docs).
 pub fn plan_windows(duration_s: f64) -> Vec<(f64, f64)> {
     if duration_s.is_nan() || duration_s <= 0.0 {
         return Vec::new();
     }
-    if duration_s < SINGLE_WINDOW_BELOW_S {
-        return vec![(0.0, duration_s)];
-    }
-    let whole = (duration_s / WINDOW_S).floor() as usize;
-    let mut out: Vec<(f64, f64)> = (0..whole)
-        .map(|k| (k as f64 * WINDOW_S, (k + 1) as f64 * WINDOW_S))
-        .collect();
-    let tail = duration_s - whole as f64 * WINDOW_S;
-    if tail >= MIN_TAIL_S {
-        out.push((whole as f64 * WINDOW_S, duration_s));
-    } else if let Some(last) = out.last_mut() {
-        last.1 = duration_s;
-    }
-    out
+    let n = ((duration_s / WINDOW_S).floor() as usize).max(1);
+    let len = duration_s / n as f64;
+    (0..n)
+        .map(|k| {
+            let end = if k + 1 == n {
+                duration_s
+            } else {
+                (k + 1) as f64 * len
+            };
+            (k as f64 * len, end)
+        })
+        .collect()
 }
 
 /// What one window gave.
@@ -216,12 +144,23 @@ pub fn label_text(label: &str) -> &'static str {
     }
 }
 
-fn recommendations(label: &str, hr: Option<f64>, af_burden: Option<f64>) -> Vec<String> {
+fn recommendations(
+    label: &str,
+    hr: Option<f64>,
+    af_burden: Option<f64>,
+    likeliest_irregular: Option<Rhythm>,
+) -> Vec<String> {
+    let tachycardia = matches!(likeliest_irregular, Some(Rhythm::Vt | Rhythm::Svt));
     let mut out: Vec<String> = match label {
         "af" => vec![
             "The pulse rhythm suggests atrial fibrillation: arrange a 12-lead ECG (or ECG monitoring) and a clinical review within days, because AF must be confirmed on an ECG before it is treated.".into(),
             "Seek emergency care now for chest pain, fainting, severe breathlessness or signs of stroke (face drooping, arm weakness, speech difficulty).".into(),
             "If AF is confirmed, the clinician should assess stroke risk and the need for anticoagulation.".into(),
+        ],
+        "irregular" if tachycardia => vec![
+            "The pulse suggests a fast rhythm other than atrial fibrillation (a supraventricular or ventricular tachycardia): arrange a 12-lead ECG promptly, the same day if the fast rhythm persists.".into(),
+            "Seek emergency care now for chest pain, fainting, severe breathlessness or a fast rhythm that does not stop.".into(),
+            "Repeat the measurement at rest for at least 30 seconds to confirm the finding.".into(),
         ],
         "irregular" => vec![
             "The pulse rhythm is irregular but not typical of atrial fibrillation (for example frequent extra beats): consider a 12-lead ECG at a routine visit.".into(),
@@ -338,22 +277,11 @@ impl Model {
             .collect();
         let usable_s: f64 = usable.iter().map(|w| w.end_s - w.start_s).sum();
         let usable_share = if total > 0.0 { usable_s / total } else { 0.0 };
-        let mean_probs = (usable_s > 0.0).then(|| {
-            let mut p = RhythmProbabilities {
-                normal: 0.0,
-                af: 0.0,
-                irregular: 0.0,
-            };
-            for w in &usable {
-                if let Some(q) = w.probabilities {
-                    let k = (w.end_s - w.start_s) / usable_s;
-                    p.normal += k * q.normal;
-                    p.af += k * q.af;
-                    p.irregular += k * q.irregular;
-                }
-            }
-            p
-        });
+        let weighted: Vec<(RhythmProbabilities, f64)> = usable
+            .iter()
+            .filter_map(|w| w.probabilities.map(|p| (p, w.end_s - w.start_s)))
+            .collect();
+        let mean_probs = RhythmProbabilities::weighted_mean(&weighted);
         let af_windows = usable
             .iter()
             .filter(|w| {
@@ -371,7 +299,7 @@ impl Model {
             _ => ("noisy", 1.0 - usable_share),
         };
         // The finding screened for is an irregular rhythm: AF or another irregularity.
-        let risk = mean_probs.map_or(0.0, |p| p.af + p.irregular);
+        let risk = mean_probs.map_or(0.0, |p| p.af() + p.irregular());
 
         // Interval figures over the usable windows only: none is shown when no window passed
         // its quality check.
@@ -423,9 +351,9 @@ impl Model {
         // A noisy recording has no rhythm probabilities: only the share of it that was too noisy.
         let probs = match (mean_probs, noisy) {
             (Some(p), false) => json!({
-                "normal": num(round(p.normal, 4)),
-                "af": num(round(p.af, 4)),
-                "irregular": num(round(p.irregular, 4)),
+                "normal": num(round(p.normal(), 4)),
+                "af": num(round(p.af(), 4)),
+                "irregular": num(round(p.irregular(), 4)),
                 "noisy": 0.0,
             }),
             _ => json!({
@@ -437,8 +365,23 @@ impl Model {
         };
         details.insert("probabilities".into(), probs);
         details.insert(
+            "rhythm_probabilities".into(),
+            Value::Object(
+                Rhythm::ALL
+                    .into_iter()
+                    .map(|r| {
+                        let v = match (mean_probs, noisy) {
+                            (Some(p), false) => num(round(p.of(r), 4)),
+                            _ => Value::Null,
+                        };
+                        (r.name().to_string(), v)
+                    })
+                    .collect(),
+            ),
+        );
+        details.insert(
             "af_probability".into(),
-            mean_probs.map_or(Value::Null, |p| num(round(p.af, 4))),
+            mean_probs.map_or(Value::Null, |p| num(round(p.af(), 4))),
         );
         details.insert(
             "heart_rate_bpm".into(),
@@ -491,7 +434,7 @@ impl Model {
                             "start_s": num(round(w.start_s, 2)),
                             "end_s": num(round(w.end_s, 2)),
                             "label": w.probabilities.map_or("noisy", |p| p.label(threshold).0.name()),
-                            "af_probability": w.probabilities.map_or(Value::Null, |p| num(round(p.af, 4))),
+                            "af_probability": w.probabilities.map_or(Value::Null, |p| num(round(p.af(), 4))),
                             "quality_score": num(round(w.quality_score, 3)),
                         })
                     })
@@ -503,7 +446,12 @@ impl Model {
             prediction: label_text(label).into(),
             confidence: confidence.clamp(0.0, 1.0),
             risk_score: risk.clamp(0.0, 1.0),
-            recommendations: recommendations(label, hr, af_burden),
+            recommendations: recommendations(
+                label,
+                hr,
+                af_burden,
+                mean_probs.map(|p| p.likeliest_irregular()),
+            ),
             details,
         })
     }
@@ -521,20 +469,13 @@ impl Model {
         let len = analysis.cleaned.len();
         let s0 = ((start_s * hz).round() as usize).min(len);
         let s1 = ((end_s * hz).round() as usize).clamp(s0, len);
-        let lo = analysis.peaks.partition_point(|&p| p < s0);
-        let hi = analysis.peaks.partition_point(|&p| p < s1);
-        let local: Vec<usize> = analysis.peaks[lo..hi].iter().map(|p| p - s0).collect();
-        let intervals_ms: Vec<f64> = analysis.peak_times_s[lo..hi]
-            .windows(2)
-            .map(|w| 1000.0 * (w[1] - w[0]))
-            .collect();
-        let q = window_quality(&analysis.cleaned[s0..s1], fs, &local);
+        let w = window::analyse(analysis, fs, s0, s1);
         let mut result = WindowResult {
             start_s,
             end_s,
-            quality_score: q.score,
-            reason: q.reason.clone(),
-            intervals_ms,
+            quality_score: w.quality.score,
+            reason: w.quality.reason,
+            intervals_ms: w.intervals_ms,
             probabilities: None,
         };
         if raw[s0..s1].iter().any(|v| !v.is_finite()) {
@@ -542,20 +483,7 @@ impl Model {
             result.quality_score = 0.0;
             return result;
         }
-        if !q.usable {
-            return result;
-        }
-        match interval_features(&result.intervals_ms) {
-            Some(features) => {
-                result.probabilities = Some(self.params.classifier.predict(&features));
-            }
-            None => {
-                result.reason = format!(
-                    "too few pulse intervals ({}, at least {MIN_INTERVALS} are needed)",
-                    result.intervals_ms.len()
-                );
-            }
-        }
+        result.probabilities = w.features.map(|f| self.params.classifier.predict(&f));
         result
     }
 }
@@ -603,44 +531,14 @@ mod tests {
     }
 
     #[test]
-    fn the_window_quality_accepts_fast_regular_pulses_and_refuses_flat_or_sparse_ones() {
-        let fs = SamplingRate::new(100.0).unwrap();
-        // 200 bpm: a pulse every 0.3 s (30 samples), peaking at 15 + 30 k.
-        let peaks: Vec<usize> = (0..33).map(|k| 15 + 30 * k).collect();
-        let x: Vec<f64> = (0..1000)
-            .map(|i| {
-                let ph = 2.0 * std::f64::consts::PI * (f64::from(i) - 15.0) / 30.0;
-                ph.cos() + 0.3 * (2.0 * ph).cos()
-            })
-            .collect();
-        let q = window_quality(&x, fs, &peaks);
-        assert!(q.usable, "{q:?}");
-        assert!(q.score > 0.99);
-        assert!(
-            !quality::ppg(&x, fs, &peaks).usable,
-            "the signal crate's range stops at 180 bpm"
-        );
-        assert_eq!(
-            window_quality(&x, fs, &peaks[..2]).reason,
-            "only 2 pulse(s) found"
-        );
-        let sparse = [15, 45, 75, 500];
-        assert!(window_quality(&x, fs, &sparse)
-            .reason
-            .starts_with("a gap of"));
-        assert!(window_quality(&[1.0; 1000], fs, &peaks)
-            .reason
-            .contains("flat"));
-    }
-
-    #[test]
     fn windows_tile_the_recording() {
+        assert_eq!(plan_windows(8.0), vec![(0.0, 8.0)]);
         assert_eq!(plan_windows(10.0), vec![(0.0, 10.0)]);
-        assert_eq!(plan_windows(59.0), vec![(0.0, 59.0)]);
-        assert_eq!(plan_windows(65.0), vec![(0.0, 30.0), (30.0, 65.0)]);
+        assert_eq!(plan_windows(19.5), vec![(0.0, 19.5)]);
+        assert_eq!(plan_windows(25.0), vec![(0.0, 12.5), (12.5, 25.0)]);
         assert_eq!(
-            plan_windows(75.0),
-            vec![(0.0, 30.0), (30.0, 60.0), (60.0, 75.0)]
+            plan_windows(30.0),
+            vec![(0.0, 10.0), (10.0, 20.0), (20.0, 30.0)]
         );
         assert!(plan_windows(f64::NAN).is_empty());
         assert!(plan_windows(0.0).is_empty());
@@ -649,10 +547,10 @@ mod tests {
     #[test]
     fn every_recommendation_list_ends_with_the_disclaimer() {
         for label in ["normal", "af", "irregular", "noisy"] {
-            let r = recommendations(label, Some(130.0), Some(0.2));
+            let r = recommendations(label, Some(130.0), Some(0.2), Some(Rhythm::Svt));
             assert_eq!(r.last().map(String::as_str), Some(DISCLAIMER));
         }
-        let r = recommendations("normal", Some(70.0), Some(0.25));
+        let r = recommendations("normal", Some(70.0), Some(0.25), None);
         assert!(r
             .iter()
             .any(|s| s.starts_with("25 % of the analysed windows")));

@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 /// One validated figure of a model card.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Metric {
-    /// Machine code, e.g. `cv_auroc`, `cv_mean_f1_nao`, `cv_macc`, `cv_af_sensitivity_10s`.
+    /// Machine code, e.g. `cv_auroc`, `cv_mean_f1_nao`, `cv_macc`, `cv_af_sensitivity`.
     pub code: String,
     /// The measured value, 0-1.
     pub value: f64,
@@ -196,20 +196,30 @@ impl SignalModel for Ppg {
         let p = &self.0.params;
         let v = &p.validation;
         let mut metrics = vec![
-            metric("cv_af_sensitivity_10s", v.cv_af_se_10s, None, Some(0.90)),
-            metric("cv_af_specificity_10s", v.cv_af_sp_10s, None, Some(0.90)),
-            metric("cv_af_sensitivity_30s", v.cv_af_se_30s, None, Some(0.90)),
-            metric("cv_af_specificity_30s", v.cv_af_sp_30s, None, Some(0.90)),
+            metric("cv_af_sensitivity", v.cv_af_sensitivity, None, Some(0.90)),
+            metric(
+                "cv_af_specificity_all",
+                v.cv_af_specificity_all,
+                None,
+                Some(0.90),
+            ),
+            metric(
+                "cv_sinus_specificity",
+                v.cv_sinus_specificity,
+                None,
+                Some(0.98),
+            ),
         ];
-        if let Some(mae) = v.bidmc_hr_mae_10s_bpm {
+        if let Some(mae) = v.bidmc_hr_mae_bpm {
             metrics.push(metric("hr_mae_bpm", mae, None, None));
         }
         ModelSummary {
             modality: "ppg".into(),
             id: p.model_id.clone(),
             version: p.version.clone(),
-            dataset: "Rhythm: beat intervals of CinC 2017 and MIT-BIH ECGs; heart rate: BIDMC PPG"
-                .into(),
+            dataset:
+                "Rhythm: real fingertip PPG of 28 arrhythmia patients (Liu et al. 2022); heart rate: BIDMC PPG"
+                    .into(),
             metrics,
         }
     }
@@ -274,6 +284,6 @@ mod tests {
             let summary = model.as_ref().unwrap().summary();
             assert_eq!(summary.metrics[0].code, headline, "{}", summary.modality);
         }
-        assert_eq!(ppg.params.validation.metric, "cv_af_sensitivity_10s");
+        assert_eq!(ppg.params.validation.metric, "cv_af_sensitivity");
     }
 }

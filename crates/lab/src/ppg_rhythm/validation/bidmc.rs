@@ -1,5 +1,5 @@
 //! Heart rate and rhythm on BIDMC through the predict path: each record's PLETH, whole and in
-//! 10-s recordings, against the monitor's PULSE and an ECG-derived reference.
+//! 10-s recordings, against the monitor's PULSE.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -7,10 +7,16 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::cells::ratio_f;
-use super::kappa;
-use cardio_models::ppg_rhythm::classifier::RhythmClassifier;
 use cardio_models::ppg_rhythm::{Model, PpgRhythmError};
+
+/// `a / n`, NaN when `n` is 0 (a mean over no recording).
+fn ratio_f(a: f64, n: usize) -> f64 {
+    if n == 0 {
+        f64::NAN
+    } else {
+        a / n as f64
+    }
+}
 
 /// Heart rate and labels on BIDMC through the predict path.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -35,12 +41,6 @@ pub struct BidmcSpan {
     pub within_5_bpm: f64,
     /// Mean time of one prediction (release build when run with `--release`), ms.
     pub ms_per_recording: f64,
-    /// AF calls of the PPG prediction against the same classifier on the simultaneous ECG (lead
-    /// II) R-R intervals, over the spans with a PPG rhythm label and a usable ECG: both AF, PPG
-    /// only, ECG only, neither.
-    pub ppg_vs_ecg_af: [usize; 4],
-    /// Cohen's kappa of those AF calls.
-    pub ppg_vs_ecg_kappa: f64,
 }
 
 /// The BIDMC evaluation.
@@ -141,7 +141,6 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
             continue;
         };
         let pleth_100 = to_100.process(&pleth.samples);
-        let ecg = ecg_reference(model, &rec);
         for (which, a, b) in cuts {
             let recording = if which == 0 {
                 rec.clone()
@@ -175,22 +174,6 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
                 Ok(p) if p.label == "noisy" => span.noisy += 1,
                 Ok(p) => {
                     *span.labels.entry(p.label.clone()).or_default() += 1;
-                    let ecg_af = ecg.as_ref().and_then(|e| {
-                        if which % 2 == 0 {
-                            e.whole_af
-                        } else {
-                            e.af_in(a, b)
-                        }
-                    });
-                    if let Some(ecg_af) = ecg_af {
-                        let k = match (p.label == "af", ecg_af) {
-                            (true, true) => 0,
-                            (true, false) => 1,
-                            (false, true) => 2,
-                            (false, false) => 3,
-                        };
-                        span.ppg_vs_ecg_af[k] += 1;
-                    }
                     let hr = p
                         .details
                         .get("heart_rate_bpm")
@@ -207,85 +190,10 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
         }
     }
     for (mut span, err, within) in spans {
-        span.ppg_vs_ecg_kappa = kappa(span.ppg_vs_ecg_af);
         span.hr_mae_bpm = ratio_f(err, span.scored);
         span.within_5_bpm = ratio_f(within, span.scored);
         span.ms_per_recording = ratio_f(span.ms_per_recording, span.recordings);
         report.spans.push(span);
     }
     Ok(report)
-}
-
-/// AF calls of the rhythm classifier on the R-R intervals of a recording's ECG lead II.
-pub(super) struct EcgReference {
-    fs: f64,
-    cleaned: Vec<f64>,
-    r_peaks: Vec<usize>,
-    threshold: f64,
-    classifier: RhythmClassifier,
-    /// AF call of the whole record (soft vote over the usable 30-s windows, as the PPG path does).
-    whole_af: Option<bool>,
-}
-
-impl EcgReference {
-    /// `P(af)` of the span `[a, b)` seconds; `None` when the ECG there is not usable.
-    fn p_af(&self, a: f64, b: f64) -> Option<f64> {
-        let n = self.cleaned.len();
-        let s0 = ((a * self.fs).round() as usize).min(n);
-        let s1 = ((b * self.fs).round() as usize).clamp(s0, n);
-        let lo = self.r_peaks.partition_point(|&p| p < s0);
-        let hi = self.r_peaks.partition_point(|&p| p < s1);
-        let local: Vec<usize> = self.r_peaks[lo..hi].iter().map(|p| p - s0).collect();
-        let fs = cardio_signal::SamplingRate::new(self.fs).ok()?;
-        if !cardio_signal::quality::ecg(&self.cleaned[s0..s1], fs, &local).usable {
-            return None;
-        }
-        let rr: Vec<f64> = self.r_peaks[lo..hi]
-            .windows(2)
-            .map(|w| 1000.0 * (w[1] - w[0]) as f64 / self.fs)
-            .collect();
-        let f = cardio_models::ppg_rhythm::features::interval_features(&rr)?;
-        Some(self.classifier.predict(&f).af)
-    }
-
-    fn af_in(&self, a: f64, b: f64) -> Option<bool> {
-        self.p_af(a, b).map(|p| p >= self.threshold)
-    }
-}
-
-/// Lead II of a BIDMC record through `EcgAnalyzer` (60 Hz mains), ready for [`EcgReference::af_in`].
-pub(super) fn ecg_reference(
-    model: &Model,
-    rec: &cardio_formats::Recording,
-) -> Option<EcgReference> {
-    use cardio_signal::ecg::{EcgAnalyzer, Powerline};
-    let ii = rec.channel("II")?;
-    let fs = cardio_signal::SamplingRate::new(rec.sampling_rate_hz).ok()?;
-    if ii.samples.iter().any(|v| !v.is_finite()) {
-        return None;
-    }
-    let analysis = EcgAnalyzer::new(fs, Powerline::Hz60)
-        .ok()?
-        .analyze(&ii.samples)
-        .ok()?;
-    let mut out = EcgReference {
-        fs: fs.hz(),
-        cleaned: analysis.cleaned,
-        r_peaks: analysis.r_peaks,
-        threshold: model.params.af_threshold,
-        classifier: model.params.classifier.clone(),
-        whole_af: None,
-    };
-    let duration = ii.samples.len() as f64 / fs.hz();
-    let (mut sum, mut total) = (0.0, 0.0);
-    for (a, b) in cardio_models::ppg_rhythm::predict::plan_windows(duration) {
-        if let Some(p) = out.p_af(a, b) {
-            sum += p * (b - a);
-            total += b - a;
-        }
-    }
-    if total * 2.0 >= duration {
-        out.whole_af = Some(sum / total >= out.threshold);
-    }
-    Some(out)
 }

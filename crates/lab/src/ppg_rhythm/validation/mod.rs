@@ -1,118 +1,93 @@
 //! Validation of the PPG rhythm model, as the model card reports it.
 //!
-//! - **Grouped, stratified 5-fold CV** on the ECG-derived interval windows of CinC 2017 and MIT-BIH
-//!   together ([`FOLDS`], seed [`SEED`]): folds are dealt over *persons* (a CinC 2017 record, a
-//!   MIT-BIH patient), persons with any AF window first, so no person's windows straddle folds. In
-//!   every fold both stages are trained from scratch on the other folds' windows of every length
-//!   (10, 30 and 60 s) and score the held-out windows. The AF threshold on `P(af)` is chosen inside
-//!   the training folds only ([`choose_threshold`]: an inner grouped 4-fold CV, the threshold of
-//!   [`THRESHOLD_GRID`] that maximises the smaller of Se and Sp on the inner 10-s windows). AF
-//!   sensitivity and specificity are given per source and window length with 95 % percentile
-//!   bootstrap CIs over persons ([`BOOTSTRAP`] resamples, seeded), and the AUROC of `P(af)`.
-//!   The deployed threshold is chosen the same way from the out-of-fold predictions of this CV.
-//! - **3-class confusion** on MIT-BIH (the only source with an "irregular" label).
-//! - **External**: train on all CinC 2017 windows, test on all MIT-BIH windows, and the reverse.
-//! - **BIDMC through the predict path** ([`bidmc`]): the PLETH of each record, whole (8 min) and
-//!   cut into consecutive 10-s recordings, through [`cardio_models::ppg_rhythm::Model::predict`];
-//!   heart rate against the monitor's mean PULSE over the same span, MAE over the recordings that
-//!   get a rhythm label (not noisy), with the noisy/unusable shares and the time per prediction.
+//! - **Patient-grouped 5-fold CV** on the real-PPG segments of Liu et al. 2022 ([`FOLDS`], seed
+//!   [`SEED`]): patients are dealt to folds (those with any AF segment first), so no patient's
+//!   segments straddle folds. In every fold the classifier is trained from scratch on the other
+//!   folds' usable segments and calls the held-out ones; a segment the quality gate refuses is
+//!   called `noisy`. The AF threshold on `P(af)` is chosen inside the training folds only
+//!   ([`choose_threshold`]: an inner patient-grouped [`INNER_FOLDS`]-fold CV, the threshold of
+//!   [`THRESHOLD_GRID`] that maximises the smaller of AF sensitivity and specificity). The deployed
+//!   threshold is chosen the same way from this CV's out-of-fold probabilities.
+//! - **Figures** ([`metrics`]): AF sensitivity (a noisy AF segment is a miss), specificity against
+//!   every non-AF rhythm and against sinus rhythm (a noisy segment is not an AF call), with 95 %
+//!   percentile bootstrap CIs over patients; the six-by-four table of calls; the six-rhythm accuracy
+//!   of the usable segments; all of it again for the same segments resampled to 30 Hz (the camera
+//!   path) and called by the same fold's model.
+//! - **BIDMC through the predict path** ([`bidmc`]): heart rate against the monitor.
+//! - **Wrist heart rate**: the IEEE SPC 2015 recordings (`cardio_lab::eval::ppg_hr`).
 
 mod bidmc;
-mod cells;
+pub mod metrics;
 mod report;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use cardio_models::ppg_rhythm::classifier::RhythmClassifier;
-use cardio_models::ppg_rhythm::features::FEATURE_NAMES;
+use cardio_models::ppg_rhythm::classifier::{Rhythm, RhythmClassifier};
+use cardio_models::ppg_rhythm::window::feature_names;
 use cardio_models::ppg_rhythm::PpgRhythmError;
 
-use super::data::{Source, Window, WindowLabel, AUGMENT_JITTER_MS};
-use crate::clinical::metrics::calibration;
+use super::segments::Row;
 use crate::resample::{self, SplitMix64};
 
 pub use bidmc::{bidmc, BidmcReport, BidmcSpan};
-pub use cells::AfCell;
-use cells::{af_cells, ratio};
-pub use report::{Confusion, DataRow, External, JitterCheck, Report};
+pub use metrics::{Calls, PathFigures};
+pub use report::Report;
 
 /// Folds of the cross-validation.
 pub const FOLDS: usize = 5;
-
 /// Seed of everything random in training and validation.
 pub const SEED: u64 = 0x0099_6A7E;
-
 /// Bootstrap resamples of the CIs.
 pub const BOOTSTRAP: usize = 1000;
-
-/// Window lengths trained and validated, seconds.
-pub const LENGTHS_S: [f64; 3] = [10.0, 30.0, 60.0];
-
 /// The AF thresholds on `P(af)` that [`choose_threshold`] considers.
-pub const THRESHOLD_GRID: [f64; 11] = [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7];
-
+pub const THRESHOLD_GRID: [f64; 15] = [
+    0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85,
+];
 /// Folds of the inner CV that chooses the threshold.
 pub const INNER_FOLDS: usize = 4;
 
-/// Person-level fold of every window: persons with any AF window are shuffled and dealt first,
-/// then the others (stratified by person).
-pub fn grouped_folds(windows: &[&Window], k: usize, seed: u64) -> Vec<usize> {
-    let af_groups: BTreeSet<&str> = windows
+/// Patient-level fold of every row: patients with any AF segment are shuffled and dealt first,
+/// then the others.
+pub fn grouped_folds(rows: &[&Row], k: usize, seed: u64) -> Vec<usize> {
+    let af: BTreeSet<&str> = rows
         .iter()
-        .filter(|w| w.label == WindowLabel::Af)
-        .map(|w| w.group.as_str())
+        .filter(|r| r.rhythm == Rhythm::Af)
+        .map(|r| r.patient.as_str())
         .collect();
-    let group: Vec<&str> = windows.iter().map(|w| w.group.as_str()).collect();
-    // Persons with an AF window first (stratum 0), then the others.
-    let stratum_of = |g: &str| usize::from(!af_groups.contains(g));
+    let group: Vec<&str> = rows.iter().map(|r| r.patient.as_str()).collect();
+    let stratum_of = |g: &str| usize::from(!af.contains(g));
     resample::grouped_folds(&group, stratum_of, 2, k, &mut SplitMix64::new(seed))
 }
 
-/// Feature rows and labels of the windows and of one copy of each with beat-time jitter
-/// [`AUGMENT_JITTER_MS`] (training augmentation towards PPG timing noise).
-fn rows(windows: &[&Window]) -> (Vec<Vec<f64>>, Vec<WindowLabel>) {
-    let mut x: Vec<Vec<f64>> = windows.iter().map(|w| w.features.clone()).collect();
-    let mut y: Vec<WindowLabel> = windows.iter().map(|w| w.label).collect();
-    for w in windows {
-        if let Some(f) = w.jittered_features(AUGMENT_JITTER_MS, 1) {
-            x.push(f);
-            y.push(w.label);
-        }
-    }
-    (x, y)
-}
-
-/// Trains on `train` windows and their jittered copies.
+/// Trains on the usable rows among `train`.
 ///
 /// # Errors
-/// [`PpgRhythmError::Training`] without both AF and non-AF windows.
-pub fn fit(train: &[&Window], seed: u64) -> Result<RhythmClassifier, PpgRhythmError> {
-    let (x, y) = rows(train);
+/// [`PpgRhythmError::Training`] without both AF and non-AF usable rows.
+pub fn fit(train: &[&Row], seed: u64) -> Result<RhythmClassifier, PpgRhythmError> {
+    let (x, y): (Vec<Vec<f64>>, Vec<Rhythm>) = train
+        .iter()
+        .filter_map(|r| r.features.clone().map(|f| (f, r.rhythm)))
+        .unzip();
     super::classifier::train(&x, &y, seed)
-        .ok_or_else(|| PpgRhythmError::Training("the training windows need AF and non-AF".into()))
+        .ok_or_else(|| PpgRhythmError::Training("the training segments need AF and non-AF".into()))
 }
 
-/// The threshold of [`THRESHOLD_GRID`] that maximises `min(Se, Sp)` of `P(af) >= t` over the 10-s
-/// windows among `scored` (`(window, P(af))`); ties go to the threshold nearest 0.5, and 0.5 is
-/// returned without both AF and non-AF 10-s windows.
-pub fn best_threshold(scored: &[(&Window, f64)]) -> f64 {
-    let ten: Vec<(bool, f64)> = scored
-        .iter()
-        .filter(|(w, _)| w.length_s == LENGTHS_S[0])
-        .map(|(w, p)| (w.label == WindowLabel::Af, *p))
-        .collect();
-    let pos = ten.iter().filter(|s| s.0).count();
-    let neg = ten.len() - pos;
+/// The threshold of [`THRESHOLD_GRID`] that maximises `min(Se, Sp)` of `P(af) >= t` over `scored`
+/// (`(is AF, P(af))`); ties go to the threshold nearest 0.5, and 0.5 is returned without both AF
+/// and non-AF rows.
+pub fn best_threshold(scored: &[(bool, f64)]) -> f64 {
+    let pos = scored.iter().filter(|s| s.0).count();
+    let neg = scored.len() - pos;
     if pos == 0 || neg == 0 {
         return 0.5;
     }
     let mut best: (f64, f64) = (f64::NEG_INFINITY, 0.5);
     for &t in &THRESHOLD_GRID {
-        let tp = ten.iter().filter(|s| s.0 && s.1 >= t).count();
-        let tn = ten.iter().filter(|s| !s.0 && s.1 < t).count();
-        let score = ratio(tp, pos).min(ratio(tn, neg));
+        let tp = scored.iter().filter(|s| s.0 && s.1 >= t).count();
+        let tn = scored.iter().filter(|s| !s.0 && s.1 < t).count();
+        let score = (tp as f64 / pos as f64).min(tn as f64 / neg as f64);
         let better = score > best.0 + 1e-12
             || ((score - best.0).abs() <= 1e-12 && (t - 0.5).abs() < (best.1 - 0.5).abs());
         if better {
@@ -122,77 +97,72 @@ pub fn best_threshold(scored: &[(&Window, f64)]) -> f64 {
     best.1
 }
 
-/// Chooses the AF threshold for a model trained on `train` by an inner grouped
+/// Chooses the AF threshold for a model trained on `train` by an inner patient-grouped
 /// [`INNER_FOLDS`]-fold CV inside `train` only (see [`best_threshold`]).
 ///
 /// # Errors
 /// As [`fit`].
-pub fn choose_threshold(train: &[&Window], seed: u64) -> Result<f64, PpgRhythmError> {
+pub fn choose_threshold(train: &[&Row], seed: u64) -> Result<f64, PpgRhythmError> {
     let folds = grouped_folds(train, INNER_FOLDS, seed);
-    let mut scored: Vec<(&Window, f64)> = Vec::with_capacity(train.len());
+    let mut scored = Vec::with_capacity(train.len());
     for f in 0..INNER_FOLDS {
-        let inner: Vec<&Window> = train
+        let inner: Vec<&Row> = train
             .iter()
             .zip(&folds)
             .filter(|(_, &k)| k != f)
-            .map(|(w, _)| *w)
+            .map(|(r, _)| *r)
             .collect();
         let model = fit(&inner, seed.wrapping_add(100 + f as u64))?;
-        for (w, _) in train.iter().zip(&folds).filter(|(_, &k)| k == f) {
-            scored.push((w, model.predict(&w.features).af));
+        for (r, _) in train.iter().zip(&folds).filter(|(_, &k)| k == f) {
+            if let Some(x) = &r.features {
+                scored.push((r.rhythm == Rhythm::Af, model.predict(x).af()));
+            }
         }
     }
     Ok(best_threshold(&scored))
 }
 
-/// Beat-time jitter of the robustness check of held-out windows, ms.
-pub const TEST_JITTER_MS: [f64; 2] = [10.0, 20.0];
-
-/// What the CV gives for a held-out window.
+/// What the CV gives for a held-out segment.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OutOfFold {
-    /// Class probabilities (normal, af, irregular).
-    pub probs: [f64; 3],
+    /// Rhythm probabilities at 100 Hz; `None` when the segment was refused (noisy).
+    pub probs: Option<[f64; 6]>,
+    /// Rhythm probabilities of the segment resampled to 30 Hz; `None` when refused.
+    pub camera: Option<[f64; 6]>,
     /// The AF threshold chosen in its training folds.
     pub threshold: f64,
-    /// `P(af)` of the window with beat-time jitter [`TEST_JITTER_MS`] (NaN when undefined).
-    pub p_af_jittered: [f64; 2],
 }
 
-/// Out-of-fold class probabilities (normal, af, irregular) of every window and the AF threshold
-/// chosen inside its training folds; two threads.
+/// Out-of-fold probabilities of every row and the AF threshold chosen inside its training folds;
+/// two threads.
 ///
 /// # Errors
 /// As [`fit`].
-pub fn cross_validate(windows: &[Window]) -> Result<Vec<OutOfFold>, PpgRhythmError> {
-    let refs: Vec<&Window> = windows.iter().collect();
+pub fn cross_validate(rows: &[Row]) -> Result<Vec<OutOfFold>, PpgRhythmError> {
+    let refs: Vec<&Row> = rows.iter().collect();
     let folds = grouped_folds(&refs, FOLDS, SEED);
     let run = |f: usize| -> Result<Vec<(usize, OutOfFold)>, PpgRhythmError> {
-        let train: Vec<&Window> = windows
+        let train: Vec<&Row> = rows
             .iter()
             .zip(&folds)
             .filter(|(_, &k)| k != f)
-            .map(|(w, _)| w)
+            .map(|(r, _)| r)
             .collect();
         let seed = SEED.wrapping_add(f as u64);
         let threshold = choose_threshold(&train, seed)?;
         let model = fit(&train, seed)?;
-        Ok(windows
+        Ok(rows
             .iter()
             .enumerate()
             .filter(|(i, _)| folds[*i] == f)
-            .map(|(i, w)| {
-                let p = model.predict(&w.features);
-                let jittered = TEST_JITTER_MS.map(|s| {
-                    w.jittered_features(s, 2)
-                        .map_or(f64::NAN, |f| model.predict(&f).af)
-                });
+            .map(|(i, r)| {
+                let call = |x: &Option<Vec<f64>>| x.as_ref().map(|x| model.predict(x).rhythms);
                 (
                     i,
                     OutOfFold {
-                        probs: [p.normal, p.af, p.irregular],
+                        probs: call(&r.features),
+                        camera: call(&r.camera),
                         threshold,
-                        p_af_jittered: jittered,
                     },
                 )
             })
@@ -211,11 +181,11 @@ pub fn cross_validate(windows: &[Window]) -> Result<Vec<OutOfFold>, PpgRhythmErr
     let a = a.map_err(|_| PpgRhythmError::Training("a CV thread panicked".into()))?;
     let mut out = vec![
         OutOfFold {
-            probs: [f64::NAN; 3],
+            probs: None,
+            camera: None,
             threshold: 0.5,
-            p_af_jittered: [f64::NAN; 2],
         };
-        windows.len()
+        rows.len()
     ];
     for part in a.into_iter().chain(b) {
         for (i, p) in part? {
@@ -225,181 +195,111 @@ pub fn cross_validate(windows: &[Window]) -> Result<Vec<OutOfFold>, PpgRhythmErr
     Ok(out)
 }
 
-/// Counts of windows per source, length and label.
-pub fn data_rows(windows: &[Window]) -> Vec<DataRow> {
-    let mut out = Vec::new();
-    for source in [Source::Cinc2017, Source::Mitdb] {
-        for &len in &LENGTHS_S {
-            let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-            let mut persons: BTreeSet<&str> = BTreeSet::new();
-            for w in windows
-                .iter()
-                .filter(|w| w.source == source && w.length_s == len)
-            {
-                *counts.entry(w.label.name().into()).or_default() += 1;
-                persons.insert(&w.group);
-            }
-            if !persons.is_empty() {
-                out.push(DataRow {
-                    source: source.name().into(),
-                    length_s: len,
-                    windows: counts,
-                    persons: persons.len(),
-                });
-            }
-        }
-    }
-    out
-}
-
-/// CV, confusion and external checks on loaded windows (the BIDMC part is added by the caller).
-///
-/// # Errors
-/// As [`fit`].
-pub fn validate(windows: &[Window]) -> Result<Report, PpgRhythmError> {
-    let oof = cross_validate(windows)?;
-    let all: Vec<&Window> = windows.iter().collect();
-    let p_af: Vec<(f64, f64)> = oof.iter().map(|o| (o.probs[1], o.threshold)).collect();
-    let mut fold_thresholds: Vec<f64> = oof.iter().map(|o| o.threshold).collect();
-    fold_thresholds.sort_by(f64::total_cmp);
-    fold_thresholds.dedup();
-    let scored: Vec<(&Window, f64)> = windows
+/// The deployed threshold: [`best_threshold`] of the pooled out-of-fold `P(af)`.
+pub fn deployed_threshold(rows: &[Row], oof: &[OutOfFold]) -> f64 {
+    let scored: Vec<(bool, f64)> = rows
         .iter()
-        .zip(&oof)
-        .map(|(w, o)| (w, o.probs[1]))
-        .collect();
-    let threshold = best_threshold(&scored);
-    let cv = af_cells(
-        &all,
-        &p_af,
-        &[Some(Source::Cinc2017), Some(Source::Mitdb), None],
-    );
-    let cv_calibration = LENGTHS_S
-        .iter()
-        .map(|&len| {
-            let (p, y): (Vec<f64>, Vec<bool>) = windows
-                .iter()
-                .zip(&oof)
-                .filter(|(w, o)| w.length_s == len && o.probs[1].is_finite())
-                .map(|(w, o)| (o.probs[1], w.label == WindowLabel::Af))
-                .unzip();
-            (len, calibration(&p, &y))
+        .zip(oof)
+        .filter_map(|(r, o)| {
+            o.probs
+                .map(|p| (r.rhythm == Rhythm::Af, p[Rhythm::Af.index()]))
         })
         .collect();
-    let jittered = TEST_JITTER_MS
-        .iter()
-        .enumerate()
-        .map(|(k, &sigma)| {
-            let (w, p): (Vec<&Window>, Vec<(f64, f64)>) = windows
-                .iter()
-                .zip(&oof)
-                .filter(|(_, o)| o.p_af_jittered[k].is_finite())
-                .map(|(w, o)| (w, (o.p_af_jittered[k], o.threshold)))
-                .unzip();
-            JitterCheck {
-                jitter_ms: sigma,
-                cells: af_cells(&w, &p, &[None]),
-            }
-        })
-        .collect();
-    let mut confusion = Vec::new();
-    for &len in &LENGTHS_S {
-        let mut counts = [[0usize; 3]; 4];
-        for (w, o) in windows.iter().zip(&oof) {
-            let (p, t) = (o.probs, o.threshold);
-            if w.source != Source::Mitdb || w.length_s != len {
-                continue;
-            }
-            let truth = match w.label {
-                WindowLabel::Normal => 0,
-                WindowLabel::Af => 1,
-                WindowLabel::Irregular => 2,
-                WindowLabel::OtherNonAf => 3,
-            };
-            let probs = cardio_models::ppg_rhythm::classifier::RhythmProbabilities {
-                normal: p[0],
-                af: p[1],
-                irregular: p[2],
-            };
-            let pred = match probs.label(t).0 {
-                WindowLabel::Normal | WindowLabel::OtherNonAf => 0,
-                WindowLabel::Af => 1,
-                WindowLabel::Irregular => 2,
-            };
-            counts[truth][pred] += 1;
-        }
-        confusion.push(Confusion {
-            length_s: len,
-            counts,
-        });
-    }
-    let mut external = Vec::new();
-    for (train_src, test_src) in [
-        (Source::Cinc2017, Source::Mitdb),
-        (Source::Mitdb, Source::Cinc2017),
-    ] {
-        let train: Vec<&Window> = windows.iter().filter(|w| w.source == train_src).collect();
-        let test: Vec<&Window> = windows.iter().filter(|w| w.source == test_src).collect();
-        if train.is_empty() || test.is_empty() {
-            continue;
-        }
-        let t = choose_threshold(&train, SEED)?;
-        let model = fit(&train, SEED)?;
-        let p: Vec<(f64, f64)> = test
-            .iter()
-            .map(|w| (model.predict(&w.features).af, t))
-            .collect();
-        external.push(External {
-            train: train_src.name().into(),
-            test: test_src.name().into(),
-            train_windows: train.len(),
-            threshold: t,
-            cells: af_cells(&test, &p, &[Some(test_src)]),
-        });
-    }
-    Ok(Report {
-        data: data_rows(windows),
-        fold_thresholds,
-        threshold,
-        cv,
-        cv_calibration,
-        cv_jittered: jittered,
-        confusion,
-        external,
-        bidmc: None,
-        importance: Vec::new(),
-    })
+    best_threshold(&scored)
 }
 
-/// Split-gain importance of the AF stage, named and sorted, largest first.
+/// Split-gain importance of the features, named and sorted, largest first.
 pub fn importance(model: &RhythmClassifier) -> Vec<(String, f64)> {
     let total: f64 = model
-        .af
+        .model
         .importance
         .iter()
         .sum::<f64>()
         .max(f64::MIN_POSITIVE);
-    let mut out: Vec<(String, f64)> = FEATURE_NAMES
+    let mut out: Vec<(String, f64)> = feature_names()
         .iter()
-        .zip(&model.af.importance)
+        .zip(&model.model.importance)
         .map(|(n, v)| ((*n).to_string(), v / total))
         .collect();
     out.sort_by(|a, b| b.1.total_cmp(&a.1));
     out
 }
 
-/// Cohen's kappa of a 2×2 agreement table `[both, first only, second only, neither]`.
-pub fn kappa(t: [usize; 4]) -> f64 {
-    let n = t.iter().sum::<usize>() as f64;
-    if n == 0.0 {
-        return f64::NAN;
+/// The CV figures of the rows (both rates) and the deployed threshold.
+///
+/// # Errors
+/// As [`cross_validate`].
+pub fn validate(rows: &[Row]) -> Result<Report, PpgRhythmError> {
+    let oof = cross_validate(rows)?;
+    let threshold = deployed_threshold(rows, &oof);
+    let native = metrics::figures(rows, &oof, |o| o.probs, SEED);
+    let camera = metrics::figures(rows, &oof, |o| o.camera, SEED ^ 1);
+    let patients: BTreeSet<&str> = rows.iter().map(|r| r.patient.as_str()).collect();
+    Ok(Report {
+        cv_af_sensitivity: native.af_sensitivity.value,
+        cv_af_specificity_all: native.af_specificity_all.value,
+        cv_sinus_specificity: native.sinus_specificity.value,
+        spc_loro_mae_bpm: f64::NAN,
+        bidmc_mae_bpm: f64::NAN,
+        patients: patients.len(),
+        segments: rows.len(),
+        folds: FOLDS,
+        threshold,
+        fold_thresholds: {
+            let mut t: Vec<f64> = oof.iter().map(|o| o.threshold).collect();
+            t.sort_by(f64::total_cmp);
+            t.dedup();
+            t
+        },
+        native,
+        camera,
+        importance: Vec::new(),
+        bidmc: None,
+        spc: None,
+    })
+}
+
+/// The wrist heart-rate check on the IEEE SPC 2015 training recordings: the product's heart-rate
+/// path (windowed peak detection, both PPG channels combined; no setting fitted to these
+/// recordings, so every recording is scored as if left out); `None` without the dataset.
+///
+/// # Errors
+/// [`PpgRhythmError::Data`] for an unreadable file.
+pub fn spc(root: &std::path::Path) -> Result<Option<report::SpcSummary>, PpgRhythmError> {
+    use crate::eval::{ppg_hr, EvalError};
+    match ppg_hr::evaluate_ieee(root) {
+        Ok(r) => Ok(Some(report::SpcSummary {
+            method: "windowed peak detection of both PPG channels, combined (no accelerometer)"
+                .into(),
+            recordings: r.rows.len(),
+            windows: r.windows,
+            mae_bpm: r.combined_mae_bpm.unwrap_or(f64::NAN),
+            per_recording: r
+                .rows
+                .iter()
+                .map(|row| {
+                    (
+                        row.recording.clone(),
+                        row.combined_mae_bpm.unwrap_or(f64::NAN),
+                    )
+                })
+                .collect(),
+        })),
+        Err(EvalError::MissingDataset { .. }) => Ok(None),
+        Err(e) => Err(PpgRhythmError::Data(e.to_string())),
     }
-    let observed = (t[0] + t[3]) as f64 / n;
-    let first = (t[0] + t[1]) as f64 / n;
-    let second = (t[0] + t[2]) as f64 / n;
-    let expected = first * second + (1.0 - first) * (1.0 - second);
-    if (1.0 - expected).abs() < 1e-12 {
-        return f64::NAN;
+}
+
+/// The heart-rate MAE of the product's windowed PPG rate on BIDMC (8-s windows every 2 s against
+/// the monitor, as `cardio eval signal` prints it), bpm; `NaN` without the dataset.
+///
+/// # Errors
+/// [`PpgRhythmError::Data`] for an unreadable file.
+pub fn bidmc_windowed_mae(root: &std::path::Path) -> Result<f64, PpgRhythmError> {
+    use crate::eval::{ppg_hr, EvalError};
+    match ppg_hr::evaluate_bidmc(root) {
+        Ok(r) => Ok(r.mae_bpm.unwrap_or(f64::NAN)),
+        Err(EvalError::MissingDataset { .. }) => Ok(f64::NAN),
+        Err(e) => Err(PpgRhythmError::Data(e.to_string())),
     }
-    (observed - expected) / (1.0 - expected)
 }

@@ -1,97 +1,67 @@
-//! The validation report of the PPG rhythm model and its rendering as the model card's tables.
+//! The validation report of the PPG rhythm model: the five headline figures first (what
+//! `cardio eval ppg --format json` leads with), then every table of the model card.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::bidmc::BidmcReport;
-use super::cells::AfCell;
-use super::FOLDS;
-use crate::clinical::metrics::Calibration;
+use super::metrics::{Ci, PathFigures};
+use super::{BOOTSTRAP, INNER_FOLDS};
 
-/// Counts of windows per source, length and label.
+/// The wrist heart-rate check on the IEEE SPC 2015 training recordings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DataRow {
-    /// Dataset.
-    pub source: String,
-    /// Window length, seconds.
-    pub length_s: f64,
-    /// Windows per label (`normal`, `af`, `irregular`, `other_non_af`).
-    pub windows: BTreeMap<String, usize>,
-    /// Persons with at least one window.
-    pub persons: usize,
+pub struct SpcSummary {
+    /// The method scored.
+    pub method: String,
+    /// Recordings.
+    pub recordings: usize,
+    /// Windows with a reference.
+    pub windows: usize,
+    /// Pooled MAE over the windows, bpm.
+    pub mae_bpm: f64,
+    /// Per recording: name and MAE, bpm.
+    pub per_recording: Vec<(String, f64)>,
 }
 
-/// AF results of the CV's held-out windows after beat-time jitter.
+/// The report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JitterCheck {
-    /// Standard deviation of each beat time's error, ms.
-    pub jitter_ms: f64,
-    /// All sources, per length.
-    pub cells: Vec<AfCell>,
-}
-
-/// 3-class confusion of one window length on MIT-BIH.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Confusion {
-    /// Window length, seconds.
-    pub length_s: f64,
-    /// `counts[truth][predicted]`, truth `normal, af, irregular, other_non_af`, predicted `normal,
-    /// af, irregular`.
-    pub counts: [[usize; 3]; 4],
-}
-
-/// Train on one source, test on the other.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct External {
-    /// Training source.
-    pub train: String,
-    /// Test source.
-    pub test: String,
-    /// Training windows.
-    pub train_windows: usize,
-    /// AF threshold chosen by inner CV on the training source.
-    pub threshold: f64,
-    /// AF results on the test source per length.
-    pub cells: Vec<AfCell>,
-}
-
-/// The whole validation.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
-    /// Windows per source, length and label.
-    pub data: Vec<DataRow>,
-    /// The AF thresholds chosen inside the CV's training folds (distinct values).
-    pub fold_thresholds: Vec<f64>,
-    /// The AF threshold chosen from the CV's out-of-fold predictions (the deployed one).
+    /// Patient-grouped CV AF sensitivity at 100 Hz (a noisy AF segment is a miss).
+    pub cv_af_sensitivity: f64,
+    /// Patient-grouped CV AF specificity against every non-AF rhythm.
+    pub cv_af_specificity_all: f64,
+    /// Patient-grouped CV AF specificity against sinus rhythm.
+    pub cv_sinus_specificity: f64,
+    /// Wrist heart-rate MAE on the IEEE SPC 2015 training recordings (leave one recording out),
+    /// bpm; `NaN` (JSON `null`) when the dataset is absent.
+    pub spc_loro_mae_bpm: f64,
+    /// Heart-rate MAE of the windowed PPG rate on BIDMC (8-s windows every 2 s), bpm; `NaN` when
+    /// absent.
+    pub bidmc_mae_bpm: f64,
+    /// Patients.
+    pub patients: usize,
+    /// Segments.
+    pub segments: usize,
+    /// Folds.
+    pub folds: usize,
+    /// The deployed AF threshold.
     pub threshold: f64,
-    /// Grouped CV, AF per source and length.
-    pub cv: Vec<AfCell>,
-    /// Calibration of the out-of-fold `P(af)` per window length (seconds), all sources.
-    pub cv_calibration: Vec<(f64, Calibration)>,
-    /// The CV's held-out windows with beat-time jitter (PPG-like timing noise), all sources.
-    pub cv_jittered: Vec<JitterCheck>,
-    /// 3-class confusion on MIT-BIH (CV predictions).
-    pub confusion: Vec<Confusion>,
-    /// CinC 2017 → MIT-BIH and MIT-BIH → CinC 2017.
-    pub external: Vec<External>,
-    /// Heart rate on BIDMC through the predict path (absent without the dataset).
-    pub bidmc: Option<BidmcReport>,
-    /// Split-gain importance of the final AF stage, largest first (empty for `evaluate`).
+    /// The thresholds the folds chose.
+    pub fold_thresholds: Vec<f64>,
+    /// The figures at 100 Hz.
+    pub native: PathFigures,
+    /// The figures of the same segments resampled to 30 Hz.
+    pub camera: PathFigures,
+    /// Split-gain importance of the model's features.
     pub importance: Vec<(String, f64)>,
+    /// BIDMC through the predict path.
+    pub bidmc: Option<BidmcReport>,
+    /// IEEE SPC 2015.
+    pub spc: Option<SpcSummary>,
 }
 
-impl Report {
-    /// The CV cell of a source and length.
-    pub fn cv_cell(&self, source: &str, length_s: f64) -> Option<&AfCell> {
-        self.cv
-            .iter()
-            .find(|c| c.source == source && c.length_s == length_s)
-    }
-}
-
-pub(super) fn pct(v: f64) -> String {
+fn pct(v: f64) -> String {
     if v.is_finite() {
         format!("{:.1}", 100.0 * v)
     } else {
@@ -99,162 +69,166 @@ pub(super) fn pct(v: f64) -> String {
     }
 }
 
-pub(super) fn ci(c: (f64, f64)) -> String {
-    format!("{}–{}", pct(c.0), pct(c.1))
+fn ci(c: &Ci) -> String {
+    format!(
+        "{} ({}–{}) [{}/{}]",
+        pct(c.value),
+        pct(c.low),
+        pct(c.high),
+        c.hits,
+        c.n
+    )
 }
 
-pub(super) fn af_table(f: &mut fmt::Formatter<'_>, cells: &[AfCell]) -> fmt::Result {
+fn num(v: f64, digits: usize) -> String {
+    if v.is_finite() {
+        format!("{v:.digits$}")
+    } else {
+        "–".into()
+    }
+}
+
+fn path_tables(f: &mut fmt::Formatter<'_>, name: &str, p: &PathFigures) -> fmt::Result {
+    writeln!(f, "**{name}**")?;
+    writeln!(f)?;
+    writeln!(f, "| figure | % (95 % CI) [n] |")?;
+    writeln!(f, "|---|---|")?;
+    writeln!(f, "| AF sensitivity | {} |", ci(&p.af_sensitivity))?;
     writeln!(
         f,
-        "| source | window | windows (AF) | persons (with AF) | AF Se % (95 % CI) | AF Sp % (95 % CI) | AUROC |"
+        "| AF specificity, all non-AF rhythms | {} |",
+        ci(&p.af_specificity_all)
     )?;
-    writeln!(f, "|---|---|---|---|---|---|---|")?;
-    for c in cells {
+    writeln!(
+        f,
+        "| AF specificity, sinus rhythm | {} |",
+        ci(&p.sinus_specificity)
+    )?;
+    writeln!(
+        f,
+        "| AF sensitivity / specificity among segments judged | {} / {} |",
+        pct(p.af_sensitivity_judged),
+        pct(p.af_specificity_all_judged)
+    )?;
+    writeln!(f, "| refused as noisy | {} |", pct(p.noisy_share))?;
+    writeln!(
+        f,
+        "| six-rhythm accuracy (usable segments) | {} |",
+        pct(p.six_rhythm_accuracy)
+    )?;
+    writeln!(
+        f,
+        "| AUROC of P(af) (usable segments) | {} |",
+        num(p.auroc, 3)
+    )?;
+    writeln!(f)?;
+    writeln!(
+        f,
+        "| true rhythm | segments (patients) | normal | af | irregular | noisy |"
+    )?;
+    writeln!(f, "|---|---|---|---|---|---|")?;
+    for c in &p.calls {
+        let share = |k: usize| {
+            if c.segments == 0 {
+                "–".into()
+            } else {
+                format!("{:.1} %", 100.0 * k as f64 / c.segments as f64)
+            }
+        };
         writeln!(
             f,
-            "| {} | {:.0} s | {} ({}) | {} ({}) | {} ({}) | {} ({}) | {:.3} |",
-            c.source,
-            c.length_s,
-            c.windows,
-            c.af_windows,
-            c.persons,
-            c.af_persons,
-            pct(c.se),
-            ci(c.se_ci),
-            pct(c.sp),
-            ci(c.sp_ci),
-            c.auroc
+            "| {} | {} ({}) | {} | {} | {} | {} |",
+            c.rhythm.name(),
+            c.segments,
+            c.patients,
+            share(c.normal),
+            share(c.af),
+            share(c.irregular),
+            share(c.noisy)
         )?;
     }
-    Ok(())
+    writeln!(f)
 }
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.data.is_empty() {
-            self.fmt_validation(f)?;
-        }
-        self.fmt_bidmc(f)
-    }
-}
-
-impl Report {
-    fn fmt_validation(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "## Interval windows (ECG-derived)\n")?;
         writeln!(
             f,
-            "| source | window | persons | normal | af | irregular | other non-AF |"
-        )?;
-        writeln!(f, "|---|---|---|---|---|---|---|")?;
-        for d in &self.data {
-            let g = |k: &str| d.windows.get(k).copied().unwrap_or(0);
-            writeln!(
-                f,
-                "| {} | {:.0} s | {} | {} | {} | {} | {} |",
-                d.source,
-                d.length_s,
-                d.persons,
-                g("normal"),
-                g("af"),
-                g("irregular"),
-                g("other_non_af")
-            )?;
-        }
-        writeln!(
-            f,
-            "\n## Grouped {FOLDS}-fold CV (persons never straddle folds)\n\nAF = P(af) >= threshold chosen by inner CV in the training folds: {:?}; deployed threshold (from this CV's out-of-fold predictions): {}\n",
-            self.fold_thresholds, self.threshold
-        )?;
-        af_table(f, &self.cv)?;
-        for (len, c) in &self.cv_calibration {
-            writeln!(
-                f,
-                "\nCalibration of the out-of-fold P(af), {len:.0}-s windows, all sources: {}\n\n{}",
-                c.summary(),
-                c.markdown_table()
-            )?;
-        }
-        for j in &self.cv_jittered {
-            writeln!(
-                f,
-                "\nThe same held-out windows with every beat time moved by Gaussian noise of SD {} ms (PPG-like timing noise):\n",
-                j.jitter_ms
-            )?;
-            af_table(f, &j.cells)?;
-        }
-        writeln!(
-            f,
-            "\n## MIT-BIH 3-class confusion (CV), rows truth, columns predicted\n"
-        )?;
-        for c in &self.confusion {
-            writeln!(f, "{:.0}-s windows:\n", c.length_s)?;
-            writeln!(f, "| truth \\ predicted | normal | af | irregular |")?;
-            writeln!(f, "|---|---|---|---|")?;
-            for (name, row) in ["normal", "af", "irregular", "other non-AF"]
+            "PPG rhythm: patient-grouped {}-fold CV on {} real-PPG segments of {} patients (Liu et al. 2022); AF threshold chosen by an inner {INNER_FOLDS}-fold CV in each fold ({}); deployed threshold {}; CIs: {BOOTSTRAP} bootstrap resamples of patients",
+            self.folds,
+            self.segments,
+            self.patients,
+            self.fold_thresholds
                 .iter()
-                .zip(&c.counts)
-            {
-                writeln!(f, "| {name} | {} | {} | {} |", row[0], row[1], row[2])?;
+                .map(|t| num(*t, 2))
+                .collect::<Vec<_>>()
+                .join(", "),
+            num(self.threshold, 2)
+        )?;
+        writeln!(f)?;
+        path_tables(f, "100 Hz (as recorded)", &self.native)?;
+        path_tables(f, "30 Hz (resampled: the camera path)", &self.camera)?;
+        if !self.importance.is_empty() {
+            writeln!(f, "Feature importance (split gain, top 12):")?;
+            for (name, v) in self.importance.iter().take(12) {
+                writeln!(f, "- {name}: {}", num(*v, 3))?;
             }
             writeln!(f)?;
         }
-        writeln!(f, "## External checks\n")?;
-        for e in &self.external {
-            writeln!(
-                f,
-                "Train {} ({} windows, threshold {} by inner CV) → test {}:\n",
-                e.train, e.train_windows, e.threshold, e.test
-            )?;
-            af_table(f, &e.cells)?;
-            writeln!(f)?;
-        }
-        Ok(())
-    }
-
-    fn fmt_bidmc(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(b) = &self.bidmc {
             writeln!(
                 f,
-                "## BIDMC through the predict path ({} records, fingertip PLETH at 125 Hz and resampled to 100 Hz, reference: monitor PULSE)\n",
+                "BIDMC through the predict path ({} records): heart rate against the monitor's PULSE",
                 b.records
             )?;
+            writeln!(f)?;
             writeln!(
                 f,
-                "| recordings | rate | n | unusable | noisy | normal / af / irregular | HR scored | HR MAE bpm | within 5 bpm | ms per prediction | AF calls PPG vs ECG (both / PPG only / ECG only / neither) | kappa |"
+                "| recordings | rate | n | unusable | noisy | normal / af / irregular | HR MAE bpm | within 5 bpm | ms per prediction |"
             )?;
-            writeln!(f, "|---|---|---|---|---|---|---|---|---|---|---|---|")?;
+            writeln!(f, "|---|---|---|---|---|---|---|---|---|")?;
             for s in &b.spans {
-                let g = |k: &str| s.labels.get(k).copied().unwrap_or(0);
+                let l = |k: &str| s.labels.get(k).copied().unwrap_or(0);
                 writeln!(
                     f,
-                    "| {} | {:.0} Hz | {} | {} | {} | {} / {} / {} | {} | {:.2} | {} % | {:.2} | {} / {} / {} / {} | {:.2} |",
+                    "| {} | {} Hz | {} | {} | {} | {} / {} / {} | {} | {} % | {} |",
                     s.span,
-                    s.rate_hz,
+                    num(s.rate_hz, 0),
                     s.recordings,
                     s.unusable,
                     s.noisy,
-                    g("normal"),
-                    g("af"),
-                    g("irregular"),
-                    s.scored,
-                    s.hr_mae_bpm,
+                    l("normal"),
+                    l("af"),
+                    l("irregular"),
+                    num(s.hr_mae_bpm, 2),
                     pct(s.within_5_bpm),
-                    s.ms_per_recording,
-                    s.ppg_vs_ecg_af[0],
-                    s.ppg_vs_ecg_af[1],
-                    s.ppg_vs_ecg_af[2],
-                    s.ppg_vs_ecg_af[3],
-                    s.ppg_vs_ecg_kappa
+                    num(s.ms_per_recording, 2)
                 )?;
             }
             writeln!(f)?;
         }
-        if !self.importance.is_empty() {
-            writeln!(f, "## AF stage: split-gain importance (share)\n")?;
-            for (n, v) in self.importance.iter().take(10) {
-                writeln!(f, "- {n}: {v:.3}")?;
+        if let Some(s) = &self.spc {
+            writeln!(
+                f,
+                "IEEE SPC 2015 wrist PPG while running ({} recordings, {} windows), {}: MAE {} bpm",
+                s.recordings,
+                s.windows,
+                s.method,
+                num(s.mae_bpm, 2)
+            )?;
+            for (name, mae) in &s.per_recording {
+                writeln!(f, "- {name}: {} bpm", num(*mae, 2))?;
             }
+            writeln!(f)?;
         }
-        Ok(())
+        writeln!(
+            f,
+            "Headline: AF sensitivity {}, specificity (all non-AF) {}, specificity (sinus) {}, SPC MAE {} bpm, BIDMC windowed MAE {} bpm",
+            pct(self.cv_af_sensitivity),
+            pct(self.cv_af_specificity_all),
+            pct(self.cv_sinus_specificity),
+            num(self.spc_loro_mae_bpm, 2),
+            num(self.bidmc_mae_bpm, 2)
+        )
     }
 }
