@@ -25,6 +25,11 @@ pub struct AnalyzeArgs {
     /// Mains frequency notched out of ECG: 50, 60 or 0 for none.
     #[arg(long, default_value_t = 50)]
     pub mains: u32,
+    /// PPG: the accelerometer channels recorded with the pulse, by index or name, comma-separated
+    /// (e.g. `3,4,5` or `acc_x,acc_y,acc_z`); channels named like `acc_x`, `accX` or `ax` are
+    /// found without it. With them the heart rate is motion-compensated.
+    #[arg(long, value_delimiter = ',')]
+    pub accel: Option<Vec<ChannelChoice>>,
     /// Heart-rate series window, seconds (with --hr-step).
     #[arg(long, requires = "hr_step")]
     pub hr_window: Option<f64>,
@@ -75,6 +80,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
             channel: args.channel.clone(),
             powerline: Some(powerline),
             hr_window,
+            accel: args.accel.clone(),
         },
     )
     .with_context(|| format!("cannot analyse {}", args.file.display()))?;

@@ -93,3 +93,84 @@ fn garbage_is_refused_with_the_list_of_formats() {
     );
     assert!(stderr.contains("WFDB"), "{stderr}");
 }
+
+/// A wrist CSV at 50 Hz for 40 s: a pulse at 90 bpm under an arm swing at 150 /min that is stronger
+/// in the PPG than the pulse, with the swing in the accelerometer columns.
+fn wrist_csv(accel_names: [&str; 3]) -> String {
+    let fs = 50.0;
+    let mut csv = format!(
+        "time_s,ppg,{},{},{}\n",
+        accel_names[0], accel_names[1], accel_names[2]
+    );
+    let tau = 2.0 * std::f64::consts::PI;
+    for i in 0..(fs as usize * 40) {
+        let t = i as f64 / fs;
+        let swing = (tau * 2.5 * t).sin();
+        let ppg = (tau * 1.5 * t).sin() + 1.5 * swing;
+        writeln!(
+            csv,
+            "{t:.3},{ppg:.5},{:.5},{:.5},0",
+            swing,
+            0.4 * (tau * 2.5 * t).cos()
+        )
+        .unwrap();
+    }
+    csv
+}
+
+#[test]
+fn a_wrist_csv_with_accelerometer_columns_gets_the_motion_compensated_rate() {
+    let named = temp_file("wrist.csv", &wrist_csv(["acc_x", "acc_y", "acc_z"]));
+    let unnamed = temp_file("wrist-unnamed.csv", &wrist_csv(["m1", "m2", "m3"]));
+    let run = |path: &PathBuf, extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            path.to_str().unwrap(),
+            "--kind",
+            "ppg",
+            "--channel",
+            "ppg",
+            "--hr-window",
+            "8",
+            "--hr-step",
+            "2",
+        ];
+        args.extend(extra);
+        let out = cardio(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+
+    let found = run(&named, &[]);
+    let given = run(&unnamed, &["--accel", "m1,2,m3"]);
+    let without = run(&unnamed, &[]);
+
+    assert_eq!(
+        found["accel_channels"],
+        serde_json::json!(["acc_x", "acc_y", "acc_z"])
+    );
+    assert_eq!(
+        given["accel_channels"],
+        serde_json::json!(["m1", "m2", "m3"])
+    );
+    for json in [&found, &given] {
+        assert!(
+            (json["heart_rate_bpm"].as_f64().unwrap() - 90.0).abs() <= 1.0,
+            "{json}"
+        );
+        let series = json["hr_series"].as_array().unwrap();
+        assert_eq!(series.len(), 17);
+        assert!(series
+            .iter()
+            .all(|w| (w["bpm"].as_f64().unwrap() - 90.0).abs() <= 1.0));
+    }
+    assert!(without.get("accel_channels").is_none(), "{without}");
+    assert!(
+        (without["heart_rate_bpm"].as_f64().unwrap() - 90.0).abs() > 5.0,
+        "peak detection alone follows the swing: {without}"
+    );
+}

@@ -64,6 +64,10 @@ pub struct AnalyzeOptions {
     pub powerline: Option<ecg::Powerline>,
     /// Heart-rate series window and step, seconds.
     pub hr_window: Option<(f64, f64)>,
+    /// PPG: the accelerometer channels recorded with the pulse; found by name
+    /// ([`crate::accel::find_axes`]) when `None`. With them the heart rate and its series are
+    /// motion-compensated ([`crate::accel`]).
+    pub accel: Option<Vec<ChannelChoice>>,
 }
 
 /// Why a recording could not be analysed.
@@ -179,6 +183,10 @@ pub struct Analysis {
     /// Windowed heart rate, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hr_series: Option<Vec<HrPoint>>,
+    /// PPG: the accelerometer channels whose motion was taken out of the heart rate (names,
+    /// trimmed); absent without them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accel_channels: Option<Vec<String>>,
 }
 
 /// Guesses the kind of a recording: audio is PCG, a pleth/PPG channel is PPG, anything else ECG.
@@ -214,6 +222,27 @@ pub fn infer_kind(recording: &Recording) -> Kind {
     } else {
         Kind::Ecg
     }
+}
+
+/// The accelerometer channels of a PPG analysis: the chosen ones, else those named like axes.
+fn pick_accel(
+    recording: &Recording,
+    choice: Option<&[ChannelChoice]>,
+) -> Result<Vec<usize>, AnalysisError> {
+    let Some(choice) = choice else {
+        return Ok(crate::accel::find_axes(recording));
+    };
+    choice
+        .iter()
+        .map(|c| {
+            let chosen = pick_channel(recording, Kind::Ppg, Some(c))?;
+            Ok(recording
+                .channels
+                .iter()
+                .position(|x| std::ptr::eq(x, chosen))
+                .unwrap_or(0))
+        })
+        .collect()
 }
 
 fn pick_channel<'a>(
@@ -321,7 +350,9 @@ pub fn analyze(recording: &Recording, options: &AnalyzeOptions) -> Result<Analys
         qrs_width_s: None,
         p_wave_fraction: None,
         hr_series: None,
+        accel_channels: None,
     };
+    let mut motion_series = None;
     match kind {
         Kind::Ecg => {
             let powerline = options.powerline.unwrap_or(ecg::Powerline::Hz50);
@@ -346,6 +377,23 @@ pub fn analyze(recording: &Recording, options: &AnalyzeOptions) -> Result<Analys
             analysis.beats_s = result.peak_times_s;
             analysis.heart_rate_bpm = result.heart_rate_bpm;
             analysis.quality = result.quality.into();
+            let axes = pick_accel(recording, options.accel.as_deref())?;
+            if !axes.is_empty() {
+                let (window_s, step_s) = options
+                    .hr_window
+                    .unwrap_or((crate::accel::WINDOW_S, crate::accel::STEP_S));
+                let tracked = crate::accel::heart_rate(recording, x, &axes, window_s, step_s)?;
+                let rates: Vec<f64> = tracked.iter().filter_map(|w| w.bpm).collect();
+                if let Some(m) = median(&rates) {
+                    analysis.heart_rate_bpm = Some(m);
+                    motion_series = Some(tracked);
+                }
+                analysis.accel_channels = Some(
+                    axes.iter()
+                        .map(|&i| recording.channels[i].name.trim().to_owned())
+                        .collect(),
+                );
+            }
         }
         Kind::Pcg => {
             let result = pcg::segment(x, fs)?;
@@ -358,8 +406,11 @@ pub fn analyze(recording: &Recording, options: &AnalyzeOptions) -> Result<Analys
     }
     analysis.hrv = hrv_report(&intervals_ms(&analysis.beats_s));
     if let Some((window_s, step_s)) = options.hr_window {
-        analysis.hr_series = Some(
+        let windows = motion_series.unwrap_or_else(|| {
             ppg::heart_rate_windows(&analysis.beats_s, duration_s, window_s, step_s)
+        });
+        analysis.hr_series = Some(
+            windows
                 .into_iter()
                 .map(|w| HrPoint {
                     start_s: w.start_s,
@@ -442,6 +493,85 @@ mod tests {
         assert_eq!(
             infer_kind(&recording("MLII", vec![0.0; 10], 360.0)),
             Kind::Ecg
+        );
+    }
+
+    #[test]
+    fn a_wrist_pulse_with_accelerometer_channels_gets_the_motion_compensated_rate() {
+        let fs = 50.0;
+        let n = (40.0 * fs) as usize;
+        let tone = |hz: f64, amp: f64| -> Vec<f64> {
+            (0..n)
+                .map(|i| amp * (2.0 * std::f64::consts::PI * hz * i as f64 / fs).sin())
+                .collect()
+        };
+        // Pulse at 90 bpm; arm swing at 150 /min, stronger in the PPG than the pulse.
+        let motion = tone(2.5, 1.5);
+        let ppg: Vec<f64> = tone(1.5, 1.0)
+            .iter()
+            .zip(&motion)
+            .map(|(a, b)| a + b)
+            .collect();
+        let channel = |name: &str, samples: Vec<f64>| Channel {
+            name: name.into(),
+            unit: String::new(),
+            samples,
+        };
+        let rec = Recording {
+            channels: vec![
+                channel("ppg", ppg),
+                channel("acc_x", motion.clone()),
+                channel("acc_y", tone(2.5, 0.5)),
+                channel("acc_z", vec![0.0; n]),
+            ],
+            sampling_rate_hz: fs,
+            start: None,
+            metadata: BTreeMap::new(),
+        };
+        let options = AnalyzeOptions {
+            kind: Some(Kind::Ppg),
+            hr_window: Some((8.0, 2.0)),
+            ..AnalyzeOptions::default()
+        };
+
+        let found = analyze(&rec, &options).unwrap();
+        let chosen = analyze(
+            &rec,
+            &AnalyzeOptions {
+                accel: Some(vec![ChannelChoice::Index(1)]),
+                ..options.clone()
+            },
+        )
+        .unwrap();
+
+        assert_eq!(
+            found.accel_channels.as_deref(),
+            Some(&["acc_x".to_string(), "acc_y".into(), "acc_z".into()][..])
+        );
+        assert_eq!(found.channel, "ppg");
+        assert!(
+            (found.heart_rate_bpm.unwrap() - 90.0).abs() <= 1.0,
+            "{found:?}"
+        );
+        let series = found.hr_series.unwrap();
+        assert_eq!(series.len(), 17);
+        assert!(series.iter().all(|w| (w.bpm.unwrap() - 90.0).abs() <= 1.0));
+        assert_eq!(
+            chosen.accel_channels.as_deref(),
+            Some(&["acc_x".to_string()][..])
+        );
+        assert!((chosen.heart_rate_bpm.unwrap() - 90.0).abs() <= 1.0);
+        let wrong = analyze(
+            &rec,
+            &AnalyzeOptions {
+                accel: Some(vec!["gyro".parse().unwrap()]),
+                ..options
+            },
+        )
+        .unwrap_err();
+        assert!(
+            wrong.to_string().starts_with("no channel \"gyro\""),
+            "{wrong}"
         );
     }
 

@@ -22,6 +22,7 @@
 //! assert_eq!(Modality::Ecg.label(), "ECG");
 //! ```
 
+pub mod accel;
 pub mod analysis;
 pub mod clinical;
 pub mod ecg_lead;

@@ -304,3 +304,36 @@ fn real_sinus_and_af_segments_get_their_rhythm_through_the_predict_path() {
     assert!(share(0, "normal") >= 0.95, "{calls:?}");
     assert!(share(5, "af") >= 0.7, "{calls:?}");
 }
+
+#[test]
+fn a_wrist_recording_with_its_accelerometer_gets_the_motion_compensated_rate() {
+    // IEEE SPC 2015: wrist PPG while running, read in its documented .mat layout (ECG, PPG1, PPG2,
+    // ACC_X, ACC_Y, ACC_Z at 125 Hz).
+    let Some(path) = cardio_testkit::dataset_file("ieee_spc2015/Training_data/DATA_03_TYPE02.mat")
+    else {
+        return;
+    };
+    let rec = cardio_formats::read_path(&path).unwrap();
+    let trace = path.with_file_name("DATA_03_TYPE02_BPMtrace.mat");
+    let bpm0 = cardio_formats::mat::find_matrix(&std::fs::read(trace).unwrap(), "BPM0")
+        .unwrap()
+        .unwrap()
+        .data;
+    let mut sorted = bpm0.clone();
+    sorted.sort_by(f64::total_cmp);
+    let reference = sorted[sorted.len() / 2];
+
+    let p = model().unwrap().predict(&rec).unwrap();
+
+    assert_eq!(p.details["channel"], "PPG1");
+    assert_eq!(
+        p.details["heart_rate_source"],
+        "motion-compensated (accelerometer)"
+    );
+    assert_eq!(
+        p.details["accel_channels"],
+        serde_json::json!(["ACC_X", "ACC_Y", "ACC_Z"])
+    );
+    let hr = p.details["heart_rate_bpm"].as_f64().unwrap();
+    assert!((hr - reference).abs() < 3.0, "{hr} against {reference}");
+}

@@ -15,6 +15,7 @@
 //!   refinement, delineation (QRS width, P-wave presence), [`ecg::analyze`] for all of it.
 //! - [`ppg`]: cleaning, systolic peaks (Elgendi 2013), windowed heart rate.
 //! - [`pcg`]: homomorphic envelope, heart rate, S1/S2 and cardiac cycles.
+//! - [`motion`]: wrist heart rate during motion, the accelerometer as noise reference (TROIKA-like).
 //! - [`hrv`]: time, frequency (Lomb-Scargle), non-linear and AF-irregularity measures.
 //! - [`quality`]: usable/unusable with a reason, per modality.
 //!
@@ -46,6 +47,7 @@ mod complex;
 pub mod ecg;
 pub mod filter;
 pub mod hrv;
+pub mod motion;
 pub mod pcg;
 pub mod ppg;
 pub mod quality;

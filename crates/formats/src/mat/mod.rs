@@ -117,7 +117,9 @@ pub fn read_recording(bytes: &[u8], options: &ReadOptions) -> Result<Recording, 
     // Taken out, so that a one-channel signal's samples are moved, not copied.
     let signal = matrices.swap_remove(at);
     drop(matrices);
-    let Some(sampling_rate_hz) = options.sampling_rate_hz.or(rate_from_file) else {
+    let spc = spc_layout(&signal);
+    let spc_rate = spc.map(|_| SPC_RATE_HZ);
+    let Some(sampling_rate_hz) = options.sampling_rate_hz.or(rate_from_file).or(spc_rate) else {
         return Err(FormatError::NoSamplingRate(
             "MATLAB file has no sampling-rate variable (fs) and no sampling rate was given \
              (a WFDB record is read through its .hea header)"
@@ -139,10 +141,9 @@ pub fn read_recording(bytes: &[u8], options: &ReadOptions) -> Result<Recording, 
     } else {
         (0..n_channels)
             .map(|i| Channel {
-                name: if n_channels == 1 {
-                    signal.name.clone()
-                } else {
-                    format!("{}[{i}]", signal.name)
+                name: match spc {
+                    Some(names) => names[i].to_string(),
+                    None => format!("{}[{i}]", signal.name),
                 },
                 unit: String::new(),
                 samples: if by_rows {
@@ -156,12 +157,33 @@ pub fn read_recording(bytes: &[u8], options: &ReadOptions) -> Result<Recording, 
     let mut metadata = BTreeMap::new();
     metadata.insert("format".into(), format.to_string());
     metadata.insert("matrix".into(), matrix_name);
+    if spc.is_some() {
+        metadata.insert("layout".into(), "IEEE SPC 2015".into());
+    }
     Ok(Recording {
         channels,
         sampling_rate_hz,
         start: None,
         metadata,
     })
+}
+
+/// Sampling rate of the IEEE Signal Processing Cup 2015 recordings, which the files do not store.
+pub const SPC_RATE_HZ: f64 = 125.0;
+
+/// The channel names of the IEEE SPC 2015 layout (a matrix `sig` of 6 rows: ECG, two wrist PPG
+/// channels, three accelerometer axes; the test recordings have the 5 rows without the ECG), when
+/// `m` has it.
+fn spc_layout(m: &Matrix) -> Option<&'static [&'static str]> {
+    const WITH_ECG: [&str; 6] = ["ECG", "PPG1", "PPG2", "ACC_X", "ACC_Y", "ACC_Z"];
+    if m.name != "sig" || m.rows > m.cols {
+        return None;
+    }
+    match m.rows {
+        6 => Some(&WITH_ECG),
+        5 => Some(&WITH_ECG[1..]),
+        _ => None,
+    }
 }
 
 /// Whether `bytes` start with a plausible level 4 matrix header and name.
@@ -251,6 +273,37 @@ pub(crate) mod tests {
         out.extend((z.len() as u32).to_le_bytes());
         out.extend(z);
         out
+    }
+
+    #[test]
+    fn the_spc_2015_layout_names_its_channels_and_has_its_rate() {
+        // 6 rows × 8 samples, column-major.
+        let values: Vec<f64> = (0..48).map(f64::from).collect();
+        let file = mat5_file(&[mat5_matrix("sig", 6, 8, &values)]);
+
+        let rec = read_recording(&file, &ReadOptions::default()).unwrap();
+
+        let names: Vec<&str> = rec.channels.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["ECG", "PPG1", "PPG2", "ACC_X", "ACC_Y", "ACC_Z"]);
+        assert_eq!(rec.sampling_rate_hz, SPC_RATE_HZ);
+        assert_eq!(
+            rec.channels[1].samples,
+            [1.0, 7.0, 13.0, 19.0, 25.0, 31.0, 37.0, 43.0]
+        );
+        assert_eq!(rec.metadata["layout"], "IEEE SPC 2015");
+        let given = read_recording(
+            &file,
+            &ReadOptions {
+                sampling_rate_hz: Some(100.0),
+            },
+        )
+        .unwrap();
+        assert_eq!(given.sampling_rate_hz, 100.0);
+        let other = mat5_file(&[mat5_matrix("data", 6, 8, &values)]);
+        assert!(matches!(
+            read_recording(&other, &ReadOptions::default()),
+            Err(FormatError::NoSamplingRate(_))
+        ));
     }
 
     #[test]

@@ -28,7 +28,6 @@ use serde::Serialize;
 pub mod pcg;
 pub mod ppg_hr;
 pub mod qrs;
-pub mod spectral;
 
 /// Why an evaluation could not run.
 #[derive(Debug, thiserror::Error)]

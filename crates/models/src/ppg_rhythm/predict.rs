@@ -28,7 +28,9 @@
 //!    recording that was too noisy); `risk_score` is the mean `P(af) + P(irregular)` of the usable
 //!    windows (0 when none is usable), also for `noisy`; `details.probabilities` holds the three rhythm classes and
 //!    `noisy` (the rhythm classes are `null` when the label is `noisy`). Heart rate is 60 000 / the
-//!    median pulse interval of the usable windows (of all windows when none is usable).
+//!    median pulse interval of the usable windows (none when no window is usable); with
+//!    accelerometer channels beside the pulse (named like `acc_x`, see [`crate::accel`]) it is the
+//!    median of the motion-compensated rate of 8-s windows (`details.heart_rate_source`).
 
 use cardio_formats::{Channel, Recording};
 use cardio_signal::{hrv, ppg, SamplingRate};
@@ -308,7 +310,23 @@ impl Model {
             .iter()
             .flat_map(|w| w.intervals_ms.iter().copied())
             .collect();
-        let hr = median(&intervals).map(|m| 60_000.0 / m);
+        // With accelerometer channels beside the pulse (a wrist device), the rate is the
+        // motion-compensated one over the whole recording; otherwise the pulse intervals'.
+        let axes = crate::accel::find_axes(rec);
+        let motion_hr = if axes.is_empty() {
+            None
+        } else {
+            crate::accel::heart_rate(
+                rec,
+                &filled,
+                &axes,
+                crate::accel::WINDOW_S,
+                crate::accel::STEP_S,
+            )
+            .ok()
+            .and_then(|w| median(&w.iter().filter_map(|w| w.bpm).collect::<Vec<_>>()))
+        };
+        let hr = motion_hr.or_else(|| median(&intervals).map(|m| 60_000.0 / m));
         let td = hrv::time_domain(&intervals).ok();
         let irr = hrv::irregularity(&intervals).ok();
         let quality_score = windows
@@ -386,6 +404,21 @@ impl Model {
         details.insert(
             "heart_rate_bpm".into(),
             hr.map_or(Value::Null, |v| num(round(v, 1))),
+        );
+        details.insert(
+            "heart_rate_source".into(),
+            json!(if motion_hr.is_some() {
+                "motion-compensated (accelerometer)"
+            } else {
+                "pulse intervals"
+            }),
+        );
+        details.insert(
+            "accel_channels".into(),
+            json!(axes
+                .iter()
+                .map(|&i| rec.channels[i].name.trim())
+                .collect::<Vec<_>>()),
         );
         details.insert("pulse_count".into(), json!(analysis.peaks.len()));
         details.insert("intervals_used".into(), json!(intervals.len()));
