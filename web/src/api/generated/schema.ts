@@ -1624,7 +1624,7 @@ export interface components {
              * @description Lower end of the 95% confidence interval, when known.
              */
             ci_low?: number | null;
-            /** @description Machine code, e.g. `cv_auroc`, `cv_mean_f1_nao`, `cv_macc`, `cv_af_sensitivity_10s`. */
+            /** @description Machine code, e.g. `cv_auroc`, `cv_mean_f1_nao`, `cv_macc`, `cv_af_sensitivity`. */
             code: string;
             /**
              * Format: double
