@@ -18,6 +18,7 @@ crate::backend_tests!(
     the_heart_sound_model_answers_with_its_reasons,
     the_ecg_model_reads_a_wfdb_upload_and_refuses_short_ones,
     the_ppg_model_measures_a_fingertip_pulse_file,
+    a_wrist_device_with_an_accelerometer_gets_the_motion_compensated_rate,
     signals_that_are_not_a_heart_are_refused_by_every_upload,
 );
 
@@ -211,6 +212,63 @@ pub async fn the_ppg_model_measures_a_fingertip_pulse_file(mut app: TestApp) {
         response.detail(),
         "The pulse (PPG) recording holds nothing but one value (0.5): there is no signal to analyse."
     );
+}
+
+/// 40 s of a wrist device at 50 Hz: a pulse at 90 bpm under an arm swing at 150 /min as strong as
+/// the pulse's fundamental, with the swing in the accelerometer columns.
+fn wrist_csv() -> Vec<u8> {
+    let fs = 50.0;
+    let tau = 2.0 * std::f64::consts::PI;
+    let mut text = String::from("time_s,ppg,acc_x,acc_y,acc_z\n");
+    for i in 0..(fs as usize * 40) {
+        let t = i as f64 / fs;
+        let phase = (t * 1.5).fract();
+        let pulse =
+            (-(phase - 0.3).powi(2) / 0.01).exp() + 0.3 * (-(phase - 0.6).powi(2) / 0.02).exp();
+        let swing = (tau * 2.5 * t).sin();
+        let _ = writeln!(
+            text,
+            "{t:.3},{:.5},{swing:.5},{:.5},0.98",
+            pulse + 0.4 * swing,
+            0.3 * (tau * 2.5 * t).cos()
+        );
+    }
+    text.into_bytes()
+}
+
+pub async fn a_wrist_device_with_an_accelerometer_gets_the_motion_compensated_rate(
+    mut app: TestApp,
+) {
+    app.signed_in_doctor().await;
+    let device = app
+        .post("/api/devices", json!({"name": "Wrist band", "type": "PPG"}))
+        .await;
+    assert_eq!(device.status, StatusCode::CREATED, "{}", device.text);
+    let bearer = format!("Bearer {}", device.json()["token"].as_str().unwrap());
+    let cookie = app.cookie.take();
+
+    let response = app
+        .upload_with(
+            "/api/devices/recordings",
+            &[Part::file("wrist.csv", Some("text/csv"), wrist_csv())],
+            &[("authorization", bearer.as_str())],
+        )
+        .await;
+
+    app.cookie = cookie;
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+    let details = &response.json()["analysis"]["result"]["details"];
+    assert_eq!(details["channel"], "ppg");
+    assert_eq!(
+        details["heart_rate_source"],
+        "motion-compensated (accelerometer)"
+    );
+    assert_eq!(
+        details["accel_channels"],
+        json!(["acc_x", "acc_y", "acc_z"])
+    );
+    let hr = details["heart_rate_bpm"].as_f64().unwrap();
+    assert!((hr - 90.0).abs() <= 1.0, "{details}");
 }
 
 /// The samples as a CSV with a time column (the channel named `name`).
