@@ -1,8 +1,9 @@
 //! Trains or validates the PPG rhythm model (`cards/ppg.md`) without the CLI.
 //!
 //! `cargo run --release -p cardio-lab --example ppg_rhythm -- cv` prints the patient-grouped CV
-//! only; `-- train` writes `params/ppg-rhythm.json` and prints the whole report. Datasets are read
-//! from `$CARDIO_DATASETS`.
+//! only; `-- train` writes `params/ppg-rhythm.json` and prints the whole report; `-- bidmc` prints
+//! the BIDMC check of the committed model (heart rate, labels, time per prediction). Datasets are
+//! read from `$CARDIO_DATASETS`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,8 +28,12 @@ fn main() -> ExitCode {
             eprintln!("wrote {}", ppg_rhythm::PARAMS_PATH);
             Ok(report.to_string())
         }),
+        Some("bidmc") => ppg_rhythm::model()
+            .map_err(|e| ppg_rhythm::PpgRhythmError::Params(e.to_string()))
+            .and_then(|m| ppg_lab::validation::bidmc(m, &root))
+            .map(|b| format!("{b:#?}")),
         _ => {
-            eprintln!("usage: ppg_rhythm cv|train");
+            eprintln!("usage: ppg_rhythm cv|train|bidmc");
             return ExitCode::FAILURE;
         }
     };

@@ -130,6 +130,12 @@ fn successive_correlations(x: &[f64], peaks: &[usize], half: usize) -> Vec<f64> 
         .collect()
 }
 
+thread_local! {
+    /// One FFT planner per thread: it keeps the plans it made, so that each window does not plan
+    /// its transform again.
+    static PLANNER: std::cell::RefCell<FftPlanner<f64>> = std::cell::RefCell::new(FftPlanner::new());
+}
+
 /// Spectral figures of the window: share of the pulse-band power in the lines of the dominant
 /// frequency and its first harmonic, normalised spectral entropy of the pulse band, and the
 /// dominant frequency (Hz).
@@ -147,9 +153,7 @@ fn spectrum(x: &[f64], fs_hz: f64) -> (f64, f64, f64) {
         })
         .collect();
     buf.resize(n, Complex::new(0.0, 0.0));
-    FftPlanner::<f64>::new()
-        .plan_fft_forward(n)
-        .process(&mut buf);
+    PLANNER.with(|p| p.borrow_mut().plan_fft_forward(n).process(&mut buf));
     let df = fs_hz / n as f64;
     let bin = |hz: f64| ((hz / df).round() as usize).min(n / 2);
     let (lo, hi) = (bin(PULSE_BAND_HZ.0), bin(PULSE_BAND_HZ.1));
@@ -185,17 +189,37 @@ fn spectrum(x: &[f64], fs_hz: f64) -> (f64, f64, f64) {
 }
 
 /// Largest correlation of `x` with itself shifted by a lag within ±25 % of `period` samples (the
-/// Pearson correlation of the overlapping parts, so that the window's edges do not lower it).
+/// Pearson correlation of the overlapping parts, so that the window's edges do not lower it; sums
+/// of the overlaps from prefix sums, one pass per lag).
 fn autocorrelation_at(x: &[f64], period: usize) -> f64 {
-    if period == 0 {
+    let n = x.len();
+    if period == 0 || n < 4 {
         return f64::NAN;
     }
+    let mut sum = vec![0.0; n + 1];
+    let mut sq = vec![0.0; n + 1];
+    for (i, v) in x.iter().enumerate() {
+        sum[i + 1] = sum[i] + v;
+        sq[i + 1] = sq[i] + v * v;
+    }
     let lo = (period * 3 / 4).max(1);
-    let hi = (period * 5 / 4).min(x.len().saturating_sub(3));
-    (lo..=hi)
-        .map(|lag| stats::pearson(&x[..x.len() - lag], &x[lag..]))
-        .filter(|c| c.is_finite())
-        .fold(f64::NAN, f64::max)
+    let hi = (period * 5 / 4).min(n.saturating_sub(3));
+    let mut best = f64::NAN;
+    for lag in lo..=hi {
+        let m = (n - lag) as f64;
+        let (sa, sb) = (sum[n - lag], sum[n] - sum[lag]);
+        let (qa, qb) = (sq[n - lag], sq[n] - sq[lag]);
+        let sab: f64 = x[..n - lag].iter().zip(&x[lag..]).map(|(a, b)| a * b).sum();
+        let var_a = qa - sa * sa / m;
+        let var_b = qb - sb * sb / m;
+        if var_a > 0.0 && var_b > 0.0 {
+            let r = (sab - sa * sb / m) / (var_a * var_b).sqrt();
+            if r.is_finite() && !(r <= best) {
+                best = r;
+            }
+        }
+    }
+    best
 }
 
 /// The features of one window of a band-passed PPG `x` at `fs_hz` with its pulse peaks (indices
