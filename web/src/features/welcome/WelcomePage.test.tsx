@@ -57,7 +57,7 @@ describe('Welcome page', () => {
     );
     expect(section).toHaveTextContent('UCI Heart Disease (Cleveland) · model clinical-lr 1.0.0');
     expect(section).toHaveTextContent(
-      'Heart-rate mean absolute error on the BIDMC pulse recordings, 10-s spans (bpm) 1.90',
+      'Heart-rate mean absolute error on the BIDMC pulse recordings, 8-s windows (bpm) 1.90',
     );
   });
 
