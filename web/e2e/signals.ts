@@ -97,6 +97,18 @@ export function ecgCsv(seconds: number): Buffer {
 }
 
 /**
+ * A chroma plane whose mean is `level`: whole levels, with the share of samples one level up that
+ * carries the fraction (a camera's average over many pixels is continuous; whole levels alone make
+ * the red level jump in steps).
+ */
+function continuousPlane(level: number, size: number): Buffer {
+  const whole = Math.floor(level);
+  const plane = Buffer.alloc(size, whole);
+  plane.fill(whole + 1, 0, Math.round((level - whole) * size));
+  return plane;
+}
+
+/**
  * A Y4M video (4:2:0, 30 frames/s) of a red fingertip whose brightness pulses at about `bpm`: darker
  * at each systole, as light through a fingertip is, the beat length varying by ±4 % with breathing
  * and every frame carrying a little sensor noise (a real pulse, not a pure tone). Chromium's fake
@@ -118,14 +130,14 @@ export function pulsingFingertipY4m(bpm: number, beats: number): Buffer {
       const g = 20;
       const b = 20;
       const y = 0.299 * r + 0.587 * g + 0.114 * b;
-      const u = Math.round(128 - 0.168736 * r - 0.331264 * g + 0.5 * b);
-      const v = Math.round(128 + 0.5 * r - 0.418688 * g - 0.081312 * b);
+      const u = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
+      const v = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
       const luma = Buffer.alloc(width * height);
       for (let k = 0; k < luma.length; k += 1) luma[k] = Math.round(y + 2 * noise());
       parts.push(Buffer.from('FRAME\n'));
       parts.push(luma);
-      parts.push(Buffer.alloc((width / 2) * (height / 2), u));
-      parts.push(Buffer.alloc((width / 2) * (height / 2), v));
+      parts.push(continuousPlane(u, (width / 2) * (height / 2)));
+      parts.push(continuousPlane(v, (width / 2) * (height / 2)));
     }
   }
   return Buffer.concat(parts);

@@ -7,7 +7,9 @@ import { useRecorderState } from './useRecorderState';
 export const PPG_LIMIT_MS = 12_000;
 
 type FrameCallbackVideo = HTMLVideoElement & {
-  requestVideoFrameCallback?: (callback: (now: number, metadata: { mediaTime?: number }) => void) => number;
+  requestVideoFrameCallback?: (
+    callback: (now: number, metadata: { mediaTime?: number; captureTime?: number }) => void,
+  ) => number;
 };
 
 /**
@@ -62,9 +64,18 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
       await video.play();
       const current = { stream, sampler: createPulseSampler(), timer: 0, active: true };
       const startedAt = performance.now();
-      const onFrame = (now: number, metadata?: { mediaTime?: number }) => {
+      let last = -Infinity;
+      const onFrame = (now: number, metadata?: { mediaTime?: number; captureTime?: number }) => {
         if (!current.active) return;
-        const point = current.sampler.add(video, metadata?.mediaTime ?? (now - startedAt) / 1000);
+        // A live frame is timed by when the camera captured it (or when it was presented), on the
+        // page's clock: a stream's mediaTime need not increase (a camera playing a file loops it).
+        const at = ((metadata?.captureTime ?? now) - startedAt) / 1000;
+        if (at <= last) {
+          schedule();
+          return;
+        }
+        last = at;
+        const point = current.sampler.add(video, at);
         setDataPoints(current.sampler.count);
         pushPoint(point);
         schedule();
