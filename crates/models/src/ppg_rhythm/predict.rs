@@ -33,7 +33,7 @@
 //!    median of the motion-compensated rate of 8-s windows (`details.heart_rate_source`).
 
 use cardio_formats::{Channel, Recording};
-use cardio_signal::{hrv, ppg, stats, SamplingRate};
+use cardio_signal::{hrv, ppg, SamplingRate};
 use serde_json::{json, Map, Value};
 
 use super::classifier::{Rhythm, RhythmProbabilities, WindowLabel};
@@ -123,7 +123,17 @@ fn round(v: f64, digits: i32) -> f64 {
 }
 
 fn median(values: &[f64]) -> Option<f64> {
-    (!values.is_empty()).then(|| stats::median(values))
+    if values.is_empty() {
+        return None;
+    }
+    let mut s = values.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    Some(if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        f64::midpoint(s[n / 2 - 1], s[n / 2])
+    })
 }
 
 /// The display text of a label.
