@@ -46,6 +46,8 @@ fn the_grouped_cv_separates_distinct_rhythms_and_reports_them() {
                 rhythm,
                 features: (k != 11).then(|| vec![rhythm.index() as f64, noise]),
                 camera: Some(vec![rhythm.index() as f64, noise]),
+                wave: None,
+                wave_camera: None,
             });
         }
     }

@@ -83,6 +83,7 @@ pub fn train(root: &Path) -> Result<(Params, Report), PpgRhythmError> {
         seed: validation::SEED,
         features: feature_names().iter().map(|s| (*s).to_string()).collect(),
         af_threshold: report.threshold,
+        network_weight: report.blend_weight,
         classifier,
         validation: headline(&report),
     };

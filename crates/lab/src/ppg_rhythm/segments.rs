@@ -1,8 +1,10 @@
 //! The labelled segments as the model sees them: each 10-s segment through the predict path's
-//! window analysis ([`cardio_models::ppg_rhythm::window::analyse_segment`]) at its own 100 Hz and,
-//! for the camera check, resampled to 30 Hz.
+//! window analysis ([`cardio_models::ppg_rhythm::window::analyse_segment`]) and the waveform
+//! network's input ([`network::prepare`]), at its own 100 Hz and, for the camera check, resampled
+//! to 30 Hz.
 
 use cardio_models::ppg_rhythm::classifier::Rhythm;
+use cardio_models::ppg_rhythm::network;
 use cardio_signal::resample::Resampler;
 
 use super::liu2022::{Segment, RATE_HZ};
@@ -21,6 +23,10 @@ pub struct Row {
     pub features: Option<Vec<f64>>,
     /// The feature row of the segment resampled to [`CAMERA_RATE_HZ`].
     pub camera: Option<Vec<f64>>,
+    /// The waveform network's input from the segment ([`network::prepare`]).
+    pub wave: Option<Vec<f32>>,
+    /// The waveform network's input from the segment resampled to [`CAMERA_RATE_HZ`].
+    pub wave_camera: Option<Vec<f32>>,
 }
 
 /// The rows of every segment (two threads).
@@ -30,19 +36,24 @@ pub fn rows(segments: &[Segment]) -> Vec<Row> {
         let features = cardio_models::ppg_rhythm::window::analyse_segment(&s.samples, RATE_HZ)
             .ok()
             .and_then(|w| w.features);
-        let camera = to_camera.as_ref().and_then(|r| {
-            cardio_models::ppg_rhythm::window::analyse_segment(
-                &r.process(&s.samples),
-                CAMERA_RATE_HZ,
-            )
-            .ok()
-            .and_then(|w| w.features)
+        let at_camera = to_camera.as_ref().map(|r| r.process(&s.samples));
+        let camera = at_camera.as_ref().and_then(|x| {
+            cardio_models::ppg_rhythm::window::analyse_segment(x, CAMERA_RATE_HZ)
+                .ok()
+                .and_then(|w| w.features)
         });
+        let wave_of = |x: &[f64], hz: f64| {
+            network::resample(x, hz)
+                .ok()
+                .and_then(|y| network::prepare(&y))
+        };
         Row {
             patient: s.patient.clone(),
             rhythm: s.rhythm,
             features,
             camera,
+            wave: wave_of(&s.samples, RATE_HZ),
+            wave_camera: at_camera.and_then(|x| wave_of(&x, CAMERA_RATE_HZ)),
         }
     };
     let half = segments.len() / 2;

@@ -6,13 +6,15 @@
 //!
 //! The rhythm decision is learnt from real fingertip PPG of arrhythmia patients (Liu et al. 2022:
 //! 10-s segments labelled sinus, PVC, PAC, VT, SVT or AF from the simultaneous ECG), on the
-//! pulse-to-pulse intervals and the pulse morphology of each window, behind a PPG quality gate.
+//! pulse-to-pulse intervals and the pulse morphology of each window (boosted trees) blended with a
+//! small convolutional network on the window's waveform, behind a PPG quality gate.
 //!
 //! - [`features`]: rhythm features of a window of intervals.
 //! - [`morphology`]: pulse-shape, amplitude and waveform-regularity features of a window.
 //! - [`window`]: one window's quality verdict and feature row (the predict path and the training
 //!   both use it).
 //! - [`classifier`]: the six-rhythm gradient-boosted trees and how they fold into the labels.
+//! - [`network`]: the waveform network (`params/ppg-rhythm-cnn.bin`) blended with the trees.
 //! - [`predict`]: the PPG path from a `Recording` to a `Prediction`.
 //!
 //! Loading the labelled segments, the training, the patient-grouped CV and the BIDMC heart-rate
@@ -29,6 +31,7 @@
 pub mod classifier;
 pub mod features;
 pub mod morphology;
+pub mod network;
 pub mod predict;
 pub mod window;
 
@@ -42,9 +45,9 @@ use classifier::RhythmClassifier;
 /// Identifier of the model in results and parameters.
 pub const MODEL_ID: &str = "ppg-rhythm-gbdt";
 /// Version of the model; bump it when the features, training or data change.
-pub const VERSION: &str = "2.0.0";
+pub const VERSION: &str = "2.1.0";
 /// Training date written into the parameters (a constant so that training is reproducible).
-pub const TRAINING_DATE: &str = "2026-11-25";
+pub const TRAINING_DATE: &str = "2026-11-26";
 /// Where `cardio train ppg` writes the parameters.
 pub const PARAMS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/ppg-rhythm.json");
 /// Name of the headline metric in `details.model`.
@@ -106,8 +109,10 @@ pub struct Params {
     pub seed: u64,
     /// Feature names, in the classifier's column order.
     pub features: Vec<String>,
-    /// AF decision threshold on `P(af)`.
+    /// AF decision threshold on the blended `P(af)`.
     pub af_threshold: f64,
+    /// Weight of the waveform network ([`network`]) in the blend with the trees' probabilities.
+    pub network_weight: f64,
     /// The six-rhythm boosted trees.
     pub classifier: RhythmClassifier,
     /// Headline validation figures.
@@ -142,6 +147,7 @@ impl Model {
                 "the parameters' features differ from this build's".into(),
             ));
         }
+        network::networks()?;
         Ok(Self { params })
     }
 }

@@ -17,7 +17,9 @@
 //!    `cardio_signal::quality::ppg`, whose 40-180 bpm rate range is widened here so that AF with a
 //!    fast ventricular rate is not called noise), no missing sample, and at least
 //!    [`super::features::MIN_INTERVALS`] pulse intervals. A window that fails is noisy; a
-//!    usable one gets its feature row ([`super::window::analyse`]) and six rhythm probabilities.
+//!    usable one gets its feature row ([`super::window::analyse`]) and six rhythm probabilities:
+//!    the boosted trees', with `P(af)` blended with the waveform network's ([`super::network`], on
+//!    the window of the recording resampled once to 50 Hz) by the model's `network_weight`.
 //! 6. **Label**: `noisy` when the usable windows cover less than half of the recording (a label, not
 //!    an error: the pulses were there but could not be trusted); otherwise the rhythm probabilities
 //!    are the duration-weighted mean over the usable windows (a soft vote) and the label is AF when
@@ -37,7 +39,7 @@ use cardio_signal::{hrv, ppg, SamplingRate};
 use serde_json::{json, Map, Value};
 
 use super::classifier::{Rhythm, RhythmProbabilities, WindowLabel};
-use super::window;
+use super::{network, window};
 use super::{Model, MODEL_ID};
 use crate::gate::{self, GateModality};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
@@ -259,9 +261,13 @@ impl Model {
         }
 
         let verdict = gate::gate(GateModality::Ppg)?.judge(&filled, fs_hz);
+        let net = &network::networks()
+            .map_err(|e| PredictError::ModelNotLoaded(format!("{MODEL_ID}: {e}")))?
+            .deployed;
+        let wave = network::resample(&filled, fs_hz).unwrap_or_default();
         let mut windows: Vec<WindowResult> = plan_windows(duration)
             .into_iter()
-            .map(|(a, b)| self.window(x, &analysis, fs, a, b))
+            .map(|(a, b)| self.window(x, &analysis, fs, a, b, (net, &wave)))
             .collect();
         if !verdict.plausible {
             // Not a plausible pulse recording: no window is judged.
@@ -489,7 +495,8 @@ impl Model {
         })
     }
 
-    /// Quality, intervals and rhythm of one window `[a, b)` seconds.
+    /// Quality, intervals and rhythm of one window `[a, b)` seconds; `wave` is the waveform network
+    /// and the whole recording at its rate.
     fn window(
         &self,
         raw: &[f64],
@@ -497,6 +504,7 @@ impl Model {
         fs: SamplingRate,
         start_s: f64,
         end_s: f64,
+        wave: (&network::Network, &[f64]),
     ) -> WindowResult {
         let hz = fs.hz();
         let len = analysis.cleaned.len();
@@ -516,7 +524,19 @@ impl Model {
             result.quality_score = 0.0;
             return result;
         }
-        result.probabilities = w.features.map(|f| self.params.classifier.predict(&f));
+        result.probabilities = w.features.map(|f| {
+            let tree = self.params.classifier.predict(&f);
+            let (net, at_rate) = wave;
+            let w0 = ((start_s * network::RATE_HZ).round() as usize).min(at_rate.len());
+            let w1 = ((end_s * network::RATE_HZ).round() as usize).clamp(w0, at_rate.len());
+            RhythmProbabilities {
+                rhythms: network::blend(
+                    tree.rhythms,
+                    net.call(&at_rate[w0..w1]),
+                    self.params.network_weight,
+                ),
+            }
+        });
         result
     }
 }

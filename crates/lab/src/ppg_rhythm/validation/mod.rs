@@ -4,10 +4,13 @@
 //!   [`SEED`]): patients are dealt to folds (those with any AF segment first), so no patient's
 //!   segments straddle folds. In every fold the classifier is trained from scratch on the other
 //!   folds' usable segments and calls the held-out ones; a segment the quality gate refuses is
-//!   called `noisy`. The AF threshold on `P(af)` is chosen inside the training folds only
-//!   ([`choose_threshold`]: an inner patient-grouped [`INNER_FOLDS`]-fold CV, the threshold of
-//!   [`THRESHOLD_GRID`] that maximises the smaller of AF sensitivity and specificity). The deployed
-//!   threshold is chosen the same way from this CV's out-of-fold probabilities.
+//!   called `noisy`. The trees' probabilities are blended with those of the fold's waveform
+//!   network ([`cardio_models::ppg_rhythm::network`], trained without the fold's patients by
+//!   `training/ppg_rhythm_cnn/train.py`), with the blend weight and AF threshold that were chosen
+//!   inside the fold's training patients only (an inner patient-grouped [`INNER_FOLDS`]-fold CV of
+//!   both models: the pair that maximises the smaller of AF sensitivity and specificity among
+//!   those that keep the specificity against sinus rhythm at 0.98 or more). The deployed blend was
+//!   chosen the same way from this CV's out-of-fold probabilities.
 //! - **Figures** ([`metrics`]): AF sensitivity (a noisy AF segment is a miss), specificity against
 //!   every non-AF rhythm and against sinus rhythm (a noisy segment is not an AF call), with 95 %
 //!   percentile bootstrap CIs over patients; the six-by-four table of calls; the six-rhythm accuracy
@@ -26,7 +29,7 @@ use std::collections::BTreeSet;
 
 use cardio_models::ppg_rhythm::classifier::{Rhythm, RhythmClassifier};
 use cardio_models::ppg_rhythm::window::feature_names;
-use cardio_models::ppg_rhythm::PpgRhythmError;
+use cardio_models::ppg_rhythm::{network, PpgRhythmError};
 
 use super::segments::Row;
 use crate::resample::{self, SplitMix64};
@@ -41,11 +44,7 @@ pub const FOLDS: usize = 5;
 pub const SEED: u64 = 0x0099_6A7E;
 /// Bootstrap resamples of the CIs.
 pub const BOOTSTRAP: usize = 1000;
-/// The AF thresholds on `P(af)` that [`choose_threshold`] considers.
-pub const THRESHOLD_GRID: [f64; 15] = [
-    0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85,
-];
-/// Folds of the inner CV that chooses the threshold.
+/// Folds of the inner CV that chooses the blend (in the network's training).
 pub const INNER_FOLDS: usize = 4;
 
 /// Patient-level fold of every row: patients with any AF segment are shuffled and dealt first,
@@ -74,54 +73,6 @@ pub fn fit(train: &[&Row], seed: u64) -> Result<RhythmClassifier, PpgRhythmError
         .ok_or_else(|| PpgRhythmError::Training("the training segments need AF and non-AF".into()))
 }
 
-/// The threshold of [`THRESHOLD_GRID`] that maximises `min(Se, Sp)` of `P(af) >= t` over `scored`
-/// (`(is AF, P(af))`); ties go to the threshold nearest 0.5, and 0.5 is returned without both AF
-/// and non-AF rows.
-pub fn best_threshold(scored: &[(bool, f64)]) -> f64 {
-    let pos = scored.iter().filter(|s| s.0).count();
-    let neg = scored.len() - pos;
-    if pos == 0 || neg == 0 {
-        return 0.5;
-    }
-    let mut best: (f64, f64) = (f64::NEG_INFINITY, 0.5);
-    for &t in &THRESHOLD_GRID {
-        let tp = scored.iter().filter(|s| s.0 && s.1 >= t).count();
-        let tn = scored.iter().filter(|s| !s.0 && s.1 < t).count();
-        let score = (tp as f64 / pos as f64).min(tn as f64 / neg as f64);
-        let better = score > best.0 + 1e-12
-            || ((score - best.0).abs() <= 1e-12 && (t - 0.5).abs() < (best.1 - 0.5).abs());
-        if better {
-            best = (score, t);
-        }
-    }
-    best.1
-}
-
-/// Chooses the AF threshold for a model trained on `train` by an inner patient-grouped
-/// [`INNER_FOLDS`]-fold CV inside `train` only (see [`best_threshold`]).
-///
-/// # Errors
-/// As [`fit`].
-pub fn choose_threshold(train: &[&Row], seed: u64) -> Result<f64, PpgRhythmError> {
-    let folds = grouped_folds(train, INNER_FOLDS, seed);
-    let mut scored = Vec::with_capacity(train.len());
-    for f in 0..INNER_FOLDS {
-        let inner: Vec<&Row> = train
-            .iter()
-            .zip(&folds)
-            .filter(|(_, &k)| k != f)
-            .map(|(r, _)| *r)
-            .collect();
-        let model = fit(&inner, seed.wrapping_add(100 + f as u64))?;
-        for (r, _) in train.iter().zip(&folds).filter(|(_, &k)| k == f) {
-            if let Some(x) = &r.features {
-                scored.push((r.rhythm == Rhythm::Af, model.predict(x).af()));
-            }
-        }
-    }
-    Ok(best_threshold(&scored))
-}
-
 /// What the CV gives for a held-out segment.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OutOfFold {
@@ -131,16 +82,28 @@ pub struct OutOfFold {
     pub camera: Option<[f64; 6]>,
     /// The AF threshold chosen in its training folds.
     pub threshold: f64,
+    /// The network's weight in the blend, chosen in its training folds.
+    pub blend_weight: f64,
 }
 
-/// Out-of-fold probabilities of every row and the AF threshold chosen inside its training folds;
-/// two threads.
+pub use network::blend;
+
+/// Out-of-fold probabilities of every row (trees blended with the fold's network) and the AF
+/// threshold chosen inside its training folds; two threads.
 ///
 /// # Errors
-/// As [`fit`].
+/// As [`fit`]; [`PpgRhythmError::Params`] when the committed networks do not load or are not one
+/// per fold.
 pub fn cross_validate(rows: &[Row]) -> Result<Vec<OutOfFold>, PpgRhythmError> {
     let refs: Vec<&Row> = rows.iter().collect();
     let folds = grouped_folds(&refs, FOLDS, SEED);
+    let nets = network::networks()?;
+    if nets.folds.len() != FOLDS {
+        return Err(PpgRhythmError::Params(format!(
+            "{} fold networks for {FOLDS} folds: retrain them (training/ppg_rhythm_cnn)",
+            nets.folds.len()
+        )));
+    }
     let run = |f: usize| -> Result<Vec<(usize, OutOfFold)>, PpgRhythmError> {
         let train: Vec<&Row> = rows
             .iter()
@@ -149,20 +112,26 @@ pub fn cross_validate(rows: &[Row]) -> Result<Vec<OutOfFold>, PpgRhythmError> {
             .map(|(r, _)| r)
             .collect();
         let seed = SEED.wrapping_add(f as u64);
-        let threshold = choose_threshold(&train, seed)?;
+        let net = &nets.folds[f];
         let model = fit(&train, seed)?;
         Ok(rows
             .iter()
             .enumerate()
             .filter(|(i, _)| folds[*i] == f)
             .map(|(i, r)| {
-                let call = |x: &Option<Vec<f64>>| x.as_ref().map(|x| model.predict(x).rhythms);
+                let call = |x: &Option<Vec<f64>>, wave: &Option<Vec<f32>>| {
+                    x.as_ref().map(|x| {
+                        let net_p = wave.as_ref().map(|w| net.probabilities(w));
+                        blend(model.predict(x).rhythms, net_p, net.blend_weight)
+                    })
+                };
                 (
                     i,
                     OutOfFold {
-                        probs: call(&r.features),
-                        camera: call(&r.camera),
-                        threshold,
+                        probs: call(&r.features, &r.wave),
+                        camera: call(&r.camera, &r.wave_camera),
+                        threshold: net.threshold,
+                        blend_weight: net.blend_weight,
                     },
                 )
             })
@@ -184,6 +153,7 @@ pub fn cross_validate(rows: &[Row]) -> Result<Vec<OutOfFold>, PpgRhythmError> {
             probs: None,
             camera: None,
             threshold: 0.5,
+            blend_weight: 0.0,
         };
         rows.len()
     ];
@@ -193,19 +163,6 @@ pub fn cross_validate(rows: &[Row]) -> Result<Vec<OutOfFold>, PpgRhythmError> {
         }
     }
     Ok(out)
-}
-
-/// The deployed threshold: [`best_threshold`] of the pooled out-of-fold `P(af)`.
-pub fn deployed_threshold(rows: &[Row], oof: &[OutOfFold]) -> f64 {
-    let scored: Vec<(bool, f64)> = rows
-        .iter()
-        .zip(oof)
-        .filter_map(|(r, o)| {
-            o.probs
-                .map(|p| (r.rhythm == Rhythm::Af, p[Rhythm::Af.index()]))
-        })
-        .collect();
-    best_threshold(&scored)
 }
 
 /// Split-gain importance of the features, named and sorted, largest first.
@@ -231,7 +188,7 @@ pub fn importance(model: &RhythmClassifier) -> Vec<(String, f64)> {
 /// As [`cross_validate`].
 pub fn validate(rows: &[Row]) -> Result<Report, PpgRhythmError> {
     let oof = cross_validate(rows)?;
-    let threshold = deployed_threshold(rows, &oof);
+    let deployed = &network::networks()?.deployed;
     let native = metrics::figures(rows, &oof, |o| o.probs, SEED);
     let camera = metrics::figures(rows, &oof, |o| o.camera, SEED ^ 1);
     let patients: BTreeSet<&str> = rows.iter().map(|r| r.patient.as_str()).collect();
@@ -244,13 +201,13 @@ pub fn validate(rows: &[Row]) -> Result<Report, PpgRhythmError> {
         patients: patients.len(),
         segments: rows.len(),
         folds: FOLDS,
-        threshold,
-        fold_thresholds: {
-            let mut t: Vec<f64> = oof.iter().map(|o| o.threshold).collect();
-            t.sort_by(f64::total_cmp);
-            t.dedup();
-            t
-        },
+        threshold: deployed.threshold,
+        blend_weight: deployed.blend_weight,
+        fold_blends: network::networks()?
+            .folds
+            .iter()
+            .map(|n| (n.blend_weight, n.threshold))
+            .collect(),
         native,
         camera,
         importance: Vec::new(),

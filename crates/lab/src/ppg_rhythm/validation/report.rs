@@ -49,10 +49,12 @@ pub struct Report {
     pub segments: usize,
     /// Folds.
     pub folds: usize,
-    /// The deployed AF threshold.
+    /// The deployed AF threshold on the blended `P(af)`.
     pub threshold: f64,
-    /// The thresholds the folds chose.
-    pub fold_thresholds: Vec<f64>,
+    /// The deployed network's weight in the blend.
+    pub blend_weight: f64,
+    /// `(network weight, AF threshold)` each fold chose inside its training patients.
+    pub fold_blends: Vec<(f64, f64)>,
     /// The figures at 100 Hz.
     pub native: PathFigures,
     /// The figures of the same segments resampled to 30 Hz.
@@ -158,15 +160,16 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "PPG rhythm: patient-grouped {}-fold CV on {} real-PPG segments of {} patients (Liu et al. 2022); AF threshold chosen by an inner {INNER_FOLDS}-fold CV in each fold ({}); deployed threshold {}; CIs: {BOOTSTRAP} bootstrap resamples of patients",
+            "PPG rhythm: patient-grouped {}-fold CV on {} real-PPG segments of {} patients (Liu et al. 2022); boosted trees blended with the waveform network; network weight and AF threshold chosen by an inner {INNER_FOLDS}-fold CV in each fold ({}); deployed: weight {}, threshold {}; CIs: {BOOTSTRAP} bootstrap resamples of patients",
             self.folds,
             self.segments,
             self.patients,
-            self.fold_thresholds
+            self.fold_blends
                 .iter()
-                .map(|t| num(*t, 2))
+                .map(|(w, t)| format!("{}/{}", num(*w, 2), num(*t, 2)))
                 .collect::<Vec<_>>()
                 .join(", "),
+            num(self.blend_weight, 2),
             num(self.threshold, 2)
         )?;
         writeln!(f)?;

@@ -9,14 +9,9 @@ fn row(patient: &str, rhythm: Rhythm, x: f64) -> Row {
         rhythm,
         features: Some(vec![x, 1.0]),
         camera: None,
+        wave: None,
+        wave_camera: None,
     }
-}
-
-#[test]
-fn the_best_threshold_balances_sensitivity_and_specificity() {
-    let scored = [(true, 0.9), (true, 0.6), (false, 0.5), (false, 0.1)];
-    assert_eq!(best_threshold(&scored), 0.55);
-    assert_eq!(best_threshold(&[(true, 0.9)]), 0.5);
 }
 
 #[test]
@@ -63,21 +58,25 @@ fn noisy_segments_count_as_missed_af_and_as_spared_non_af() {
             probs: Some(af),
             camera: None,
             threshold: 0.5,
+            blend_weight: 0.0,
         },
         OutOfFold {
             probs: None,
             camera: None,
             threshold: 0.5,
+            blend_weight: 0.0,
         },
         OutOfFold {
             probs: Some(sinus),
             camera: None,
             threshold: 0.5,
+            blend_weight: 0.0,
         },
         OutOfFold {
             probs: Some(af),
             camera: None,
             threshold: 0.5,
+            blend_weight: 0.0,
         },
     ];
     let f = metrics::figures(&rows, &oof, |o| o.probs, 1);

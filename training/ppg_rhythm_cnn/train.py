@@ -1,0 +1,269 @@
+"""Trains the PPG rhythm waveform network (crates/models/cards/ppg.md) on Liu et al. 2022.
+
+A small 1-D CNN on the 10-s pulse waveform, after Liu et al., "Multiclass Arrhythmia Detection and
+Classification From Photoplethysmography Signals Using a Deep Convolutional Neural Network",
+J Am Heart Assoc 2022;11:e023555, made small enough for CPU inference in the `cardio` binary.
+
+The folds are the Rust validation's own (patient-grouped, outer 5-fold and inner 4-fold inside each
+outer fold's training patients), read from the CSV that
+`cargo run --release -p cardio-lab --example ppg_rhythm -- dump` prints, together with the boosted
+trees' out-of-fold probabilities. For every outer fold this trains one network on the training
+patients and four inner networks; the inner out-of-fold probabilities of both models choose, inside
+the training patients only, the weight of the network in the blend and the AF threshold. A final
+network is trained on every patient; its blend weight and threshold come from the pooled outer
+out-of-fold probabilities (as the trees' deployed threshold does).
+
+Writes `ppg-rhythm-cnn.bin` (the outer fold networks, then the final one; see `write_weights`) and
+`oof.csv` and `inner.csv` (the networks' outer and inner out-of-fold probabilities). Fixed seed; runs on a CPU (slowly) or a
+GPU.
+"""
+
+import argparse
+import csv
+import json
+import os
+import struct
+import time
+
+import numpy as np
+import scipy.io
+import torch
+from scipy.signal import resample_poly
+from torch import nn
+
+RATE = 50  # Hz the network reads
+SAMPLES = 500  # 10 s
+CROP = 460  # training crop (the network ends in a global average, so any length works)
+CLASSES = 6
+FOLDS = 5
+INNER = 4
+CHANNELS = [(1, 16, 7), (16, 32, 5), (32, 32, 5), (32, 64, 5), (64, 64, 3)]
+WEIGHTS = [0.0, 0.25, 0.5, 0.75, 1.0]
+SINUS_FLOOR = 0.98
+THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85]
+
+
+def prepare(x, up, down):
+    """Resampled to RATE (polyphase, as cardio_signal::resample), SAMPLES long, detrended, z-scored."""
+    y = resample_poly(np.asarray(x, dtype=np.float64), up, down)
+    if len(y) >= SAMPLES:
+        y = y[:SAMPLES]
+    else:
+        y = np.concatenate([y, np.full(SAMPLES - len(y), y[-1])])
+    t = np.arange(SAMPLES, dtype=np.float64)
+    t -= t.mean()
+    y = y - y.mean() - t * (t @ (y - y.mean())) / (t @ t)
+    sd = y.std()
+    return (y / max(sd, 1e-9)).astype(np.float32)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        layers = []
+        for i, (cin, cout, k) in enumerate(CHANNELS):
+            layers += [nn.Conv1d(cin, cout, k, padding=k // 2), nn.BatchNorm1d(cout), nn.ReLU()]
+            if i < len(CHANNELS) - 1:
+                layers.append(nn.MaxPool1d(2))
+        self.features = nn.Sequential(*layers)
+        self.drop = nn.Dropout(0.3)
+        self.head = nn.Linear(CHANNELS[-1][1], CLASSES)
+
+    def forward(self, x):
+        h = self.features(x.unsqueeze(1)).mean(dim=2)
+        return self.head(self.drop(h))
+
+
+SMOKE = False
+
+
+def train_one(x, x_cam, y, seed, device, epochs):
+    if SMOKE:
+        x, x_cam, y = x[::10], x_cam[::10], y[::10]
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = Net().to(device)
+    counts = np.bincount(y, minlength=CLASSES).astype(np.float64)
+    w = torch.tensor(len(y) / (CLASSES * np.maximum(counts, 1)), dtype=torch.float32, device=device)
+    loss_fn = nn.CrossEntropyLoss(weight=w)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-2)
+    batch = 128
+    steps = epochs * ((len(y) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    xt = torch.tensor(x, device=device)
+    xc = torch.tensor(x_cam, device=device)
+    yt = torch.tensor(y, dtype=torch.long, device=device)
+    net.train()
+    for _ in range(epochs):
+        order = rng.permutation(len(y))
+        for s in range(0, len(y), batch):
+            idx = torch.tensor(order[s : s + batch], device=device)
+            cam = torch.tensor(rng.random(len(idx)) < 0.3, device=device).unsqueeze(1)
+            xb = torch.where(cam, xc[idx], xt[idx])
+            off = int(rng.integers(0, SAMPLES - CROP + 1))
+            xb = xb[:, off : off + CROP]
+            xb = xb + 0.05 * torch.randn_like(xb)
+            xb = xb * torch.tensor(rng.uniform(0.8, 1.25, (len(idx), 1)), dtype=torch.float32, device=device)
+            opt.zero_grad()
+            loss = loss_fn(net(xb), yt[idx])
+            loss.backward()
+            opt.step()
+            sched.step()
+    net.eval()
+    return net
+
+
+def predict(net, x, device):
+    with torch.no_grad():
+        out = []
+        for s in range(0, len(x), 1024):
+            out.append(torch.softmax(net(torch.tensor(x[s : s + 1024], device=device)), dim=1).cpu().numpy())
+        return np.concatenate(out).astype(np.float64)
+
+
+def best_blend(y, p_tree, p_net, usable):
+    """(weight, threshold) of the blend `weight * P_net(af) + (1 - weight) * P_tree(af) >= threshold`.
+
+    Among the pairs whose specificity against sinus rhythm is at least SINUS_FLOOR, the one that
+    maximises min(AF sensitivity, specificity against every non-AF rhythm); without any, the one of
+    highest sinus specificity. Ties go to the smaller weight, then to the threshold nearest 0.5. A
+    segment the trees' quality gate refuses is never an AF call.
+    """
+    af = y == 5
+    sinus = y == 0
+    best = None
+    for wt in WEIGHTS:
+        p = np.where(usable, wt * p_net[:, 5] + (1 - wt) * np.nan_to_num(p_tree[:, 5]), -1.0)
+        for t in THRESHOLDS:
+            call = p >= t
+            se = (af & call).sum() / af.sum()
+            sp = (~af & ~call).sum() / (~af).sum()
+            sp_sinus = (sinus & ~call).sum() / sinus.sum()
+            key = (sp_sinus >= SINUS_FLOOR, min(se, sp) if sp_sinus >= SINUS_FLOOR else sp_sinus)
+            if best is None or key[0] > best[0][0] or (key[0] == best[0][0] and (
+                key[1] > best[0][1] + 1e-12
+                or (abs(key[1] - best[0][1]) <= 1e-12 and wt == best[1] and abs(t - 0.5) < abs(best[2] - 0.5))
+            )):
+                best = (key, wt, t)
+    return best[1], best[2]
+
+
+def write_weights(path, nets, blends):
+    """Little-endian: b"CPPGCNN1", u32 network count, then per network f32 blend weight, f32 threshold
+    and, per conv layer, the batch-norm-folded weight [cout][cin][k] and bias [cout]; then the head
+    weight [6][64] and bias [6]."""
+    with open(path, "wb") as fh:
+        fh.write(b"CPPGCNN1")
+        fh.write(struct.pack("<I", len(nets)))
+        for net, (wt, t) in zip(nets, blends):
+            fh.write(struct.pack("<ff", wt, t))
+            mods = list(net.features)
+            convs = [m for m in mods if isinstance(m, nn.Conv1d)]
+            bns = [m for m in mods if isinstance(m, nn.BatchNorm1d)]
+            for conv, bn in zip(convs, bns):
+                scale = (bn.weight / torch.sqrt(bn.running_var + bn.eps)).detach().cpu().double()
+                wgt = conv.weight.detach().cpu().double() * scale[:, None, None]
+                b = (conv.bias.detach().cpu().double() - bn.running_mean.detach().cpu().double()) * scale + bn.bias.detach().cpu().double()
+                fh.write(wgt.numpy().astype("<f4").tobytes())
+                fh.write(b.numpy().astype("<f4").tobytes())
+            fh.write(net.head.weight.detach().cpu().numpy().astype("<f4").tobytes())
+            fh.write(net.head.bias.detach().cpu().numpy().astype("<f4").tobytes())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--datasets", default=os.environ.get("CARDIO_DATASETS"))
+    ap.add_argument("--dump", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=20220331)
+    ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--smoke", action="store_true", help="a tenth of the rows per network, one epoch")
+    args = ap.parse_args()
+    global SMOKE
+    SMOKE = args.smoke
+    if SMOKE:
+        args.epochs = 1
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    root = os.path.join(args.datasets, "ppg_arrhythmia_liu2022")
+    rows = list(csv.DictReader(open(args.dump)))
+    by_patient = {}
+    for i, r in enumerate(rows):
+        by_patient.setdefault(r["patient"], []).append((int(r["row"]), i))
+    n = len(rows)
+    x = np.zeros((n, SAMPLES), np.float32)
+    x_cam = np.zeros((n, SAMPLES), np.float32)
+    for patient, items in by_patient.items():
+        seg = scipy.io.loadmat(os.path.join(root, patient + ".mat"))["ppgseg"].astype(np.float64) / 65535.0
+        for row, i in items:
+            x[i] = prepare(seg[row], 1, 2)
+            x_cam[i] = prepare(resample_poly(seg[row], 3, 10), 5, 3)
+    y = np.array([int(r["label"]) for r in rows])
+    outer = np.array([int(r["outer"]) for r in rows])
+    inner = np.array([[int(r[f"inner{f}"]) for f in range(FOLDS)] for r in rows])
+    def probs(prefix):
+        return np.array([[float(r[f"{prefix}{k}"]) if r[f"{prefix}{k}"] else np.nan for k in range(CLASSES)] for r in rows])
+    p_tree = probs("p")
+    usable = ~np.isnan(p_tree[:, 0])
+    af = y == 5
+    started = time.time()
+    oof_net = np.zeros((n, CLASSES))
+    oof_cam = np.zeros((n, CLASSES))
+    nets, blends = [], []
+    inner_net = {}
+    for f in range(FOLDS):
+        tr = outer != f
+        q_tree = probs(f"q{f}_")
+        q_net = np.zeros((n, CLASSES))
+        for g in range(INNER):
+            fit_idx = tr & (inner[:, f] != g)
+            net = train_one(x[fit_idx], x_cam[fit_idx], y[fit_idx], args.seed + 100 * f + g + 1, device, args.epochs)
+            q_net[inner[:, f] == g] = predict(net, x[inner[:, f] == g], device)
+        q_usable = tr & ~np.isnan(q_tree[:, 0])
+        blend = best_blend(y[tr], q_tree[tr], q_net[tr], q_usable[tr])
+        inner_net[f] = q_net
+        net = train_one(x[tr], x_cam[tr], y[tr], args.seed + 100 * f, device, args.epochs)
+        oof_net[~tr] = predict(net, x[~tr], device)
+        oof_cam[~tr] = predict(net, x_cam[~tr], device)
+        nets.append(net)
+        blends.append(blend)
+        print(f"fold {f}: blend weight {blend[0]}, threshold {blend[1]} ({time.time() - started:.0f} s)", flush=True)
+    final_blend = best_blend(y, p_tree, oof_net, usable)
+    final = train_one(x, x_cam, y, args.seed, device, args.epochs)
+    nets.append(final)
+    blends.append(final_blend)
+    print(f"final: blend weight {final_blend[0]}, threshold {final_blend[1]} ({time.time() - started:.0f} s)", flush=True)
+    os.makedirs(args.out, exist_ok=True)
+    write_weights(os.path.join(args.out, "ppg-rhythm-cnn.bin"), nets, blends)
+    with open(os.path.join(args.out, "oof.csv"), "w") as fh:
+        fh.write("patient,row," + ",".join(f"n{k}" for k in range(CLASSES)) + "," + ",".join(f"c{k}" for k in range(CLASSES)) + "\n")
+        for i, r in enumerate(rows):
+            fh.write(f"{r['patient']},{r['row']}," + ",".join(f"{v:.6f}" for v in oof_net[i]) + "," + ",".join(f"{v:.6f}" for v in oof_cam[i]) + "\n")
+    with open(os.path.join(args.out, "inner.csv"), "w") as fh:
+        fh.write("patient,row," + ",".join(f"m{f}_{k}" for f in range(FOLDS) for k in range(CLASSES)) + "\n")
+        for i, r in enumerate(rows):
+            cells = []
+            for f in range(FOLDS):
+                cells += [f"{v:.6f}" if outer[i] != f else "" for v in inner_net[f][i]]
+            fh.write(f"{r['patient']},{r['row']}," + ",".join(cells) + "\n")
+    # quick summary with the outer folds' own blends
+    for name, wsel in [("net alone", None), ("blend", True)]:
+        p = np.zeros(n)
+        t = np.zeros(n)
+        for f in range(FOLDS):
+            m = outer == f
+            wt, th = blends[f] if wsel else (1.0, 0.5)
+            p[m] = wt * oof_net[m, 5] + (1 - wt) * np.nan_to_num(p_tree[m, 5])
+            t[m] = th
+        call = usable & (p >= t)
+        print(json.dumps({"model": name, "af_se": float((call & af).sum() / af.sum()),
+                          "sp_all": float((~call & ~af).sum() / (~af).sum()),
+                          "sp_sinus": float((~call & (y == 0)).sum() / (y == 0).sum()),
+                          "six_acc_net": float((oof_net.argmax(1) == y).mean())}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
