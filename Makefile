@@ -11,7 +11,7 @@ TEST_POSTGRES_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && e
 export TEST_POSTGRES_URL
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api golden clean
+.PHONY: help run build build-web deps-web chromium test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api golden train-ppg clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
@@ -21,6 +21,7 @@ help:
 	@echo "make bench        criterion benchmarks of the signal crate"
 	@echo "make bench-api    API p50/p99 latency of a 30-s ECG upload at 50 concurrent (release)"
 	@echo "make golden       recompute the signal crate's golden vectors with SciPy/NeuroKit2 (venv outside the repo)"
+	@echo "make train-ppg    retrain the PPG rhythm model (trees and waveform network; PyTorch in a venv outside the repo)"
 	@echo "make fmt | lint   format | lint everything"
 
 ## Setup -------------------------------------------------------------------------------------------
@@ -97,6 +98,22 @@ golden:
 	[ -x $(GOLDEN_VENV)/bin/python ] || python3 -m venv $(GOLDEN_VENV)
 	$(GOLDEN_VENV)/bin/pip install -q -r crates/signal/tests/golden/requirements.txt
 	$(GOLDEN_VENV)/bin/python crates/signal/tests/golden/make_golden.py
+
+# Retrains the PPG rhythm model (crates/models/cards/ppg.md): the trees' folds and out-of-fold
+# probabilities, the waveform networks (PyTorch in a venv outside the repo; a GPU when there is one,
+# else about an hour on two cores), then the trees and the card's figures. Needs CARDIO_DATASETS.
+TRAIN_VENV ?= $(HOME)/.cache/cardio/train-venv
+PPG_TRAIN_DIR ?= $(HOME)/.cache/cardio/ppg-train
+train-ppg:
+	[ -x $(TRAIN_VENV)/bin/python ] || python3 -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/pip install -q -r training/ppg_rhythm_cnn/requirements.txt
+	cargo build --release -p cardio-lab --example ppg_rhythm
+	mkdir -p $(PPG_TRAIN_DIR)
+	$(CARGO_TARGET_DIR)/release/examples/ppg_rhythm dump > $(PPG_TRAIN_DIR)/dump.csv
+	$(TRAIN_VENV)/bin/python training/ppg_rhythm_cnn/train.py --dump $(PPG_TRAIN_DIR)/dump.csv --out $(PPG_TRAIN_DIR)
+	cp $(PPG_TRAIN_DIR)/ppg-rhythm-cnn.bin crates/models/params/ppg-rhythm-cnn.bin
+	cargo build --release -p cardio-lab --example ppg_rhythm
+	$(CARGO_TARGET_DIR)/release/examples/ppg_rhythm train
 
 ## Housekeeping ------------------------------------------------------------------------------------
 fmt: deps-web

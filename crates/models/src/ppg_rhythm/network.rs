@@ -238,26 +238,55 @@ pub fn blend(tree: [f64; 6], net: Option<[f64; 6]>, weight: f64) -> [f64; 6] {
     out
 }
 
+/// Output channels of one register tile.
+const TILE_OUT: usize = 2;
+/// Time steps of one register tile.
+const TILE_TIME: usize = 16;
+
 impl Conv {
     /// `same`-padded convolution of `input` (`cin` rows of `len`) followed by ReLU.
+    ///
+    /// Computed in tiles of [`TILE_OUT`] channels by [`TILE_TIME`] steps whose sums stay in
+    /// registers over the whole reduction (inputs × taps), from a zero-padded copy of the input, so
+    /// that the loops have fixed lengths the compiler turns into vector instructions.
     fn forward(&self, input: &[f32], len: usize) -> Vec<f32> {
         let pad = self.taps / 2;
+        let tiles = len.div_ceil(TILE_TIME);
+        let stride = tiles * TILE_TIME + 2 * pad;
+        let mut padded = vec![0.0f32; self.cin * stride];
+        for (dst, src) in padded.chunks_exact_mut(stride).zip(input.chunks_exact(len)) {
+            dst[pad..pad + len].copy_from_slice(src);
+        }
         let mut out = vec![0.0f32; self.cout * len];
-        for (o, row) in out.chunks_exact_mut(len).enumerate() {
-            row.fill(self.bias[o]);
-            for (i, x) in input.chunks_exact(len).enumerate() {
-                let w = &self.weight[(o * self.cin + i) * self.taps..][..self.taps];
-                for (j, &wj) in w.iter().enumerate() {
-                    // out[t] += wj * x[t + j - pad] over the t where that index is inside x.
-                    let (t0, s0) = if j < pad { (pad - j, 0) } else { (0, j - pad) };
-                    let span = len.saturating_sub(t0.max(s0));
-                    for (d, s) in row[t0..t0 + span].iter_mut().zip(&x[s0..s0 + span]) {
-                        *d += wj * s;
+        let span = TILE_TIME + self.taps - 1;
+        for o in (0..self.cout).step_by(TILE_OUT) {
+            let outs = TILE_OUT.min(self.cout - o);
+            for tile in 0..tiles {
+                let t0 = tile * TILE_TIME;
+                let mut acc = [[0.0f32; TILE_TIME]; TILE_OUT];
+                for (r, a) in acc.iter_mut().enumerate().take(outs) {
+                    *a = [self.bias[o + r]; TILE_TIME];
+                }
+                for (i, row) in padded.chunks_exact(stride).enumerate() {
+                    let xs = &row[t0..t0 + span];
+                    for j in 0..self.taps {
+                        let mut xv = [0.0f32; TILE_TIME];
+                        xv.copy_from_slice(&xs[j..j + TILE_TIME]);
+                        for (r, a) in acc.iter_mut().enumerate().take(outs) {
+                            let w = self.weight[((o + r) * self.cin + i) * self.taps + j];
+                            for (s, x) in a.iter_mut().zip(xv) {
+                                *s += w * x;
+                            }
+                        }
                     }
                 }
-            }
-            for v in row.iter_mut() {
-                *v = v.max(0.0);
+                for (r, a) in acc.iter().enumerate().take(outs) {
+                    let n = TILE_TIME.min(len - t0);
+                    let dst = &mut out[(o + r) * len + t0..][..n];
+                    for (d, v) in dst.iter_mut().zip(a) {
+                        *d = v.max(0.0);
+                    }
+                }
             }
         }
         out
