@@ -50,8 +50,8 @@ pub struct TrackerSettings {
 impl Default for TrackerSettings {
     fn default() -> Self {
         Self {
-            motion_weight: 0.8,
-            change_cost_per_bpm: 0.1,
+            motion_weight: 0.9,
+            change_cost_per_bpm: 0.2,
             max_step_bpm: 4.0,
         }
     }
