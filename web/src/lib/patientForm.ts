@@ -54,9 +54,24 @@ export function patientValuesOf(patient: Patient): PatientValues {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function isPhone(value: string): boolean {
+const PHONE_KEYS = {
+  Invalid: 'errors.server.phoneInvalid',
+  TooShort: 'errors.server.phoneTooShort',
+  TooLong: 'errors.server.phoneTooLong',
+} as const;
+const EMERGENCY_PHONE_KEYS = {
+  Invalid: 'errors.server.emergencyPhoneInvalid',
+  TooShort: 'errors.server.emergencyPhoneTooShort',
+  TooLong: 'errors.server.emergencyPhoneTooLong',
+} as const;
+
+/** What is wrong with a phone number, as the server says it: a character, or too few or too many digits. */
+function phoneProblem(value: string): 'Invalid' | 'TooShort' | 'TooLong' | null {
+  if (!/^[\d\s+\-.()/]+$/.test(value)) return 'Invalid';
   const digits = value.replace(/\D/g, '').length;
-  return /^[\d\s+\-.()/]+$/.test(value) && digits >= 3 && digits <= 20;
+  if (digits < 3) return 'TooShort';
+  if (digits > 20) return 'TooLong';
+  return null;
 }
 
 function isRealDate(value: string): boolean {
@@ -83,11 +98,15 @@ export function validatePatient(values: PatientValues, today: string = localToda
   else if (!['male', 'female', 'other'].includes(gender)) errors.gender = 'errors.server.genderInvalid';
   const phone = v('phone');
   if (!phone) errors.phone = 'errors.server.phoneRequired';
-  else if (!isPhone(phone)) errors.phone = 'errors.server.phoneInvalid';
+  else {
+    const problem = phoneProblem(phone);
+    if (problem) errors.phone = PHONE_KEYS[problem];
+  }
   const email = v('email');
   if (email && !EMAIL.test(email)) errors.email = 'errors.server.invalidEmail';
   const emergencyPhone = v('emergencyPhone');
-  if (emergencyPhone && !isPhone(emergencyPhone)) errors.emergencyPhone = 'errors.server.emergencyPhoneInvalid';
+  const emergencyProblem = emergencyPhone ? phoneProblem(emergencyPhone) : null;
+  if (emergencyProblem) errors.emergencyPhone = EMERGENCY_PHONE_KEYS[emergencyProblem];
   return errors;
 }
 

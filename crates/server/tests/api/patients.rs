@@ -84,6 +84,10 @@ pub async fn names_the_missing_or_invalid_field(mut app: TestApp) {
             json!({"phone": "call me"}),
             "Phone must be a phone number (digits, spaces, + - . ( )).",
         ),
+        (
+            json!({"phone": "12"}),
+            "Phone is too short: a phone number has at least 3 digits.",
+        ),
         (json!({"email": "not-an-email"}), "Invalid email address."),
         (
             json!({"firstName": "x".repeat(101)}),

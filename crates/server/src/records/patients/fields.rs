@@ -149,7 +149,14 @@ pub fn today() -> Date {
     OffsetDateTime::now_utc().date()
 }
 
-/// A phone number: digits with optional `+`, spaces, dots, dashes and parentheses; 3 to 20 digits.
+/// Fewest digits of a phone number (a short emergency or internal number has three).
+pub const PHONE_MIN_DIGITS: usize = 3;
+/// Most digits of a phone number (E.164 allows 15; extensions and prefixes need a few more).
+pub const PHONE_MAX_DIGITS: usize = 20;
+
+/// A phone number: digits with optional `+`, spaces, dots, dashes and parentheses;
+/// [`PHONE_MIN_DIGITS`] to [`PHONE_MAX_DIGITS`] digits. The error says what is wrong: a character
+/// that has no place in a phone number, or too few or too many digits.
 ///
 /// # Errors
 /// A 422 naming the field (`label` is "Phone" or "Emergency phone").
@@ -159,9 +166,19 @@ pub fn phone(label: &str, value: &str) -> Result<String, ApiError> {
         .chars()
         .all(|c| c.is_ascii_digit() || " +-.()/".contains(c));
     let digits = value.chars().filter(char::is_ascii_digit).count();
-    if !allowed || !(3..=20).contains(&digits) {
+    if !allowed {
         return Err(ApiError::Validation(format!(
             "{label} must be a phone number (digits, spaces, + - . ( ))."
+        )));
+    }
+    if digits < PHONE_MIN_DIGITS {
+        return Err(ApiError::Validation(format!(
+            "{label} is too short: a phone number has at least {PHONE_MIN_DIGITS} digits."
+        )));
+    }
+    if digits > PHONE_MAX_DIGITS {
+        return Err(ApiError::Validation(format!(
+            "{label} is too long: a phone number has at most {PHONE_MAX_DIGITS} digits."
         )));
     }
     Ok(value)
@@ -217,8 +234,22 @@ mod tests {
             phone("Phone", " +34 (91) 555-12.34 ").unwrap(),
             "+34 (91) 555-12.34"
         );
-        assert!(phone("Phone", "call me").is_err());
-        assert!(phone("Phone", "12").is_err());
+        assert_eq!(
+            phone("Phone", "call me").unwrap_err().to_string(),
+            "Phone must be a phone number (digits, spaces, + - . ( ))."
+        );
+        for short in ["1", "12", "+1 2"] {
+            assert_eq!(
+                phone("Phone", short).unwrap_err().to_string(),
+                "Phone is too short: a phone number has at least 3 digits.",
+                "{short}"
+            );
+        }
+        assert_eq!(phone("Phone", "112").unwrap(), "112");
+        assert_eq!(
+            phone("Emergency phone", &"1".repeat(21)).unwrap_err().to_string(),
+            "Emergency phone is too long: a phone number has at most 20 digits."
+        );
         assert_eq!(
             phone("Phone", "").unwrap_err().to_string(),
             "Phone is required."
