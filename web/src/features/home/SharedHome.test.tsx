@@ -22,6 +22,21 @@ function result(overrides: Partial<SharedResult> = {}): SharedResult {
 }
 
 describe("A patient account's home", () => {
+  it('names a doctor whose name carries a title without adding another one', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user', emailVerified: true })),
+      'GET /api/shared/invitations': () =>
+        json(200, [
+          { id: 'sh-2', doctorName: 'Dr. Ana M. Reyes', patientFirstName: 'María', createdAt: '2026-11-20T10:00:00Z' },
+        ]),
+      'GET /api/shared/results': () => json(200, []),
+    });
+    renderApp('/home');
+    const invitation = await screen.findByText(/invites you to see the results of María's record/);
+    expect(invitation.textContent).toMatch(/^Dr\. Ana M\. Reyes invites you/);
+    expect(invitation.textContent).not.toContain('Dr. Dr.');
+  });
+
   it('accepts an invitation, then lists the shared results with plain findings and reports', async () => {
     let accepted = false;
     mockServer({

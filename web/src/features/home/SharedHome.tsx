@@ -10,6 +10,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
+import { hasTitle } from '../../lib/doctorName';
 import { formatDateTime, formatDay } from '../../lib/format';
 import { MODEL_NAMES } from '../../lib/prediction';
 import { useAcceptInvitation, useInvitations, useSharedResults } from './api/shared';
@@ -40,7 +41,7 @@ function Invitations() {
         {invitations.data.map((invitation) => (
           <li key={invitation.id} className="shared-list__item">
             <span>
-              {t('shared.invitation', {
+              {t(hasTitle(invitation.doctorName) ? 'shared.invitationTitled' : 'shared.invitation', {
                 doctor: invitation.doctorName,
                 name: invitation.patientFirstName,
                 date: formatDay(invitation.createdAt),
