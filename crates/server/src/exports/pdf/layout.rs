@@ -80,6 +80,8 @@ pub struct Writer {
     layer: PdfLayerReference,
     /// Top of the next block, mm from the bottom.
     y: f32,
+    /// The document title (written into the document information by [`Writer::finish`]).
+    title: String,
 }
 
 /// An RGB colour from 0-255 components.
@@ -109,6 +111,7 @@ impl Writer {
     /// 500 when an embedded font cannot be loaded (never with the committed fonts).
     pub fn new(title: &str) -> Result<Self, ApiError> {
         let (doc, page, layer) = PdfDocument::new(title, Mm(PAGE_W), Mm(PAGE_H), "content");
+        let title = title.to_owned();
         let font_error = |e: printpdf::Error| ApiError::Internal(format!("font: {e}"));
         let regular = doc
             .add_external_font(Cursor::new(REGULAR_TTF))
@@ -126,6 +129,7 @@ impl Writer {
             pages: vec![(page, layer)],
             layer: current,
             y: PAGE_H - TOP,
+            title,
         })
     }
 
@@ -363,8 +367,80 @@ impl Writer {
                 &self.regular,
             );
         }
-        self.doc
+        let title = self.title.clone();
+        let bytes = self
+            .doc
             .save_to_bytes()
-            .map_err(|e| ApiError::Internal(format!("the PDF could not be written: {e}")))
+            .map_err(|e| ApiError::Internal(format!("the PDF could not be written: {e}")))?;
+        with_unicode_title(&bytes, &title)
+    }
+}
+
+/// `text` as a PDF text string in UTF-16BE with its byte-order mark (PDF 32000-1 §7.9.2.2), which
+/// every viewer decodes; printpdf writes the title's raw UTF-8, which viewers read as
+/// PDFDocEncoding ("Cardio â€” …").
+fn utf16_text(text: &str) -> Vec<u8> {
+    let mut out = vec![0xFE, 0xFF];
+    for unit in text.encode_utf16() {
+        out.extend_from_slice(&unit.to_be_bytes());
+    }
+    out
+}
+
+/// The PDF `bytes` with the document information's `Title` rewritten as [`utf16_text`].
+///
+/// # Errors
+/// 500 when the PDF cannot be read back or written.
+fn with_unicode_title(bytes: &[u8], title: &str) -> Result<Vec<u8>, ApiError> {
+    let error =
+        |e: lopdf::Error| ApiError::Internal(format!("the PDF title could not be set: {e}"));
+    let mut doc = lopdf::Document::load_mem(bytes).map_err(error)?;
+    let info = doc
+        .trailer
+        .get(b"Info")
+        .and_then(lopdf::Object::as_reference)
+        .map_err(error)?;
+    doc.get_object_mut(info)
+        .and_then(lopdf::Object::as_dict_mut)
+        .map_err(error)?
+        .set(
+            "Title",
+            lopdf::Object::String(utf16_text(title), lopdf::StringFormat::Hexadecimal),
+        );
+    let mut out = Vec::with_capacity(bytes.len());
+    doc.save_to(&mut out)
+        .map_err(|e| ApiError::Internal(format!("the PDF could not be written: {e}")))?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod title_tests {
+    use super::*;
+
+    #[test]
+    fn the_title_is_written_in_utf16_so_viewers_read_it_as_written() {
+        let title = "Cardio — Informe de cribado (señal)";
+        let bytes = Writer::new(title)
+            .unwrap()
+            .finish("footer", |n, t| format!("{n}/{t}"))
+            .unwrap();
+        let doc = lopdf::Document::load_mem(&bytes).unwrap();
+        let info = doc.trailer.get(b"Info").unwrap().as_reference().unwrap();
+        let stored = doc
+            .get_object(info)
+            .unwrap()
+            .as_dict()
+            .unwrap()
+            .get(b"Title")
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_vec();
+        assert_eq!(&stored[..2], &[0xFE, 0xFF]);
+        let units: Vec<u16> = stored[2..]
+            .chunks_exact(2)
+            .map(|c| u16::from_be_bytes([c[0], c[1]]))
+            .collect();
+        assert_eq!(String::from_utf16(&units).unwrap(), title);
     }
 }

@@ -30,6 +30,12 @@ pub(super) const PCG_SECONDS: f64 = 5.0;
 /// Seconds of pulse on the PPG strip.
 pub(super) const PPG_SECONDS: f64 = 10.0;
 
+/// A probability as the screen shows it: times 100 with one decimal (spec §9), so 0.998 is 99.8%,
+/// never a rounded 100%.
+pub(super) fn percent(value: f64) -> String {
+    format!("{:.1}%", value * 100.0)
+}
+
 pub(super) fn band(s: &Strings, risk: f64) -> &'static str {
     match combine::risk_level(risk) {
         "high" => s.bands[2],
@@ -201,7 +207,7 @@ pub(super) fn write_combined(out: &mut Writer, s: &Strings, combined: Option<&Co
     };
     out.field(
         s.overall_risk,
-        &format!("{:.0}% — {}", c.risk_score * 100.0, band(s, c.risk_score)),
+        &format!("{} — {}", percent(c.risk_score), band(s, c.risk_score)),
         LABEL_W,
     );
     out.field(s.driver, modality_name(s, c.driver), LABEL_W);
@@ -223,12 +229,7 @@ pub(super) fn write_combined(out: &mut Writer, s: &Strings, combined: Option<&Co
             value = format!("{value}: {prediction}");
         }
         if let Some(risk) = m.risk_score {
-            value = format!(
-                "{value} ({} {:.0}%, {})",
-                s.risk,
-                risk * 100.0,
-                band(s, risk)
-            );
+            value = format!("{value} ({} {}, {})", s.risk, percent(risk), band(s, risk));
         }
         out.field(modality_name(s, m.modality), &value, LABEL_W);
     }
@@ -257,14 +258,10 @@ pub(super) fn write_analysis(
     out.subheading(modality_name(s, a.modality), 35.0 + strip);
     let r = &a.result;
     out.field(s.finding, &r.prediction, LABEL_W);
-    out.field(
-        s.confidence,
-        &format!("{:.0}%", r.confidence * 100.0),
-        LABEL_W,
-    );
+    out.field(s.confidence, &percent(r.confidence), LABEL_W);
     out.field(
         s.risk,
-        &format!("{:.0}% — {}", r.risk_score * 100.0, band(s, r.risk_score)),
+        &format!("{} — {}", percent(r.risk_score), band(s, r.risk_score)),
         LABEL_W,
     );
     for (label, value) in measured_values(s, &r.details) {
@@ -479,6 +476,13 @@ mod tests {
                 "Signal quality: 0.93 (usable)",
             ]
         );
+    }
+
+    #[test]
+    fn probabilities_print_with_one_decimal_as_on_screen() {
+        assert_eq!(percent(0.998), "99.8%");
+        assert_eq!(percent(0.75), "75.0%");
+        assert_eq!(percent(0.0004), "0.0%");
     }
 
     #[test]

@@ -247,7 +247,9 @@ mod tests {
         }
         assert_eq!(phone("Phone", "112").unwrap(), "112");
         assert_eq!(
-            phone("Emergency phone", &"1".repeat(21)).unwrap_err().to_string(),
+            phone("Emergency phone", &"1".repeat(21))
+                .unwrap_err()
+                .to_string(),
             "Emergency phone is too long: a phone number has at most 20 digits."
         );
         assert_eq!(
