@@ -64,6 +64,40 @@ fn trace(out: &Writer, points: impl Iterator<Item = Option<(f32, f32)>>, width_p
     out.stroke(&run, width_pt, &color);
 }
 
+/// The min-max envelope of `points` per column of the strip (`mm_per_s` mm per second, columns of
+/// 0.25 mm), as runs of `(column, min, max)` to draw as one polyline each. A run breaks only where
+/// a sample is missing or invalid, never at a column no sample falls in: a 30-Hz camera pulse has
+/// fewer samples than a 10-s strip has columns, and breaking there drew it as scattered dots.
+fn envelope_runs(
+    points: &[(f64, Option<f32>)],
+    mm_per_s: f32,
+    columns: usize,
+) -> Vec<Vec<(usize, f32, f32)>> {
+    let mut runs: Vec<Vec<(usize, f32, f32)>> = vec![Vec::new()];
+    for (t, v) in points {
+        let c = ((*t as f32 * mm_per_s) / 0.25) as usize;
+        if c > columns {
+            continue;
+        }
+        let Some(v) = v.filter(|v| v.is_finite()) else {
+            if runs.last().is_some_and(|r| !r.is_empty()) {
+                runs.push(Vec::new());
+            }
+            continue;
+        };
+        let run = runs.last_mut().expect("runs is never empty");
+        match run.last_mut() {
+            Some((last, lo, hi)) if *last == c => {
+                *lo = lo.min(v);
+                *hi = hi.max(v);
+            }
+            _ => run.push((c, v, v)),
+        }
+    }
+    runs.retain(|r| !r.is_empty());
+    runs
+}
+
 /// The ECG on standard paper: 10 s of the analysed lead in two rows of 5 s.
 pub fn ecg(out: &mut Writer, w: &Waveform, caption: &str, calibration: &str) {
     let rows = 2;
@@ -215,32 +249,19 @@ pub fn signal(out: &mut Writer, w: &Waveform, seconds: f64, caption: &str, marks
     let mid = bottom + h / 2.0;
     // Min and max per 0.25 mm column: an envelope that keeps every peak, whatever the rate.
     let columns = (width / 0.25) as usize;
-    let mut lo = vec![f32::INFINITY; columns + 1];
-    let mut hi = vec![f32::NEG_INFINITY; columns + 1];
-    for (t, v) in &points {
-        if let Some(v) = v.filter(|v| v.is_finite()) {
-            let c = ((*t as f32 * mm_per_s) / 0.25) as usize;
-            if c <= columns {
-                lo[c] = lo[c].min(v);
-                hi[c] = hi[c].max(v);
-            }
-        }
-    }
-    trace(
-        out,
-        (0..=columns).flat_map(|c| {
-            let x = MARGIN + c as f32 * 0.25;
-            if lo[c].is_finite() {
-                vec![
-                    Some((x, mid + (lo[c] - centre) * scale)),
-                    Some((x + 0.125, mid + (hi[c] - centre) * scale)),
+    for run in envelope_runs(&points, mm_per_s, columns) {
+        trace(
+            out,
+            run.iter().flat_map(|&(c, lo, hi)| {
+                let x = MARGIN + c as f32 * 0.25;
+                [
+                    Some((x, mid + (lo - centre) * scale)),
+                    Some((x + 0.125, mid + (hi - centre) * scale)),
                 ]
-            } else {
-                vec![None]
-            }
-        }),
-        0.4,
-    );
+            }),
+            0.4,
+        );
+    }
     for (times, label, (r, g, b)) in &marks.sets {
         let color = rgb(*r, *g, *b);
         for t in times.iter().map(|t| t - w.start_s) {
@@ -253,4 +274,34 @@ pub fn signal(out: &mut Writer, w: &Waveform, seconds: f64, caption: &str, marks
         }
     }
     out.advance(h + 8.0);
+}
+
+#[cfg(test)]
+mod envelope_tests {
+    use super::envelope_runs;
+
+    #[test]
+    fn a_slow_camera_pulse_is_one_line_not_dots() {
+        // 10 s at 30 Hz on a 180-mm strip: 300 samples for 720 columns.
+        let points: Vec<(f64, Option<f32>)> = (0..300)
+            .map(|i| (f64::from(i) / 30.0, Some((f64::from(i) * 0.2).sin() as f32)))
+            .collect();
+        let runs = envelope_runs(&points, 18.0, 720);
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].len(), 300);
+    }
+
+    #[test]
+    fn a_missing_sample_breaks_the_line_and_fast_samples_share_columns() {
+        let mut points: Vec<(f64, Option<f32>)> = (0..1000)
+            .map(|i| (f64::from(i) / 100.0, Some(f64::from(i % 7) as f32)))
+            .collect();
+        points[500].1 = None;
+        points[501].1 = Some(f32::NAN);
+        let runs = envelope_runs(&points, 18.0, 720);
+        assert_eq!(runs.len(), 2);
+        let (c, lo, hi) = runs[0][10];
+        assert_eq!(c, 10);
+        assert!(lo <= hi);
+    }
 }
