@@ -77,6 +77,15 @@ describe('Test Results page', () => {
     expect(ecg).toHaveTextContent('Doctor reviewNot yet reviewed');
     expect(ppg).toHaveTextContent("Doctor reviewReviewed: agreed with the model's finding");
 
+    // Download Report fetches the analysis's PDF (spec: both buttons on every card).
+    for (const [card, id] of [
+      [ecg, 'a-af'],
+      [ppg, 'a-normal'],
+    ] as const) {
+      const report = within(card).getByRole('link', { name: 'Download Report' });
+      expect(report).toHaveAttribute('href', `/api/analyses/${id}/report.pdf`);
+      expect(report).toHaveAttribute('download', `cardio-analysis-${id}.pdf`);
+    }
     // View Details opens the analysis page (waveform and full result).
     await userEvent.setup().click(within(ecg).getByRole('link', { name: 'View Details' }));
     expect(screen.getByTestId('location')).toHaveTextContent('/analyses/a-af');

@@ -1,4 +1,4 @@
-import { Activity, ClipboardList, Stethoscope, Waves } from 'lucide-react';
+import { Activity, ClipboardList, Download, Stethoscope, Waves } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -70,6 +70,13 @@ function ResultCard({ analysis }: { analysis: Analysis }) {
         <Link className="button button--secondary" to={analysisPath(analysis.id)}>
           {t('testResults.viewDetails')}
         </Link>
+        <a
+          className="button button--secondary"
+          href={`/api/analyses/${encodeURIComponent(analysis.id)}/report.pdf`}
+          download={`cardio-analysis-${analysis.id}.pdf`}
+        >
+          <Download size={16} aria-hidden="true" /> {t('testResults.downloadReport')}
+        </a>
       </div>
     </li>
   );
