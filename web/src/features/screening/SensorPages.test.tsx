@@ -130,6 +130,16 @@ describe('Signal steps with a screening', () => {
     renderApp('/sensor-ecg?screening=s-1');
     expect(await screen.findByText('María López')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/sensor-ppg?screening=s-1');
+    // The step bar marks the three steps before the ECG as completed, and the ECG as current.
+    const steps = within(screen.getByRole('navigation', { name: 'Screening steps' })).getAllByRole('listitem');
+    expect(steps.map((s) => s.textContent)).toEqual([
+      'Clinical Data (completed)',
+      'PCG (completed)',
+      'PPG (completed)',
+      '4ECG',
+    ]);
+    for (const done of steps.slice(0, 3)) expect(done).toHaveClass('step-progress__item--done');
+    expect(steps[3]).toHaveAttribute('aria-current', 'step');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Analyze ECG Data' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Please upload an ECG file first');
   });
