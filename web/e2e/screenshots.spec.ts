@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { createAccount, createPatientWithScreening, uniqueEmail } from './helpers';
+import { pulseCsv } from './signals';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
 
@@ -150,6 +151,18 @@ for (const variant of VARIANTS) {
     await page.goto(`/sensor-pcg?screening=${screeningId}`);
     await expect(page.locator('.patient-card__name')).toHaveText('María López');
     await shot(page, variant.name, 'sensor-pcg');
+
+    await page.goto(`/sensor-ecg?screening=${screeningId}`);
+    await expect(page.locator('.step-progress__item--done')).toHaveCount(3);
+    await shot(page, variant.name, 'sensor-ecg', false);
+
+    const pulse = await context.request.post('/api/predict/ppg/upload', {
+      multipart: { file: { name: 'pulse.csv', mimeType: 'text/csv', buffer: pulseCsv(30) }, patient_id: patientId },
+    });
+    expect(pulse.ok()).toBe(true);
+    await page.goto('/test-results');
+    await expect(page.locator('.test-card__title').first()).toBeVisible();
+    await shot(page, variant.name, 'test-results', false);
 
     await page.goto('/profile');
     await expect(page.locator('#profile-name')).toHaveText('Florence Nightingale');
