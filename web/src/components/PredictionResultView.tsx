@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PredictionResult } from '../api/client';
 import type { LoadWaveformWindow } from '../api/waveforms';
@@ -10,8 +10,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Spec §2: key/value pairs, underscores as spaces, nested objects as sub-lists, numbers with 2 decimals. */
+/** Lists of records longer than this (a long recording's per-window results) start collapsed. */
+const OPEN_LIST_MAX = 3;
+
+/**
+ * Spec §2: key/value pairs, underscores as spaces, nested objects as sub-lists, numbers with 2
+ * decimals (whole numbers as whole numbers). A long list of records is collapsed behind its count.
+ */
 function DetailList({ details }: { details: Record<string, unknown> }) {
+  const { t } = useTranslation();
   return (
     <ul>
       {Object.entries(details).map(([key, value]) => (
@@ -23,12 +30,17 @@ function DetailList({ details }: { details: Record<string, unknown> }) {
             value.every((item) => !isRecord(item)) ? (
               <span>{value.map(detailValue).join(', ')}</span>
             ) : (
-              <ol>
-                {value.map((item, index) => (
-                  // Items have no identity of their own; their position is it.
-                  <li key={index}>{isRecord(item) ? <DetailList details={item} /> : detailValue(item)}</li>
-                ))}
-              </ol>
+              <Collapsible
+                collapsed={value.length > OPEN_LIST_MAX}
+                summary={t('results.items', { count: value.length })}
+              >
+                <ol>
+                  {value.map((item, index) => (
+                    // Items have no identity of their own; their position is it.
+                    <li key={index}>{isRecord(item) ? <DetailList details={item} /> : detailValue(item)}</li>
+                  ))}
+                </ol>
+              </Collapsible>
             )
           ) : (
             <span>{detailValue(value)}</span>
@@ -36,6 +48,17 @@ function DetailList({ details }: { details: Record<string, unknown> }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** `children` behind a closed disclosure showing `summary` when `collapsed`, else as they are. */
+function Collapsible({ collapsed, summary, children }: { collapsed: boolean; summary: string; children: ReactNode }) {
+  if (!collapsed) return children;
+  return (
+    <details className="result__collapsed">
+      <summary>{summary}</summary>
+      {children}
+    </details>
   );
 }
 

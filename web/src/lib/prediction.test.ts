@@ -27,6 +27,9 @@ describe('prediction formatting (spec §2, §9)', () => {
     expect(percent(0.8734)).toBe('87.3%');
     expect(percent(1)).toBe('100.0%');
     expect(detailValue(72.456)).toBe('72.46');
+    expect(detailValue(0.5)).toBe('0.50');
+    expect(detailValue(16)).toBe('16');
+    expect(detailValue(0)).toBe('0');
     expect(detailValue('lead II')).toBe('lead II');
     expect(detailValue(null)).toBe('—');
     expect(detailLabel('heart_rate_bpm')).toBe('heart rate bpm');

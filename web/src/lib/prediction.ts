@@ -86,9 +86,12 @@ export function detailLabel(key: string): string {
   return key.replaceAll('_', ' ');
 }
 
-/** Spec §9: detail numbers with 2 decimals; other scalars as text. */
+/**
+ * Spec §9: detail numbers with 2 decimals, except whole numbers (counts such as "cycles: 16"),
+ * which are shown as they are; other scalars as text.
+ */
 export function detailValue(value: unknown): string {
-  if (typeof value === 'number') return value.toFixed(2);
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(2);
   if (value === null || value === undefined) return '—';
   return String(value);
 }
