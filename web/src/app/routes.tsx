@@ -9,7 +9,7 @@ import {
   VerifyEmailPage,
 } from '../features/auth';
 import { DevicesPage } from '../features/devices';
-import { HomePage } from '../features/home';
+import { HomePage, SharedResultsPage } from '../features/home';
 import { PatientDetailPage, PatientsPage } from '../features/patients';
 import { ProfilePage } from '../features/profile';
 import { ReportsPage } from '../features/reports';
@@ -17,10 +17,16 @@ import { ClinicalDataPage, IntakePage, SensorEcgPage, SensorPcgPage, SensorPpgPa
 import { SettingsPage } from '../features/settings';
 import { TestResultsPage } from '../features/test-results';
 import { WelcomePage } from '../features/welcome';
+import { useCurrentUser } from '../lib/session';
 import { AppLayout } from './layout/AppLayout';
 import { PublicLayout } from './layout/PublicLayout';
 import { paths } from './paths';
 import { RequireAuth } from './RequireAuth';
+
+/** Test Results: a doctor's analyses, or for a patient account the results shared with it. */
+function TestResultsForRole() {
+  return useCurrentUser().role === 'doctor' ? <TestResultsPage /> : <SharedResultsPage />;
+}
 
 /** The route table (spec §2). */
 export function AppRoutes() {
@@ -49,7 +55,7 @@ export function AppRoutes() {
           <Route path={paths.patientDetail} element={<PatientDetailPage />} />
           <Route path={paths.profile} element={<ProfilePage />} />
           <Route path={paths.reports} element={<ReportsPage />} />
-          <Route path={paths.testResults} element={<TestResultsPage />} />
+          <Route path={paths.testResults} element={<TestResultsForRole />} />
           <Route path={paths.analysisDetail} element={<AnalysisPage />} />
           <Route path={paths.devices} element={<DevicesPage />} />
           <Route path={paths.settings} element={<SettingsPage />} />

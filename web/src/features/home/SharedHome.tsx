@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SharedResult } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
+import { PageHeader } from '../../components/PageHeader';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
@@ -62,7 +63,8 @@ function Invitations() {
   );
 }
 
-function SharedResults() {
+/** The results doctors shared with this account (home and Test Results of a patient account). */
+export function SharedResults() {
   const { t } = useTranslation();
   const results = useSharedResults();
   let body;
@@ -150,5 +152,16 @@ function HeartRateTrend({ results }: { results: SharedResult[] }) {
         </ResponsiveContainer>
       </div>
     </figure>
+  );
+}
+
+/** Test Results for a patient account, which has no analyses of its own: what its doctors shared. */
+export function SharedResultsPage() {
+  const { t } = useTranslation();
+  return (
+    <div className="page">
+      <PageHeader title={t('testResults.title')} />
+      <SharedResults />
+    </div>
   );
 }

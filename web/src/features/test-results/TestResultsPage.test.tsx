@@ -116,4 +116,33 @@ describe('Test Results page', () => {
     renderApp('/test-results');
     expect(await screen.findByText('Test results cannot be loaded right now.')).toBeInTheDocument();
   });
+
+  it("shows a patient account the results its doctors shared, not 'No test results found'", async () => {
+    const fake = mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user', emailVerified: true })),
+      'GET /api/shared/invitations': () => json(200, []),
+      'GET /api/shared/results': () =>
+        json(200, [
+          {
+            id: 'a-9',
+            modality: 'ppg',
+            createdAt: '2026-11-20T10:00:00Z',
+            finding: 'normal',
+            prediction: 'Regular pulse rhythm',
+            heartRateBpm: 64,
+            reviewed: true,
+            doctorAgreed: true,
+            reviewedAt: '2026-11-21T09:00:00Z',
+            doctorName: 'Ana Ruiz',
+            reportUrl: '/api/shared/analyses/a-9/report.pdf',
+          },
+        ]),
+    });
+    renderApp('/test-results');
+    const list = await screen.findByRole('list', { name: 'Shared results' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(1);
+    expect(within(list).getByText('Heart rate 64 bpm')).toBeInTheDocument();
+    expect(screen.queryByText('No test results found')).not.toBeInTheDocument();
+    expect(requestsTo(fake, 'GET', '/api/analyses')).toHaveLength(0);
+  });
 });

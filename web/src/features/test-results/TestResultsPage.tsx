@@ -82,6 +82,7 @@ function ResultCard({ analysis }: { analysis: Analysis }) {
   );
 }
 
+/** Test Results (spec §2): a doctor's stored signal analyses. */
 export function TestResultsPage() {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>('all');
