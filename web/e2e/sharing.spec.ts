@@ -90,6 +90,13 @@ test('a doctor shares a reviewed result; the invited patient sees it and nothing
   await home.emulateMedia({ colorScheme: 'dark' });
   await home.waitForTimeout(400);
   await home.screenshot({ path: join(OUT, 'dark-patient-home.png'), fullPage: true });
+  // Test Results shows the patient the same shared result.
+  await home.goto('/test-results');
+  await expect(home.getByRole('list', { name: 'Shared results' }).getByRole('listitem')).toHaveCount(1);
+  await expect(home.getByText('No test results found')).toHaveCount(0);
+  await home.screenshot({ path: join(OUT, 'dark-patient-test-results.png'), fullPage: true });
+  await home.emulateMedia({ colorScheme: 'light' });
+  await home.goto('/home');
 
   // The doctor stops sharing: the patient's list empties.
   await page.reload();
