@@ -119,6 +119,50 @@ fn patient_resource(p: &Patient) -> Value {
     resource
 }
 
+/// What the intake recorded of the patient's history, as free text (FHIR R4 allows `code.text`
+/// alone): the medical history as a `Condition`, the current medications as a
+/// `MedicationStatement` (status `active`, as told at intake) and the allergies as an
+/// `AllergyIntolerance`; a blank field gives no resource.
+fn history_resources(p: &Patient, subject: &str) -> Vec<Value> {
+    let text = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
+    let mut out = Vec::new();
+    if let Some(history) = text(&p.medical_history) {
+        out.push(json!({
+            "resourceType": "Condition",
+            "category": [{"coding": [{
+                "system": "http://terminology.hl7.org/CodeSystem/condition-category",
+                "code": "problem-list-item",
+            }]}],
+            "code": {"text": history},
+            "subject": {"reference": subject},
+            "note": [{"text": "Medical history as recorded at intake."}],
+        }));
+    }
+    if let Some(medications) = text(&p.current_medications) {
+        out.push(json!({
+            "resourceType": "MedicationStatement",
+            "status": "active",
+            "medicationCodeableConcept": {"text": medications},
+            "subject": {"reference": subject},
+            "note": [{"text": "Current medications as recorded at intake."}],
+        }));
+    }
+    if let Some(allergies) = text(&p.allergies) {
+        out.push(json!({
+            "resourceType": "AllergyIntolerance",
+            "code": {"text": allergies},
+            "patient": {"reference": subject},
+            "note": [{"text": "Allergies as recorded at intake."}],
+        }));
+    }
+    out
+}
+
 /// The clinical parameters of one entry as observations (LOINC where LOINC has a code).
 fn clinical_observations(record: &ClinicalRecord, subject: &str) -> Vec<Value> {
     let p = &record.parameters;
@@ -452,6 +496,9 @@ pub(crate) async fn load(
 pub(crate) fn bundle(data: &PatientData, recordings: &Recordings) -> Value {
     let mut bundle = BundleBuilder::default();
     let subject = bundle.add(patient_resource(&data.patient));
+    for resource in history_resources(&data.patient, &subject) {
+        bundle.add(resource);
+    }
     let mut devices: BTreeMap<(String, String), String> = BTreeMap::new();
     for record in &data.records {
         for observation in clinical_observations(record, &subject) {

@@ -111,7 +111,11 @@ fn resources<'a>(bundle: &'a Value, kind: &str) -> Vec<&'a Value> {
 }
 
 async fn seed(app: &mut TestApp) -> (String, String) {
-    let patient = app.create_patient(patient_form()).await;
+    let mut form = patient_form();
+    form["medicalHistory"] = json!("Hypertension since 2015");
+    form["currentMedications"] = json!("Ramipril 5 mg daily");
+    form["allergies"] = json!("Penicillin");
+    let patient = app.create_patient(form).await;
     let response = app
         .post(
             &format!("/api/patients/{patient}/clinical"),
@@ -179,6 +183,25 @@ pub async fn a_patient_exports_as_a_valid_fhir_r4_bundle(mut app: TestApp) {
     assert_eq!(patients[0]["name"][0]["family"], "López");
     assert_eq!(patients[0]["birthDate"], "1961-04-12");
     assert_eq!(patients[0]["gender"], "female");
+
+    // What the intake recorded of the patient's history, each as its own resource.
+    let conditions = resources(&bundle, "Condition");
+    assert_eq!(conditions.len(), 1);
+    assert_eq!(conditions[0]["code"]["text"], "Hypertension since 2015");
+    let medications = resources(&bundle, "MedicationStatement");
+    assert_eq!(medications.len(), 1);
+    assert_eq!(medications[0]["status"], "active");
+    assert_eq!(
+        medications[0]["medicationCodeableConcept"]["text"],
+        "Ramipril 5 mg daily"
+    );
+    let allergies = resources(&bundle, "AllergyIntolerance");
+    assert_eq!(allergies.len(), 1);
+    assert_eq!(allergies[0]["code"]["text"], "Penicillin");
+    assert_eq!(
+        allergies[0]["patient"]["reference"],
+        conditions[0]["subject"]["reference"]
+    );
 
     let observations = resources(&bundle, "Observation");
     let coded = |code: &str| {
