@@ -57,7 +57,10 @@ async fn upload(app: &mut TestApp, path: &str, parts: &[Part<'_>]) -> Value {
 }
 
 async fn ecg_for_new_patient(app: &mut TestApp) -> String {
-    let patient = app.create_patient(patient_form()).await;
+    let mut form = patient_form();
+    form["medicalHistory"] = json!("Hypertension\nType 2 diabetes");
+    form["allergies"] = json!("Penicillin");
+    let patient = app.create_patient(form).await;
     let analysis = upload(
         app,
         "/api/predict/ecg/upload",
@@ -93,6 +96,8 @@ pub async fn an_analysis_report_names_the_patient_finding_band_and_review(mut ap
         "Doctor: Ana Ruiz",
         "María López",
         "1961-04-12",
+        "Medical history Hypertension; Type 2 diabetes",
+        "Allergies Penicillin",
         "Finding Echo",
         "Confidence 75.0%",
         "25.0% — Low",
@@ -107,6 +112,8 @@ pub async fn an_analysis_report_names_the_patient_finding_band_and_review(mut ap
         assert!(text.contains(expected), "{expected:?} not in {text}");
     }
     assert!(!text.contains("strip is unavailable"), "{text}");
+    // A field left blank at intake is left out.
+    assert!(!text.contains("Current medications"), "{text}");
     assert!(app
         .audit_actions()
         .await

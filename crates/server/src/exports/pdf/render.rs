@@ -159,6 +159,25 @@ pub(super) fn write_patient(out: &mut Writer, s: &Strings, patient: Option<&Pati
     out.field(s.sex, sex, LABEL_W);
     out.field(s.phone, &p.phone, LABEL_W);
     out.field(s.patient_id, &p.id, LABEL_W);
+    // What the intake recorded that a reader of a screening must know; blank fields are left out.
+    for (label, value) in [
+        (s.medical_history, &p.medical_history),
+        (s.current_medications, &p.current_medications),
+        (s.allergies, &p.allergies),
+    ] {
+        if let Some(text) = value.as_deref().map(one_line).filter(|t| !t.is_empty()) {
+            out.field(label, &text, LABEL_W);
+        }
+    }
+}
+
+/// A free-text field's lines joined with "; " (the report's fields wrap, but do not break lines).
+fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 pub(super) fn write_clinical(out: &mut Writer, s: &Strings, record: Option<&ClinicalRecord>) {

@@ -29,6 +29,12 @@ pub struct Strings {
     pub phone: &'static str,
     /// "Patient ID".
     pub patient_id: &'static str,
+    /// "Medical history" (as recorded at intake).
+    pub medical_history: &'static str,
+    /// "Current medications".
+    pub current_medications: &'static str,
+    /// "Allergies".
+    pub allergies: &'static str,
     /// No patient linked to the analysis.
     pub no_patient: &'static str,
     /// "years".
@@ -144,6 +150,9 @@ pub const EN: Strings = Strings {
     sexes: ["Male", "Female", "Other"],
     phone: "Phone",
     patient_id: "Patient ID",
+    medical_history: "Medical history",
+    current_medications: "Current medications",
+    allergies: "Allergies",
     no_patient: "No patient is linked to this analysis.",
     years: "years",
     clinical_parameters: "Clinical parameters",
@@ -226,6 +235,9 @@ pub const ES: Strings = Strings {
     sexes: ["Hombre", "Mujer", "Otro"],
     phone: "Teléfono",
     patient_id: "ID del paciente",
+    medical_history: "Antecedentes médicos",
+    current_medications: "Medicación actual",
+    allergies: "Alergias",
     no_patient: "Este análisis no está vinculado a ningún paciente.",
     years: "años",
     clinical_parameters: "Parámetros clínicos",
@@ -308,6 +320,9 @@ pub const FR: Strings = Strings {
     sexes: ["Homme", "Femme", "Autre"],
     phone: "Téléphone",
     patient_id: "ID du patient",
+    medical_history: "Antécédents médicaux",
+    current_medications: "Traitements en cours",
+    allergies: "Allergies",
     no_patient: "Aucun patient n'est lié à cette analyse.",
     years: "ans",
     clinical_parameters: "Paramètres cliniques",
@@ -403,6 +418,9 @@ mod tests {
             s.sex,
             s.phone,
             s.patient_id,
+            s.medical_history,
+            s.current_medications,
+            s.allergies,
             s.no_patient,
             s.years,
             s.clinical_parameters,
