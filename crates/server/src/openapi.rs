@@ -47,7 +47,7 @@ use crate::{
         auth::email_links::TokenRequest, auth::email_links::ResetRequest,
         auth::email_links::PasswordReset,
         settings::Settings, settings::Theme, settings::Language, settings::SessionTimeout,
-        patients::Patient, patients::PatientForm, patients::PatientPatch,
+        patients::Patient, patients::LastResult, patients::PatientForm, patients::PatientPatch,
         patients::fields::Gender, patients::fields::Status,
         clinical::routes::ClinicalForm, clinical::store::ClinicalParameters, clinical::store::ClinicalRecord,
         screenings::store::Screening, screenings::store::PatientSummary, screenings::routes::NewScreening,

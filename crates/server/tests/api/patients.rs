@@ -3,13 +3,15 @@
 use axum::http::StatusCode;
 use serde_json::json;
 
-use crate::helpers::{merge, patient_form, tick, TestApp};
+use crate::helpers::{clinical_form, merge, patient_form, tick, Part, TestApp};
+use crate::predict::realistic_pulse_values;
 
 crate::backend_tests!(
     creates_a_patient_with_server_fields,
     stores_optional_fields_only_when_filled,
     names_the_missing_or_invalid_field,
     lists_own_patients_newest_first,
+    the_list_shows_each_patients_last_result_and_every_analysis_is_a_visit,
     searches_names_phone_and_email_case_insensitively,
     filters_by_status,
     updates_some_fields_and_keeps_the_rest,
@@ -137,6 +139,70 @@ pub async fn lists_own_patients_newest_first(mut app: TestApp) {
         .map(|p| p["firstName"].clone())
         .collect();
     assert_eq!(names, [json!("Third"), json!("Second"), json!("First")]);
+}
+
+pub async fn the_list_shows_each_patients_last_result_and_every_analysis_is_a_visit(
+    mut app: TestApp,
+) {
+    app.signed_in_doctor().await;
+    let seen = app.create_patient(patient_form()).await;
+    let unseen = app
+        .create_patient(merge(patient_form(), json!({"firstName": "Nadie"})))
+        .await;
+    let visit = |list: &serde_json::Value, id: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let before = visit(&app.get("/api/patients").await.json(), &seen);
+    assert!(before.get("lastResult").is_none(), "{before}");
+    tick().await;
+
+    let response = app
+        .post(&format!("/api/patients/{seen}/clinical"), clinical_form())
+        .await;
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+    let after_clinical = visit(&app.get("/api/patients").await.json(), &seen);
+    assert!(
+        after_clinical["lastVisit"].as_str() > before["lastVisit"].as_str(),
+        "a clinical entry is a visit: {after_clinical}"
+    );
+    tick().await;
+
+    let response = app
+        .upload(
+            "/api/predict/ppg/upload",
+            &[
+                Part::file(
+                    "finger.txt",
+                    Some("text/plain"),
+                    realistic_pulse_values(12.0, 100.0).into_bytes(),
+                ),
+                Part::text("patient_id", &seen),
+                Part::text("sampling_rate", "100"),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let analysis = response.json();
+
+    let list = app.get("/api/patients").await.json();
+    let p = visit(&list, &seen);
+    assert!(
+        p["lastVisit"].as_str() > after_clinical["lastVisit"].as_str(),
+        "an analysis is a visit: {p}"
+    );
+    let last = &p["lastResult"];
+    assert_eq!(last["analysisId"], analysis["analysis_id"]);
+    assert_eq!(last["modality"], "ppg");
+    assert_eq!(last["label"], analysis["label"]);
+    assert_eq!(last["prediction"], analysis["prediction"]);
+    assert_eq!(last["riskScore"], analysis["risk_score"]);
+    assert_eq!(last["createdAt"], p["lastVisit"]);
+    assert!(visit(&list, &unseen).get("lastResult").is_none());
 }
 
 pub async fn searches_names_phone_and_email_case_insensitively(mut app: TestApp) {

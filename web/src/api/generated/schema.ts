@@ -1573,6 +1573,24 @@ export interface components {
          * @enum {string}
          */
         Language: "en" | "es" | "fr";
+        /** @description The latest analysis of a patient, as the patient list shows it. */
+        LastResult: {
+            /** @description The analysis. */
+            analysisId: string;
+            /** @description RFC 3339. */
+            createdAt: string;
+            /** @description Machine code of the finding (e.g. `af`, `normal`, `disease`). */
+            label: string;
+            /** @description `clinical`, `ecg`, `pcg` or `ppg`. */
+            modality: string;
+            /** @description The finding, as text. */
+            prediction: string;
+            /**
+             * Format: double
+             * @description Risk score, 0-1.
+             */
+            riskScore: number;
+        };
         /** @description One log entry. */
         LogEntry: {
             /** @description More about it (an error text, a baud rate, a file name); may be empty. */
@@ -1817,7 +1835,11 @@ export interface components {
             id: string;
             /** @description Last name. */
             lastName: string;
-            /** @description RFC 3339 time of the last visit (creation or the latest screening). */
+            lastResult?: null | components["schemas"]["LastResult"];
+            /**
+             * @description RFC 3339 time of the last visit: creation, or the latest screening, clinical entry or
+             *     analysis.
+             */
             lastVisit: string;
             /** @description Medical history, when given. */
             medicalHistory?: string | null;

@@ -4,7 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { makePatient, makeScreening } from '../../test/fixtures';
 import { deferred, json, makeUser, mockServer, renderApp, requestsTo, type Handler } from '../../test/utils';
 
-const MARIA = makePatient();
+const MARIA = makePatient({
+  lastResult: {
+    analysisId: 'a-7',
+    modality: 'ecg',
+    label: 'af',
+    prediction: 'Atrial fibrillation suspected',
+    riskScore: 0.82,
+    createdAt: '2026-11-20T10:00:00Z',
+  },
+});
 const JEAN = makePatient({
   id: 'p-2',
   firstName: 'Jean',
@@ -41,7 +50,7 @@ describe('Patients page', () => {
     );
   });
 
-  it('lists the patients with the seven columns', async () => {
+  it('lists the patients with the seven columns and the last result', async () => {
     server(() => json(200, [MARIA, JEAN]));
     renderApp('/patients');
     const table = await screen.findByRole('table');
@@ -49,7 +58,7 @@ describe('Patients page', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['Patient', 'Date of Birth', 'Gender', 'Phone', 'Last Visit', 'Status', 'Actions']);
+    ).toEqual(['Patient', 'Date of Birth', 'Gender', 'Phone', 'Last Visit', 'Last Result', 'Status', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(2);
     const first = within(rows[0] as HTMLElement);
@@ -63,6 +72,14 @@ describe('Patients page', () => {
     const second = within(rows[1] as HTMLElement);
     expect(second.getByText('Dec 31, 1955')).toBeInTheDocument();
     expect(second.getByText('Inactive')).toHaveClass('badge--muted');
+    // The last result: modality and finding linked to the analysis, its risk badge and its date.
+    expect(first.getByRole('link', { name: 'ECG: Atrial fibrillation suspected' })).toHaveAttribute(
+      'href',
+      '/analyses/a-7',
+    );
+    expect(first.getByText('High Risk')).toHaveClass('badge--danger');
+    expect(first.getByText('Nov 20, 2026')).toBeInTheDocument();
+    expect(second.getByText('No result yet')).toBeInTheDocument();
   });
 
   it('searches on the server after typing stops, and says when nothing matches', async () => {

@@ -3,14 +3,16 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { Patient } from '../../api/client';
-import { patientPath, paths } from '../../app/paths';
+import { analysisPath, patientPath, paths } from '../../app/paths';
 import { DoctorsOnly } from '../../components/DoctorsOnly';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
+import { ResultBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
 import { formatDate, formatDay } from '../../lib/format';
+import { MODEL_NAMES } from '../../lib/prediction';
 import { useCurrentUser } from '../../lib/session';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { usePatients } from './api';
@@ -94,6 +96,7 @@ function PatientList() {
               <th scope="col">{t('patients.columns.gender')}</th>
               <th scope="col">{t('patients.columns.phone')}</th>
               <th scope="col">{t('patients.columns.lastVisit')}</th>
+              <th scope="col">{t('patients.columns.lastResult')}</th>
               <th scope="col">{t('patients.columns.status')}</th>
               <th scope="col">{t('patients.columns.actions')}</th>
             </tr>
@@ -136,6 +139,25 @@ function PatientList() {
   );
 }
 
+/** The latest analysis: modality, finding, risk badge and date, linked to the analysis; a dash when none. */
+function LastResultCell({ patient }: { patient: Patient }) {
+  const { t } = useTranslation();
+  const last = patient.lastResult;
+  if (!last) return <span className="muted">{t('patients.noResult')}</span>;
+  const modality = MODEL_NAMES[last.modality as keyof typeof MODEL_NAMES] ?? last.modality;
+  return (
+    <div className="last-result">
+      <Link to={analysisPath(last.analysisId)} className="table__primary">
+        {modality}: {last.prediction}
+      </Link>
+      <span className="last-result__meta">
+        <ResultBadge label={last.label} riskScore={last.riskScore} />
+        <span className="table__secondary table__nowrap">{formatDay(last.createdAt)}</span>
+      </span>
+    </div>
+  );
+}
+
 function PatientRow({
   patient,
   starting,
@@ -161,6 +183,9 @@ function PatientRow({
       <td>{t(`patientForm.gender.${patient.gender}`)}</td>
       <td className="table__nowrap">{patient.phone}</td>
       <td className="table__nowrap">{formatDay(patient.lastVisit)}</td>
+      <td>
+        <LastResultCell patient={patient} />
+      </td>
       <td>
         <StatusBadge status={patient.status} />
       </td>

@@ -11,7 +11,10 @@ use crate::{
         db::ms_to_rfc3339,
         error::ApiError,
     },
-    records::reviews::{self, store::Review},
+    records::{
+        patients,
+        reviews::{self, store::Review},
+    },
 };
 
 /// What a model was given.
@@ -201,6 +204,9 @@ pub async fn insert(tx: &mut Transaction<'_, Any>, new: &NewAnalysis<'_>) -> Res
     .bind(files_json)
     .execute(&mut **tx)
     .await?;
+    if let Some(patient) = new.patient_id {
+        patients::store::touch_visit(tx, patient, new.user_id, new.created_at).await?;
+    }
     Ok(())
 }
 

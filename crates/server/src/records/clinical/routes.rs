@@ -156,6 +156,7 @@ pub async fn create(
     }
     let now = now_ms();
     let id = store::insert(&mut tx, &patient_id, doctor.id(), &parameters, now).await?;
+    patients::store::touch_visit(&mut tx, &patient_id, doctor.id(), now).await?;
     if let Some(screening_id) = &form.screening_id {
         screenings::store::attach_clinical(&mut tx, screening_id, doctor.id(), &id, now).await?;
     }

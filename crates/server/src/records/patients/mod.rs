@@ -87,8 +87,31 @@ pub struct Patient {
     pub created_at: String,
     /// RFC 3339.
     pub updated_at: String,
-    /// RFC 3339 time of the last visit (creation or the latest screening).
+    /// RFC 3339 time of the last visit: creation, or the latest screening, clinical entry or
+    /// analysis.
     pub last_visit: String,
+    /// The latest analysis stored for the patient (the patient list's "Last result"; only in
+    /// `GET /api/patients`, absent when there is none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_result: Option<LastResult>,
+}
+
+/// The latest analysis of a patient, as the patient list shows it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LastResult {
+    /// The analysis.
+    pub analysis_id: String,
+    /// `clinical`, `ecg`, `pcg` or `ppg`.
+    pub modality: String,
+    /// Machine code of the finding (e.g. `af`, `normal`, `disease`).
+    pub label: String,
+    /// The finding, as text.
+    pub prediction: String,
+    /// Risk score, 0-1.
+    pub risk_score: f64,
+    /// RFC 3339.
+    pub created_at: String,
 }
 
 /// The intake form. Missing required fields are reported by name, not as a body error.

@@ -4,7 +4,7 @@ use sqlx::{any::AnyRow, AnyConnection, Row};
 
 use super::{
     fields::{Gender, Status},
-    Patient, PatientFields,
+    LastResult, Patient, PatientFields,
 };
 use crate::{
     platform::db::{ms_to_rfc3339, Db},
@@ -72,6 +72,7 @@ fn patient_from_row(row: &AnyRow) -> Result<Patient, sqlx::Error> {
         created_at: ms_to_rfc3339(row.try_get("created_at")?),
         updated_at: ms_to_rfc3339(row.try_get("updated_at")?),
         last_visit: ms_to_rfc3339(row.try_get("last_visit")?),
+        last_result: None,
     })
 }
 
@@ -201,19 +202,22 @@ pub async fn find_fields(
     Ok(row.as_ref().map(fields_from_row).transpose()?)
 }
 
-/// Marks a visit (a new screening) on one of the doctor's patients.
+/// Marks a visit on one of the doctor's patients: a new screening, and every clinical entry and
+/// analysis stored for the patient. Never moves the last visit back.
 pub async fn touch_visit(
     conn: &mut AnyConnection,
     id: &str,
     doctor_id: &str,
     now: i64,
 ) -> Result<(), ApiError> {
-    sqlx::query("UPDATE patients SET last_visit = $3 WHERE id = $1 AND doctor_id = $2")
-        .bind(id)
-        .bind(doctor_id)
-        .bind(now)
-        .execute(conn)
-        .await?;
+    sqlx::query(
+        "UPDATE patients SET last_visit = $3 WHERE id = $1 AND doctor_id = $2 AND last_visit < $3",
+    )
+    .bind(id)
+    .bind(doctor_id)
+    .bind(now)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
@@ -235,10 +239,45 @@ pub async fn list(
         .bind(status.map_or("", Status::as_str))
         .fetch_all(&db.pool)
         .await?;
-    Ok(rows
+    let mut patients: Vec<Patient> = rows
         .iter()
         .map(patient_from_row)
-        .collect::<Result<_, _>>()?)
+        .collect::<Result<_, _>>()?;
+    let mut latest = last_results(db, doctor_id).await?;
+    for p in &mut patients {
+        p.last_result = latest.remove(&p.id);
+    }
+    Ok(patients)
+}
+
+/// The latest analysis of each of the doctor's patients that has one, by patient id (ties in time
+/// go to the larger id).
+async fn last_results(
+    db: &Db,
+    doctor_id: &str,
+) -> Result<std::collections::HashMap<String, LastResult>, ApiError> {
+    let rows = sqlx::query(
+        "SELECT a.id, a.patient_id, a.modality, a.label, a.prediction, a.risk_score, a.created_at          FROM analyses a WHERE a.user_id = $1 AND a.patient_id IS NOT NULL AND a.created_at =          (SELECT MAX(b.created_at) FROM analyses b WHERE b.user_id = $1 AND b.patient_id = a.patient_id)          ORDER BY a.id",
+    )
+    .bind(doctor_id)
+    .fetch_all(&db.pool)
+    .await?;
+    let mut out = std::collections::HashMap::new();
+    for row in &rows {
+        let patient: String = row.try_get("patient_id")?;
+        out.insert(
+            patient,
+            LastResult {
+                analysis_id: row.try_get("id")?,
+                modality: row.try_get("modality")?,
+                label: row.try_get("label")?,
+                prediction: row.try_get("prediction")?,
+                risk_score: row.try_get("risk_score")?,
+                created_at: ms_to_rfc3339(row.try_get("created_at")?),
+            },
+        );
+    }
+    Ok(out)
 }
 
 /// How many patients the doctor has.
