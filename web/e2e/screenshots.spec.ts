@@ -164,6 +164,10 @@ for (const variant of VARIANTS) {
     await expect(page.locator('.test-card__title').first()).toBeVisible();
     await shot(page, variant.name, 'test-results', false);
 
+    await page.goto('/patients');
+    await expect(page.locator('.last-result').first()).toBeVisible();
+    await shot(page, variant.name, 'patients-last-result', false);
+
     await page.goto('/profile');
     await expect(page.locator('#profile-name')).toHaveText('Florence Nightingale');
     await shot(page, variant.name, 'profile');

@@ -87,7 +87,7 @@ function PatientList() {
   } else {
     body = (
       <div className="table-wrap">
-        <table className="table">
+        <table className="table table--dense">
           <caption className="visually-hidden">{t('patients.tableCaption')}</caption>
           <thead>
             <tr>
@@ -147,12 +147,12 @@ function LastResultCell({ patient }: { patient: Patient }) {
   const modality = MODEL_NAMES[last.modality as keyof typeof MODEL_NAMES] ?? last.modality;
   return (
     <div className="last-result">
-      <Link to={analysisPath(last.analysisId)} className="table__primary">
+      <Link to={analysisPath(last.analysisId)}>
         {modality}: {last.prediction}
       </Link>
       <span className="last-result__meta">
         <ResultBadge label={last.label} riskScore={last.riskScore} />
-        <span className="table__secondary table__nowrap">{formatDay(last.createdAt)}</span>
+        <span className="last-result__date">{formatDay(last.createdAt)}</span>
       </span>
     </div>
   );
@@ -182,7 +182,7 @@ function PatientRow({
       <td className="table__nowrap">{formatDate(patient.dateOfBirth)}</td>
       <td>{t(`patientForm.gender.${patient.gender}`)}</td>
       <td className="table__nowrap">{patient.phone}</td>
-      <td className="table__nowrap">{formatDay(patient.lastVisit)}</td>
+      <td>{formatDay(patient.lastVisit)}</td>
       <td>
         <LastResultCell patient={patient} />
       </td>
