@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PredictionResult } from '../../../api/client';
 import { makeScreening } from '../../../test/fixtures';
+import { encodeWav } from '../../../lib/wav';
 import { json, makeUser, mockServer, renderApp } from '../../../test/utils';
 import { peakOf } from './useAudioRecording';
 
@@ -150,6 +151,27 @@ describe('PCG playback', () => {
     await user.click(await screen.findByRole('button', { name: 'Pause' }));
     expect(pause).toHaveBeenCalledTimes(1);
     expect(screen.getByRole('button', { name: 'Play' })).toBeInTheDocument();
+  });
+
+  it('plays a 1-kHz heart-sound WAV as an 8-kHz one (browsers refuse 1 kHz)', async () => {
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    const made: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      made.push(blob as Blob);
+      return `blob:test/${made.length}`;
+    });
+    server();
+    renderApp('/sensor-pcg?screening=s-1');
+    const user = userEvent.setup();
+    const input = (await screen.findByText('Browse Files')).parentElement?.querySelector('input') as HTMLInputElement;
+    const wav = encodeWav(new Float32Array(1000), 1000);
+    await user.upload(input, new File([await wav.arrayBuffer()], 'heart-1khz.wav', { type: 'audio/wav' }));
+    await user.click(await screen.findByRole('button', { name: 'Play' }));
+    expect(play).toHaveBeenCalledTimes(1);
+    const played = made.at(-1) as Blob;
+    const view = new DataView(await played.arrayBuffer());
+    expect(view.getUint32(24, true)).toBe(8000);
+    expect(document.querySelector('audio')?.getAttribute('src')).toBe(`blob:test/${made.length}`);
   });
 
   it('says so when the audio cannot be played', async () => {
