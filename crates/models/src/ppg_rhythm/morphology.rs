@@ -95,18 +95,22 @@ fn amplitudes_and_widths(x: &[f64], peaks: &[usize], median_gap: usize) -> (Vec<
     (amps, widths)
 }
 
-/// Correlation of each complete pulse (`± half` samples around its peak) with their mean.
-fn pulse_correlations(x: &[f64], peaks: &[usize], half: usize) -> Vec<f64> {
-    let complete: Vec<usize> = peaks
+/// The peaks whose whole pulse (`± half` samples) lies inside `x`.
+fn complete_pulses(x: &[f64], peaks: &[usize], half: usize) -> Vec<usize> {
+    peaks
         .iter()
         .copied()
         .filter(|&p| p >= half && p + half < x.len())
-        .collect();
+        .collect()
+}
+
+/// Correlation of each complete pulse (`± half` samples around its peak) with their mean.
+fn pulse_correlations(x: &[f64], complete: &[usize], half: usize) -> Vec<f64> {
     if complete.len() < 3 {
         return Vec::new();
     }
     let mut template = vec![0.0; 2 * half + 1];
-    for &p in &complete {
+    for &p in complete {
         for (t, v) in template.iter_mut().zip(&x[p - half..=p + half]) {
             *t += v;
         }
@@ -118,13 +122,8 @@ fn pulse_correlations(x: &[f64], peaks: &[usize], half: usize) -> Vec<f64> {
         .collect()
 }
 
-/// Correlation of each complete pulse with the next one (`± half` samples around their peaks).
-fn successive_correlations(x: &[f64], peaks: &[usize], half: usize) -> Vec<f64> {
-    let complete: Vec<usize> = peaks
-        .iter()
-        .copied()
-        .filter(|&p| p >= half && p + half < x.len())
-        .collect();
+/// Correlation of each complete pulse with the next one.
+fn successive_correlations(x: &[f64], complete: &[usize], half: usize) -> Vec<f64> {
     complete
         .windows(2)
         .map(|w| stats::pearson(&x[w[0] - half..=w[0] + half], &x[w[1] - half..=w[1] + half]))
@@ -276,7 +275,8 @@ pub fn pulse_features(x: &[f64], fs_hz: f64, peaks: &[usize]) -> Vec<f64> {
         out[5] = nan_unless(true, next);
     }
     let half = ((median_gap / 2.0) as usize).max(1);
-    let mut corrs = pulse_correlations(x, &peaks, half);
+    let complete = complete_pulses(x, &peaks, half);
+    let mut corrs = pulse_correlations(x, &complete, half);
     if !corrs.is_empty() {
         corrs.sort_by(f64::total_cmp);
         out[6] = stats::mean(&corrs);
@@ -286,7 +286,7 @@ pub fn pulse_features(x: &[f64], fs_hz: f64, peaks: &[usize]) -> Vec<f64> {
         out[14] =
             corrs.iter().filter(|&&c| c >= TYPICAL_CORRELATION).count() as f64 / corrs.len() as f64;
     }
-    let successive = successive_correlations(x, &peaks, half);
+    let successive = successive_correlations(x, &complete, half);
     if !successive.is_empty() {
         out[15] = stats::mean(&successive);
         out[16] = successive

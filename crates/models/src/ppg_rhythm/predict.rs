@@ -35,7 +35,7 @@
 //!    median of the motion-compensated rate of 8-s windows (`details.heart_rate_source`).
 
 use cardio_formats::{Channel, Recording};
-use cardio_signal::{hrv, ppg, SamplingRate};
+use cardio_signal::{hrv, ppg, stats, SamplingRate};
 use serde_json::{json, Map, Value};
 
 use super::classifier::{Rhythm, RhythmProbabilities, WindowLabel};
@@ -125,17 +125,7 @@ fn round(v: f64, digits: i32) -> f64 {
 }
 
 fn median(values: &[f64]) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    let mut s = values.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    Some(if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        f64::midpoint(s[n / 2 - 1], s[n / 2])
-    })
+    (!values.is_empty()).then(|| stats::median(values))
 }
 
 /// The display text of a label.
