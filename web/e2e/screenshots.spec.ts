@@ -121,6 +121,9 @@ for (const variant of VARIANTS) {
     await dialog.getByRole('button', { name: variant.text.analyze, exact: true }).click();
     await expect(page.locator('.result__condition')).toBeVisible();
     await shot(page, variant.name, 'model-results', false);
+    await page.locator('.result__factors').scrollIntoViewIfNeeded();
+    await expect(page.locator('.result__factors li').first()).toBeVisible();
+    await shot(page, variant.name, 'model-factors', false);
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
 

@@ -38,4 +38,31 @@ describe('PredictionResultView: additional details', () => {
     expect(gate.querySelector('details')).toBeNull();
     expect(gate).toHaveTextContent('a: 2');
   });
+
+  it("reads the clinical model's columns as ranked factors and keeps them out of the details list", () => {
+    render(
+      <PredictionResultView
+        result={result({
+          submodel: 'full',
+          contributions: [
+            { feature: 'age', value: 0.3 },
+            { feature: 'chest_pain_atypical_angina', value: -0.2 },
+            { feature: 'chest_pain_asymptomatic', value: 1.0 },
+            { feature: 'cholesterol', value: 0.01 },
+            { feature: 'thalassemia_reversible_defect', value: -0.6 },
+          ],
+        })}
+      />,
+    );
+    const factors = screen.getByRole('heading', { name: 'Main factors' }).closest('section') as HTMLElement;
+    expect(
+      within(factors)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Chest Pain Typeraises the estimate', 'Thalassemialowers the estimate', 'Ageraises the estimate']);
+    const details = screen.getByRole('heading', { name: 'Additional Details' }).closest('section') as HTMLElement;
+    expect(details).toHaveTextContent('submodel: full');
+    expect(details).not.toHaveTextContent('contributions');
+    expect(details).not.toHaveTextContent('chest pain asymptomatic');
+  });
 });

@@ -4,6 +4,7 @@ import type { PredictionResult } from '../api/client';
 import type { LoadWaveformWindow } from '../api/waveforms';
 import { ResultBadge } from './RiskBadge';
 import { AnalysisWaveform } from './waveform/AnalysisWaveform';
+import { clinicalFactors, type ClinicalAttribute } from '../lib/clinicalFactors';
 import { detailLabel, detailValue, percent } from '../lib/prediction';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -90,6 +91,13 @@ export function PredictionResultView({
   const kind = signalKind(result.model);
   const details: Record<string, unknown> = isRecord(result.details) ? result.details : {};
   const model: Record<string, unknown> | undefined = isRecord(details.model) ? details.model : undefined;
+  // The clinical model's columns read as ranked factors; the raw columns stay out of the details list.
+  const factors = clinicalFactors(details.contributions);
+  const largest = Math.max(...factors.map((f) => Math.abs(f.value)), 1e-9);
+  const listed =
+    factors.length > 0
+      ? Object.fromEntries(Object.entries(details).filter(([key]) => key !== 'contributions'))
+      : details;
   return (
     <div className="result">
       <p className="muted">
@@ -131,10 +139,35 @@ export function PredictionResultView({
           </ol>
         </section>
       )}
-      {withDetails && Object.keys(details).length > 0 && (
+      {factors.length > 0 && (
+        <section aria-labelledby={`${ids}-factors`}>
+          <h3 id={`${ids}-factors`}>{t('results.factors.title')}</h3>
+          <p className="muted">{t('results.factors.note')}</p>
+          <ol className="result__factors">
+            {factors.map((factor) => (
+              <li key={factor.attribute}>
+                <span className="result__factor-name">
+                  {factor.known
+                    ? t(`clinicalParams.${factor.attribute as ClinicalAttribute}`)
+                    : detailLabel(factor.attribute)}
+                </span>
+                <span className={factor.value > 0 ? 'result__factor--up' : 'result__factor--down'}>
+                  {factor.value > 0 ? t('results.factors.raises') : t('results.factors.lowers')}
+                </span>
+                <span
+                  className="result__factor-bar"
+                  aria-hidden="true"
+                  style={{ width: `${Math.round((40 * Math.abs(factor.value)) / largest) + 4}px` }}
+                />
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+      {withDetails && Object.keys(listed).length > 0 && (
         <section className="result__details" aria-labelledby={`${ids}-details`}>
           <h3 id={`${ids}-details`}>{t('results.details')}</h3>
-          <DetailList details={details} />
+          <DetailList details={listed} />
         </section>
       )}
       <p className="result__disclaimer">{t('results.disclaimer')}</p>
