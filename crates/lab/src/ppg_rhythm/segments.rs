@@ -32,6 +32,9 @@ pub struct Row {
 /// The rows of every segment (two threads).
 pub fn rows(segments: &[Segment]) -> Vec<Row> {
     let to_camera = Resampler::between(RATE_HZ, CAMERA_RATE_HZ).ok();
+    // The network's resamplers, planned once for all segments.
+    let to_network = Resampler::between(RATE_HZ, network::RATE_HZ).ok();
+    let camera_to_network = Resampler::between(CAMERA_RATE_HZ, network::RATE_HZ).ok();
     let one = |s: &Segment| {
         let features = cardio_models::ppg_rhythm::window::analyse_segment(&s.samples, RATE_HZ)
             .ok()
@@ -42,18 +45,16 @@ pub fn rows(segments: &[Segment]) -> Vec<Row> {
                 .ok()
                 .and_then(|w| w.features)
         });
-        let wave_of = |x: &[f64], hz: f64| {
-            network::resample(x, hz)
-                .ok()
-                .and_then(|y| network::prepare(&y))
+        let wave_of = |x: &[f64], r: &Option<Resampler>| {
+            r.as_ref().and_then(|r| network::prepare(&r.process(x)))
         };
         Row {
             patient: s.patient.clone(),
             rhythm: s.rhythm,
             features,
             camera,
-            wave: wave_of(&s.samples, RATE_HZ),
-            wave_camera: at_camera.and_then(|x| wave_of(&x, CAMERA_RATE_HZ)),
+            wave: wave_of(&s.samples, &to_network),
+            wave_camera: at_camera.and_then(|x| wave_of(&x, &camera_to_network)),
         }
     };
     let half = segments.len() / 2;

@@ -188,7 +188,7 @@ pub fn importance(model: &RhythmClassifier) -> Vec<(String, f64)> {
 /// As [`cross_validate`].
 pub fn validate(rows: &[Row]) -> Result<Report, PpgRhythmError> {
     let oof = cross_validate(rows)?;
-    let deployed = &network::networks()?.deployed;
+    let nets = network::networks()?;
     let native = metrics::figures(rows, &oof, |o| o.probs, SEED);
     let camera = metrics::figures(rows, &oof, |o| o.camera, SEED ^ 1);
     let patients: BTreeSet<&str> = rows.iter().map(|r| r.patient.as_str()).collect();
@@ -201,9 +201,9 @@ pub fn validate(rows: &[Row]) -> Result<Report, PpgRhythmError> {
         patients: patients.len(),
         segments: rows.len(),
         folds: FOLDS,
-        threshold: deployed.threshold,
-        blend_weight: deployed.blend_weight,
-        fold_blends: network::networks()?
+        threshold: nets.deployed.threshold,
+        blend_weight: nets.deployed.blend_weight,
+        fold_blends: nets
             .folds
             .iter()
             .map(|n| (n.blend_weight, n.threshold))
