@@ -75,25 +75,43 @@ export function pulseCsv(seconds: number): Buffer {
   return Buffer.from(`${lines.join('\n')}\n`);
 }
 
-/** A CSV ECG-like lead II trace at 250 Hz: P, QRS and T at about 75 bpm, breathing and noise. */
-export function ecgCsv(seconds: number): Buffer {
-  const lines = ['time,II'];
+/** An ECG-like lead II trace at 250 Hz (mV): P, QRS and T at about 75 bpm, breathing and noise. */
+function ecgSamples(seconds: number): number[] {
   const noise = seededNoise(3);
+  const out: number[] = [];
   for (let i = 0; i < seconds * 250; i += 1) {
     const t = i / 250;
     const d = ((breathingBeats(t) % 1) - 0.375) * 0.8;
     const g = (c: number, w: number, a: number) => a * Math.exp(-((d - c) ** 2) / w);
-    const v =
+    out.push(
       g(-0.16, 0.0008, 0.12) +
-      g(-0.02, 0.00005, -0.1) +
-      g(0, 0.00012, 1.2) +
-      g(0.025, 0.00005, -0.25) +
-      g(0.22, 0.002, 0.3) +
-      0.05 * Math.sin(2 * Math.PI * 0.25 * t) +
-      0.02 * noise();
-    lines.push(`${t.toFixed(3)},${v.toFixed(4)}`);
+        g(-0.02, 0.00005, -0.1) +
+        g(0, 0.00012, 1.2) +
+        g(0.025, 0.00005, -0.25) +
+        g(0.22, 0.002, 0.3) +
+        0.05 * Math.sin(2 * Math.PI * 0.25 * t) +
+        0.02 * noise(),
+    );
   }
+  return out;
+}
+
+/** A CSV ECG-like lead II trace at 250 Hz (see `ecgSamples`). */
+export function ecgCsv(seconds: number): Buffer {
+  const lines = ['time,II', ...ecgSamples(seconds).map((v, i) => `${(i / 250).toFixed(3)},${v.toFixed(4)}`)];
   return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+/**
+ * The same trace as a WFDB record `name`: a header and a format-16 signal file (little-endian
+ * 16-bit samples, 200 ADC units per mV), as PhysioNet's tools write them.
+ */
+export function ecgWfdb(name: string, seconds: number): { header: Buffer; signal: Buffer } {
+  const samples = ecgSamples(seconds);
+  const signal = Buffer.alloc(samples.length * 2);
+  samples.forEach((v, i) => signal.writeInt16LE(Math.round(v * 200), i * 2));
+  const header = `${name} 1 250 ${samples.length}\n${name}.dat 16 200 16 0 0 0 0 II\n# synthetic lead II\n`;
+  return { header: Buffer.from(header), signal };
 }
 
 /**

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { createAccount, createPatientWithScreening, uniqueEmail } from './helpers';
-import { ecgCsv, heartSoundWav, pulseCsv } from './signals';
+import { ecgWfdb, heartSoundWav, pulseCsv } from './signals';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
 
@@ -40,7 +40,17 @@ test('the screening workflow: heart sounds, pulse and ECG uploaded, combined res
   await page.getByRole('link', { name: 'Continue to ECG' }).click();
 
   await expect(page).toHaveURL(new RegExp(`/sensor-ecg\\?screening=${screeningId}$`));
-  await page.locator('input[type=file]').setInputFiles({ name: 'ecg.csv', mimeType: 'text/csv', buffer: ecgCsv(30) });
+  // A WFDB record: the header alone is kept, with the missing signal file named; then its signal file.
+  const record = ecgWfdb('rec7', 30);
+  const ecgInput = page.locator('input[type=file]');
+  await ecgInput.setInputFiles({ name: 'rec7.hea', mimeType: 'application/octet-stream', buffer: record.header });
+  await expect(page.getByRole('alert')).toHaveText(
+    'rec7.hea names the signal file rec7.dat: choose it too (both files together, or one after the other).',
+  );
+  await ecgInput.setInputFiles({ name: 'rec7.dat', mimeType: 'application/octet-stream', buffer: record.signal });
+  await expect(page.getByText(/^Selected: rec7\.hea, rec7\.dat \(/)).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.screenshot({ path: join(OUT, 'light-workflow-ecg-wfdb.png'), fullPage: true });
   await page.getByRole('button', { name: 'Analyze ECG Data' }).click();
   const combined = page.getByRole('region', { name: 'Combined screening result' });
   await expect(combined).toBeVisible();

@@ -27,14 +27,17 @@ const UPLOAD_PATHS = {
   ppg: '/api/predict/ppg/upload',
 } as const;
 
-/** Uploads one recording as multipart field `file` (spec §7), optionally for a screening. */
+/**
+ * Uploads one recording as multipart field `file` (spec §7), optionally for a screening; a WFDB
+ * record's header and signal files go as several `file` fields.
+ */
 export function predictUpload(
   kind: SignalKind,
-  file: File,
+  files: File | File[],
   link: { screeningId?: string } = {},
 ): Promise<PredictionResult> {
   const form = new FormData();
-  form.append('file', file, file.name);
+  for (const file of Array.isArray(files) ? files : [files]) form.append('file', file, file.name);
   if (link.screeningId) form.append('screening_id', link.screeningId);
   return unwrap(
     api.POST(UPLOAD_PATHS[kind], {

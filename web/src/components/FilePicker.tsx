@@ -3,33 +3,43 @@ import { useId, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ACCEPT, fileSize, type SignalKind } from '../lib/fileRules';
 
-/** A drag-and-drop or click file picker for one recording (spec §2), with the chosen file's size. */
+/**
+ * A drag-and-drop or click file picker for one recording (spec §2), with the chosen files' names
+ * and size. With `multiple`, several files may be chosen or dropped at once (a WFDB header with
+ * its signal files); otherwise only the first is taken.
+ */
 export function FilePicker({
   kind,
-  file,
+  files,
   disabled,
-  onFile,
+  onFiles,
   accept,
   hint,
+  multiple = false,
 }: {
   kind: SignalKind;
   /** Overrides the kind's accepted types. */
   accept?: string;
   /** Overrides the kind's line saying which files are accepted. */
   hint?: string;
-  file: File | null;
+  files: File[];
   disabled: boolean;
-  onFile: (file: File) => void;
+  multiple?: boolean;
+  onFiles: (files: File[]) => void;
 }) {
   const { t } = useTranslation();
   const inputId = useId();
   const [dragging, setDragging] = useState(false);
+  const take = (list: FileList | null | undefined) => {
+    const chosen = Array.from(list ?? []);
+    if (chosen.length > 0 && !disabled) onFiles(multiple ? chosen : chosen.slice(0, 1));
+  };
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
     setDragging(false);
-    const dropped = event.dataTransfer.files.item(0);
-    if (dropped && !disabled) onFile(dropped);
+    take(event.dataTransfer.files);
   };
+  const size = files.reduce((total, file) => total + file.size, 0);
   return (
     <div
       className={`drop-zone${dragging ? ' drop-zone--active' : ''}`}
@@ -51,16 +61,18 @@ export function FilePicker({
         type="file"
         className="visually-hidden"
         accept={accept ?? ACCEPT[kind]}
+        multiple={multiple}
         disabled={disabled}
         onChange={(event) => {
-          const chosen = event.target.files?.item(0);
-          if (chosen) onFile(chosen);
+          take(event.target.files);
           event.target.value = '';
         }}
       />
       <p className="muted">{hint ?? t(`models.accept.${kind}`)}</p>
-      {file ? (
-        <p className="drop-zone__file">{t('models.selected', { name: file.name, size: fileSize(kind, file.size) })}</p>
+      {files.length > 0 ? (
+        <p className="drop-zone__file">
+          {t('models.selected', { name: files.map((file) => file.name).join(', '), size: fileSize(kind, size) })}
+        </p>
       ) : null}
     </div>
   );

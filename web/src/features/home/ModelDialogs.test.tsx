@@ -91,6 +91,41 @@ describe('Home model modals', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('sends a WFDB header with its signal file, naming the part that is missing', async () => {
+    server({ 'POST /api/predict/ecg/upload': () => json(200, RESULT) });
+    const append = vi.spyOn(FormData.prototype, 'append');
+    renderApp('/home');
+    const { user, dialog } = await openModel(/ECG/);
+    const analyze = within(dialog).getByRole('button', { name: 'Analyze' });
+    const input = dialog.querySelector('input[type=file]') as HTMLInputElement;
+    expect(input.multiple).toBe(true);
+    expect(input.accept).toContain('.hea');
+    const header = new File(['100 1 360 2\n100.dat 16 200 16 0 0 0 0 MLII\n'], '100.hea');
+    const signal = new File([new Uint8Array([1, 0, 2, 0])], '100.dat');
+
+    await user.upload(input, header);
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      '100.hea names the signal file 100.dat: choose it too (both files together, or one after the other).',
+    );
+    expect(analyze).toBeDisabled();
+    await user.upload(input, signal);
+    expect(await within(dialog).findByText(/^Selected: 100.hea, 100.dat/)).toBeInTheDocument();
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(analyze);
+    await screen.findByRole('dialog', { name: 'Analysis Results' });
+    expect(append).toHaveBeenCalledWith('file', header, '100.hea');
+    expect(append).toHaveBeenCalledWith('file', signal, '100.dat');
+
+    await user.click(screen.getByRole('button', { name: 'Analyze Another' }));
+    const form = await screen.findByRole('dialog', { name: 'ECG' });
+    const again = form.querySelector('input[type=file]') as HTMLInputElement;
+    await user.upload(again, signal);
+    expect(await within(form).findByRole('alert')).toHaveTextContent(
+      '100.dat holds WFDB samples without their header: choose it together with 100.hea.',
+    );
+    expect(within(form).getByRole('button', { name: 'Analyze' })).toBeDisabled();
+  });
+
   it('sends the clinical modal defaults and shows a 503 as the spec words it', async () => {
     const fake = server({
       'POST /api/predict/clinical': () => json(503, { detail: 'Model not loaded. Please check backend server.' }),

@@ -14,7 +14,7 @@ import { fetchWaveformWindow } from '../../api/waveforms';
 import { ReviewPanel } from '../../components/review/ReviewPanel';
 import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
-import { fileProblem } from '../../lib/fileRules';
+import { useRecordingFiles } from '../../lib/useRecordingFiles';
 import { MODEL_NAMES, percent, predictionErrorMessage } from '../../lib/prediction';
 import { useReview } from '../../lib/useReview';
 import { combineScreening, fetchScreeningAnalyses, useScreeningAnalyses } from './api';
@@ -76,28 +76,31 @@ function hasCurrentClinical(stored: Analysis[], clinical: ClinicalRecord): boole
 export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [file, setFile] = useState<File | null>(null);
+  const selection = useRecordingFiles('ecg');
+  const files = selection.files;
   // A recording a network device pushed, attached to this screening (already analysed).
   const [attached, setAttached] = useState(false);
-  // The file whose upload succeeded (a retry after a later failure does not store it twice).
-  const [uploaded, setUploaded] = useState<File | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // The files whose upload succeeded (a retry after a later failure does not store them twice).
+  const [uploaded, setUploaded] = useState<File[] | null>(null);
+  const [stepError, setError] = useState<string | null>(null);
+  const error = stepError ?? selection.error;
   const [progress, setProgress] = useState<Record<Step, StepState> | null>(null);
   // On a completed screening: the form is open again to analyse another ECG.
   const [replacing, setReplacing] = useState(false);
   const combined = screening.combined ?? null;
 
-  const choose = (chosen: File) => {
-    const problem = fileProblem('ecg', chosen);
-    setError(problem ? t(problem) : null);
-    setFile(problem ? null : chosen);
+  const choose = (chosen: File[]) => {
+    setError(null);
+    selection.choose(chosen);
   };
 
   const analyze = async () => {
-    if (!file && !attached) {
+    if (files.length === 0 && !attached) {
       setError(t('sensor.ecgFileFirst'));
       return;
     }
+    // An incomplete WFDB record: its message (naming the missing file) is already shown.
+    if (files.length > 0 && !selection.complete) return;
     setError(null);
     const states: Record<Step, StepState> = {
       clinical: 'pending',
@@ -124,9 +127,9 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
       const stored = await run('pcg', () => fetchScreeningAnalyses(screening.id));
       if (!stored.some((a) => a.modality === 'pcg')) set('pcg', 'notPerformed');
       set('ppg', stored.some((a) => a.modality === 'ppg') ? 'done' : 'notPerformed');
-      if (file && uploaded !== file) {
-        await run('ecg', () => predictUpload('ecg', file, { screeningId: screening.id }));
-        setUploaded(file);
+      if (files.length > 0 && uploaded !== files) {
+        await run('ecg', () => predictUpload('ecg', files, { screeningId: screening.id }));
+        setUploaded(files);
       } else {
         set('ecg', 'done');
       }
@@ -150,7 +153,7 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
       }
       setProgress(null);
       setReplacing(false);
-      setFile(null);
+      selection.clear();
       setUploaded(null);
       setAttached(false);
     } catch (caught) {
@@ -206,8 +209,13 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
           {t('sensor.ecgUploadTitle')}
         </h2>
         {replacing && combined && hasEcg(combined) ? <p className="muted">{t('combined.anotherEcgText')}</p> : null}
-        <FilePicker kind="ecg" file={file} disabled={false} onFile={choose} />
-        <SerialSource kind="ecg" limitMs={ECG_SERIAL_LIMIT_MS} disabled={false} onRecorded={choose} />
+        <FilePicker kind="ecg" files={files} multiple disabled={false} onFiles={choose} />
+        <SerialSource
+          kind="ecg"
+          limitMs={ECG_SERIAL_LIMIT_MS}
+          disabled={false}
+          onRecorded={(recorded) => choose([recorded])}
+        />
         {attached ? (
           <p className="muted" role="status">
             {t('devices.record.attachedEcg')}
@@ -218,14 +226,21 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
             screeningId={screening.id}
             disabled={false}
             onAttached={() => {
-              setFile(null);
+              selection.clear();
               setAttached(true);
             }}
           />
         )}
         <ErrorBanner message={error} />
-        {file ? (
-          <button type="button" className="button button--secondary button--small" onClick={() => setFile(null)}>
+        {files.length > 0 ? (
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={() => {
+              setError(null);
+              selection.clear();
+            }}
+          >
             {t('sensor.removeFile')}
           </button>
         ) : null}

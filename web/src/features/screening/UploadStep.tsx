@@ -270,9 +270,11 @@ function UploadPanel({
           kind={kind}
           accept={kind === 'ppg' ? ACCEPT_PPG_PAGE : undefined}
           hint={kind === 'ppg' ? t('sensor.ppgAccept') : undefined}
-          file={file}
+          files={file ? [file] : []}
           disabled={upload.isPending || recording || readingVideo}
-          onFile={choose}
+          onFiles={([chosen]) => {
+            if (chosen) choose(chosen);
+          }}
         />
         {kind === 'ppg' ? (
           <video ref={fileVideo} className="visually-hidden" muted playsInline aria-hidden="true" tabIndex={-1} />

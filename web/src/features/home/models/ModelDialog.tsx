@@ -8,7 +8,7 @@ import { fetchWaveformWindow } from '../../../api/waveforms';
 import { predictionErrorMessage, type ModelKind } from '../../../lib/prediction';
 import { usePredict, type ClinicalPredictBody } from '../api';
 import { FilePicker } from '../../../components/FilePicker';
-import { fileProblem } from '../../../lib/fileRules';
+import { useRecordingFiles } from '../../../lib/useRecordingFiles';
 
 type ClinicalValues = Record<Exclude<keyof ClinicalPredictBody, 'patient_id' | 'screening_id'>, string>;
 
@@ -127,17 +127,14 @@ export function ModelDialog({ kind, onClose }: { kind: ModelKind; onClose: () =>
   const { t } = useTranslation();
   const predict = usePredict();
   const [values, setValues] = useState<ClinicalValues>(CLINICAL_DEFAULTS);
-  const [file, setFile] = useState<File | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
+  const recording = useRecordingFiles(kind === 'clinical' ? 'ecg' : kind);
   const [result, setResult] = useState<PredictionResult | null>(null);
   const busy = predict.isPending;
 
-  const chooseFile = (chosen: File) => {
+  const chooseFiles = (chosen: File[]) => {
     if (kind === 'clinical') return;
     predict.reset();
-    const problem = fileProblem(kind, chosen);
-    setFileError(problem ? t(problem) : null);
-    setFile(problem ? null : chosen);
+    recording.choose(chosen);
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -147,17 +144,17 @@ export function ModelDialog({ kind, onClose }: { kind: ModelKind; onClose: () =>
       predict.mutate({ kind, body: clinicalBody(values) }, { onSuccess: setResult });
       return;
     }
-    if (!file) {
-      setFileError(t(kind === 'pcg' ? 'models.errors.noAudioFile' : 'models.errors.noFile'));
+    if (recording.files.length === 0) {
+      recording.setError(t(kind === 'pcg' ? 'models.errors.noAudioFile' : 'models.errors.noFile'));
       return;
     }
-    predict.mutate({ kind, file }, { onSuccess: setResult });
+    if (!recording.complete) return;
+    predict.mutate({ kind, files: recording.files }, { onSuccess: setResult });
   };
 
   const analyzeAnother = () => {
     setResult(null);
-    setFile(null);
-    setFileError(null);
+    recording.clear();
     predict.reset();
   };
 
@@ -177,8 +174,8 @@ export function ModelDialog({ kind, onClose }: { kind: ModelKind; onClose: () =>
     );
   }
 
-  const error = predict.isError ? predictionErrorMessage(predict.error, kind, t) : fileError;
-  const canAnalyze = !busy && (kind === 'clinical' || file !== null);
+  const error = predict.isError ? predictionErrorMessage(predict.error, kind, t) : recording.error;
+  const canAnalyze = !busy && (kind === 'clinical' || recording.complete);
   return (
     <Modal key="form" title={t(TITLES[kind])} onClose={onClose}>
       <form className="form" onSubmit={onSubmit} aria-busy={busy}>
@@ -189,7 +186,13 @@ export function ModelDialog({ kind, onClose }: { kind: ModelKind; onClose: () =>
             onChange={(field, value) => setValues((current) => ({ ...current, [field]: value }))}
           />
         ) : (
-          <FilePicker kind={kind} file={file} disabled={busy} onFile={chooseFile} />
+          <FilePicker
+            kind={kind}
+            files={recording.files}
+            multiple={kind === 'ecg'}
+            disabled={busy}
+            onFiles={chooseFiles}
+          />
         )}
         <ErrorBanner message={error} />
         <div className="form-actions">
