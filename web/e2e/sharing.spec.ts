@@ -107,3 +107,84 @@ test('a doctor shares a reviewed result; the invited patient sees it and nothing
   await doctor.close();
   await patient.close();
 });
+
+test('a screening sign-off settles its results: pending reviews drop and the patient receives them', async ({
+  browser,
+  baseURL,
+}) => {
+  mkdirSync(OUT, { recursive: true });
+  const doctor = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  await createAccount(doctor.request, { name: 'Irene Castro', email: uniqueEmail('settle-doctor') });
+  const lastName = uniqueSurname();
+  const { patientId, screeningId } = await createPatientWithScreening(doctor.request, { firstName: 'Lucía', lastName });
+  const ecg = await doctor.request.post('/api/predict/ecg/upload', {
+    multipart: {
+      file: { name: 'ecg.csv', mimeType: 'text/csv', buffer: ecgCsv(30) },
+      screening_id: screeningId,
+    },
+  });
+  expect(ecg.status(), await ecg.text()).toBe(200);
+  const clinical = await doctor.request.post('/api/predict/clinical', {
+    data: {
+      age: 47,
+      chest_pain_type: 1,
+      cholesterol: 215,
+      fasting_blood_sugar: 98,
+      exercise_induced_angina: 0,
+      vessels_colored_by_flourosopy: 1,
+      thalassemia: 2,
+      screening_id: screeningId,
+    },
+  });
+  expect(clinical.status(), await clinical.text()).toBe(200);
+  const combined = await doctor.request.post(`/api/screenings/${screeningId}/combine`);
+  expect(combined.status(), await combined.text()).toBe(200);
+
+  // The patient's account holds an accepted share of reviewed results only, and sees nothing yet.
+  const patientEmail = uniqueEmail('settle-patient');
+  const share = await doctor.request.post(`/api/patients/${patientId}/share`, { data: { email: patientEmail } });
+  expect(share.status(), await share.text()).toBe(200);
+  const patient = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  await createAccount(patient.request, { name: `Lucía ${lastName}`, email: patientEmail, role: 'user' });
+  await verifyEmail(patient.request, patientEmail);
+  const [invitation] = (await (await patient.request.get('/api/shared/invitations')).json()) as { id: string }[];
+  const accepted = await patient.request.post(`/api/shared/invitations/${invitation?.id}/accept`);
+  expect(accepted.status(), await accepted.text()).toBe(204);
+  expect(await (await patient.request.get('/api/shared/results')).json()).toEqual([]);
+
+  // ECG (the clinical result is not counted) and the completed screening await review.
+  const page = await doctor.newPage();
+  await page.goto('/home');
+  const pending = page.locator('.stat-card', { hasText: 'Pending Reviews' });
+  await expect(pending.locator('.stat-card__value')).toHaveText('2');
+
+  await page.goto(`/sensor-ecg?screening=${screeningId}`);
+  const panel = page.locator('section.review');
+  const settle = panel.getByRole('group', { name: "Sign off this screening's results with it" });
+  await expect(settle.getByRole('checkbox')).toHaveCount(2);
+  await expect(settle.getByRole('checkbox', { name: /^Clinical: / })).toBeChecked();
+  await expect(settle.getByRole('checkbox', { name: /^ECG: / })).toBeChecked();
+  await panel.getByRole('radio', { name: 'Agree', exact: true }).check();
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(OUT, 'light-screening-sign-off.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(OUT, 'dark-screening-sign-off.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await panel.getByRole('button', { name: 'Sign off' }).click();
+  await expect(panel.locator('.review__current')).toContainText(": agreed with the model's finding");
+  // Settled: nothing left to offer.
+  await expect(settle).toHaveCount(0);
+
+  await page.goto('/home');
+  await expect(pending.locator('.stat-card__value')).toHaveText('0');
+
+  // Sharing follows the sign-off: the patient now has both results.
+  const home = await patient.newPage();
+  await home.goto('/test-results');
+  const list = home.getByRole('list', { name: 'Shared results' });
+  await expect(list.getByRole('listitem')).toHaveCount(2);
+  await expect(list.getByText(/Reviewed by your doctor on/)).toHaveCount(2);
+  await doctor.close();
+  await patient.close();
+});

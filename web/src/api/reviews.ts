@@ -11,6 +11,8 @@ export type ReviewTarget = { kind: 'analysis' | 'screening'; id: string };
 export interface ReviewBody {
   agreement: Agreement;
   comment: string;
+  /** A screening's sign-off: its analyses signed off with it (their findings stand). */
+  settle_analyses?: string[];
 }
 
 export function fetchReviewHistory(target: ReviewTarget): Promise<Review[]> {

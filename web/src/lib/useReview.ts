@@ -4,8 +4,8 @@ import { fetchReviewHistory, postReview, type ReviewBody, type ReviewTarget } fr
 
 /**
  * A result's reviews and the mutation that adds one, for the review panel: a saved review
- * refreshes the history and every list that shows review states (analyses, screenings, the
- * dashboard, the audit trail).
+ * refreshes every review history (a screening's sign-off may settle its analyses too) and every
+ * list that shows review states (analyses, screenings, the dashboard, the audit trail).
  */
 export function useReview(target: ReviewTarget) {
   const queryClient = useQueryClient();
@@ -14,7 +14,7 @@ export function useReview(target: ReviewTarget) {
   const save = useMutation({
     mutationFn: (body: ReviewBody) => postReview(target, body),
     onSuccess: () => {
-      for (const key of [queryKey, queryKeys.analyses, queryKeys.screenings, queryKeys.dashboard, queryKeys.audit]) {
+      for (const key of [['reviews'], queryKeys.analyses, queryKeys.screenings, queryKeys.dashboard, queryKeys.audit]) {
         void queryClient.invalidateQueries({ queryKey: key });
       }
     },

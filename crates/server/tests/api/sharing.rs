@@ -12,6 +12,7 @@ use crate::{
 crate::backend_tests!(
     a_doctor_shares_reviewed_results_with_the_patients_account_until_revoked,
     sharing_is_scoped_to_the_doctor_and_to_the_invited_verified_address,
+    a_screening_sign_off_settles_the_results_it_names_and_sharing_follows,
 );
 
 const PASSWORD: &str = "secret-pass";
@@ -278,4 +279,136 @@ pub async fn sharing_is_scoped_to_the_doctor_and_to_the_invited_verified_address
         assert_eq!(response.detail(), "Invitation not found.");
     }
     assert_eq!(app.get("/api/shared/results").await.json(), json!([]));
+}
+
+/// An ECG result of `screening`; returns its id.
+async fn screening_ecg(app: &mut TestApp, screening: &str) -> String {
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[
+                Part::file("ecg.csv", Some("text/csv"), csv_recording(4.0)),
+                Part::text("screening_id", screening),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    response.json()["analysis_id"].as_str().unwrap().to_owned()
+}
+
+async fn new_screening(app: &mut TestApp, patient: &str) -> String {
+    let response = app
+        .post("/api/screenings", json!({"patient_id": patient}))
+        .await;
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+    response.json()["id"].as_str().unwrap().to_owned()
+}
+
+pub async fn a_screening_sign_off_settles_the_results_it_names_and_sharing_follows(
+    mut app: TestApp,
+) {
+    with_echo(&mut app);
+    let doctor = app.signed_in_doctor().await;
+    let patient = app.create_patient(patient_form()).await;
+    let screening = new_screening(&mut app, &patient).await;
+    let first = screening_ecg(&mut app, &screening).await;
+    let second = screening_ecg(&mut app, &screening).await;
+    let other_screening = new_screening(&mut app, &patient).await;
+    let elsewhere = screening_ecg(&mut app, &other_screening).await;
+    let pending = |json: serde_json::Value| json["pendingReviews"].clone();
+    assert_eq!(pending(app.get("/api/dashboard").await.json()), json!(3));
+
+    let share = app
+        .post(
+            &format!("/api/patients/{patient}/share"),
+            json!({"email": "maria.lopez@example.com"}),
+        )
+        .await;
+    assert_eq!(share.status, StatusCode::OK, "{}", share.text);
+    app.logout().await;
+    sign_up_patient(&mut app, "maria.lopez@example.com", true).await;
+    let invitations = app.get("/api/shared/invitations").await.json();
+    let accept_url = format!(
+        "/api/shared/invitations/{}/accept",
+        invitations[0]["id"].as_str().unwrap()
+    );
+    assert_eq!(
+        app.post(&accept_url, json!({})).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(app.get("/api/shared/results").await.json(), json!([]));
+
+    // Naming a result of another screening, or settling from an analysis, is refused whole.
+    switch_to(&mut app, &doctor).await;
+    let review_url = format!("/api/screenings/{screening}/reviews");
+    let refused = app
+        .post(
+            &review_url,
+            json!({"agreement": "agree", "settle_analyses": [first, elsewhere]}),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused.detail(),
+        "Only this screening's own results can be signed off with it."
+    );
+    assert_eq!(app.get(&review_url).await.json(), json!([]));
+    let refused = app
+        .post(
+            &format!("/api/analyses/{first}/reviews"),
+            json!({"agreement": "agree", "settle_analyses": [second]}),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused.detail(),
+        "Only a screening's sign-off signs off other results with it."
+    );
+    assert_eq!(pending(app.get("/api/dashboard").await.json()), json!(3));
+
+    // Disagreeing with the combined result while the named ECG's finding stands.
+    let signed = app
+        .post(
+            &review_url,
+            json!({"agreement": "disagree", "comment": "Repeat after treatment.",
+                   "settle_analyses": [first, first]}),
+        )
+        .await;
+    assert_eq!(signed.status, StatusCode::CREATED, "{}", signed.text);
+    let settled = app.get(&format!("/api/analyses/{first}")).await.json();
+    assert_eq!(settled["review"]["agreement"], "agree");
+    assert_eq!(settled["review"]["comment"], "");
+    assert_eq!(
+        app.get(&format!("/api/analyses/{first}/reviews"))
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(
+        app.get(&format!("/api/analyses/{second}")).await.json()["review"],
+        serde_json::Value::Null
+    );
+    assert_eq!(pending(app.get("/api/dashboard").await.json()), json!(2));
+    let audited = app
+        .audit_actions()
+        .await
+        .into_iter()
+        .filter(|a| a == "create analysis_review")
+        .count();
+    assert_eq!(audited, 1);
+
+    // Sharing follows: the settled result reaches the patient, the other one does not.
+    switch_to(&mut app, "maria.lopez@example.com").await;
+    let results = app.get("/api/shared/results").await.json();
+    let ids: Vec<&str> = results
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [first.as_str()]);
+    assert_eq!(results[0]["doctorAgreed"], true);
 }

@@ -920,7 +920,10 @@ export interface paths {
         /** Every review of one of the doctor's screenings, newest first. */
         get: operations["list_screening_reviews"];
         put?: never;
-        /** Signs off one of the signed-in doctor's screenings (its combined result). */
+        /**
+         * Signs off one of the signed-in doctor's screenings (its combined result), and with it those of
+         *     its analyses the doctor names in `settle_analyses` (each signed off as agreed).
+         */
         post: operations["review_screening"];
         delete?: never;
         options?: never;
@@ -2192,6 +2195,11 @@ export interface components {
             agreement: components["schemas"]["Agreement"];
             /** @description Up to 2000 characters; required when disagreeing. */
             comment?: string;
+            /**
+             * @description For a screening: the ids of its own analyses that the doctor signs off with it, each as
+             *     agreed (its finding stands), each with a review of its own; empty by default.
+             */
+            settle_analyses?: string[];
         };
         /**
          * @description What a person is in Cardio.
@@ -5437,7 +5445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Comment too long, or a disagreement without one */
+            /** @description Comment too long, a disagreement without one, or an analysis of another screening to settle */
             422: {
                 headers: {
                     [name: string]: unknown;

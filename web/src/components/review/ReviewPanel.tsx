@@ -25,6 +25,13 @@ function ReviewLine({ review }: { review: Review }) {
   );
 }
 
+/** A result a screening's sign-off can settle: an analysis of the screening not yet reviewed. */
+export interface SettleOption {
+  id: string;
+  /** What the doctor reads: the model and its finding. */
+  label: string;
+}
+
 /**
  * The doctor's sign-off of a result (issue: review state pending → reviewed): the current review,
  * a form to add one (agree or disagree with the model's finding, a comment; a new review
@@ -34,10 +41,22 @@ function ReviewLine({ review }: { review: Review }) {
  * the doctor's decision, never a default. `resultChangedAt` (a combined result's time) marks a
  * current review made before the result last changed.
  *
+ * A screening's panel lists its results not yet reviewed (`settle`), ticked: the sign-off signs
+ * them off with it, as agreed, and sharing with the patient follows; the doctor unticks any to
+ * review on its own page.
+ *
  * It fetches nothing itself: the page passes the result's reviews and the save mutation
  * (`useReview` in `lib/useReview.ts`).
  */
-export function ReviewPanel({ review, resultChangedAt }: { review: ReviewState; resultChangedAt?: string }) {
+export function ReviewPanel({
+  review,
+  resultChangedAt,
+  settle = [],
+}: {
+  review: ReviewState;
+  resultChangedAt?: string;
+  settle?: SettleOption[];
+}) {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const formId = useId();
@@ -45,6 +64,8 @@ export function ReviewPanel({ review, resultChangedAt }: { review: ReviewState; 
   const [agreement, setAgreement] = useState<Agreement | null>(null);
   const [comment, setComment] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  // The results the doctor unticked (new ones start ticked).
+  const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -62,12 +83,14 @@ export function ReviewPanel({ review, resultChangedAt }: { review: ReviewState; 
       return;
     }
     setProblem(null);
+    const settled = settle.filter((option) => !unticked.has(option.id)).map((option) => option.id);
     save.mutate(
-      { agreement, comment: trimmed },
+      settled.length > 0 ? { agreement, comment: trimmed, settle_analyses: settled } : { agreement, comment: trimmed },
       {
         onSuccess: () => {
           setComment('');
           setAgreement(null);
+          setUnticked(new Set());
         },
       },
     );
@@ -141,6 +164,27 @@ export function ReviewPanel({ review, resultChangedAt }: { review: ReviewState; 
             maxLength={MAX_COMMENT_CHARS}
             onChange={(event) => setComment(event.target.value)}
           />
+          {settle.length > 0 ? (
+            <fieldset className="review__settle">
+              <legend className="field__label">{t('review.settle.legend')}</legend>
+              <p className="muted">{t('review.settle.hint')}</p>
+              {settle.map((option) => (
+                <label key={option.id} className="review__choice">
+                  <input
+                    type="checkbox"
+                    checked={!unticked.has(option.id)}
+                    onChange={(event) => {
+                      const next = new Set(unticked);
+                      if (event.target.checked) next.delete(option.id);
+                      else next.add(option.id);
+                      setUnticked(next);
+                    }}
+                  />
+                  {option.label}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
           <div className="form-actions">
             <button type="submit" className="button button--primary" disabled={save.isPending}>
               {save.isPending ? t('review.saving') : history.data?.length ? t('review.supersede') : t('review.submit')}

@@ -11,7 +11,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { FilePicker } from '../../components/FilePicker';
 import { PredictionResultView } from '../../components/PredictionResultView';
 import { fetchWaveformWindow } from '../../api/waveforms';
-import { ReviewPanel } from '../../components/review/ReviewPanel';
+import { ReviewPanel, type SettleOption } from '../../components/review/ReviewPanel';
 import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
 import { useRecordingFiles } from '../../lib/useRecordingFiles';
@@ -308,6 +308,13 @@ const STEP_PATHS = { pcg: paths.sensorPcg, ppg: paths.sensorPpg } as const;
 function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; onAnalyzeAnother: () => void }) {
   const { t } = useTranslation();
   const review = useReview({ kind: 'screening', id: result.screening_id });
+  const analyses = useScreeningAnalyses(result.screening_id);
+  const settle: SettleOption[] = result.modalities.flatMap((m) => {
+    const analysis = analyses.data?.find((a) => a.id === m.analysis_id);
+    return analysis && !analysis.review
+      ? [{ id: analysis.id, label: `${MODEL_NAMES[m.modality]}: ${m.prediction ?? analysis.result.prediction}` }]
+      : [];
+  });
   return (
     <section className="card result" aria-labelledby="combined-title">
       <div className="result__headline">
@@ -385,7 +392,7 @@ function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; on
         </ol>
       </section>
       <p className="result__disclaimer">{t('results.disclaimer')}</p>
-      <ReviewPanel review={review} resultChangedAt={result.combined_at} />
+      <ReviewPanel review={review} resultChangedAt={result.combined_at} settle={settle} />
       <div className="form-actions">
         <a
           className="button button--secondary"

@@ -31,6 +31,14 @@ pub const MAX_COMMENT_CHARS: usize = 2000;
 /// The 422 text for a longer comment.
 pub const COMMENT_TOO_LONG: &str = "The comment is too long: at most 2000 characters.";
 
+/// The 422 text for a screening sign-off that names an analysis of another screening.
+pub const NOT_THIS_SCREENINGS: &str =
+    "Only this screening's own results can be signed off with it.";
+
+/// The 422 text for an analysis sign-off that names other analyses.
+pub const ONLY_SCREENINGS_SETTLE: &str =
+    "Only a screening's sign-off signs off other results with it.";
+
 /// The 422 text for a disagreement without a reason.
 pub const DISAGREE_NEEDS_COMMENT: &str =
     "Say why you disagree with the model's finding in the comment.";
@@ -56,6 +64,10 @@ pub struct ReviewForm {
     /// Up to 2000 characters; required when disagreeing.
     #[serde(default)]
     pub comment: String,
+    /// For a screening: the ids of its own analyses that the doctor signs off with it, each as
+    /// agreed (its finding stands), each with a review of its own; empty by default.
+    #[serde(default)]
+    pub settle_analyses: Vec<String>,
 }
 
 fn check_form(form: &ReviewForm) -> Result<String, ApiError> {
@@ -109,6 +121,7 @@ async fn add_review(
     let patient_id = owned_target(&mut tx, target, target_id, doctor.id())
         .await?
         .ok_or_else(|| not_found(target))?;
+    let settled = settled_analyses(&mut tx, target, target_id, doctor.id(), form).await?;
     let (id, created_at) = store::insert(
         &mut tx,
         doctor.id(),
@@ -118,6 +131,29 @@ async fn add_review(
         &comment,
     )
     .await?;
+    for analysis_id in &settled {
+        store::insert(
+            &mut tx,
+            doctor.id(),
+            Target::Analysis,
+            analysis_id,
+            Agreement::Agree,
+            "",
+        )
+        .await?;
+        audit::record(
+            &mut tx,
+            &audit::Entry {
+                user_id: doctor.id(),
+                action: Action::Create,
+                entity: "analysis_review",
+                entity_id: analysis_id,
+                patient_id: patient_id.as_deref(),
+                client_addr: client,
+            },
+        )
+        .await?;
+    }
     audit::record(
         &mut tx,
         &audit::Entry {
@@ -142,6 +178,34 @@ async fn add_review(
         comment,
         created_at: ms_to_rfc3339(created_at),
     })
+}
+
+/// The analyses a screening's sign-off settles: the form's ids, once each, every one an analysis
+/// of that screening (422 otherwise, and for an analysis's own sign-off naming any).
+async fn settled_analyses(
+    conn: &mut AnyConnection,
+    target: Target,
+    target_id: &str,
+    doctor_id: &str,
+    form: &ReviewForm,
+) -> Result<Vec<String>, ApiError> {
+    if form.settle_analyses.is_empty() {
+        return Ok(Vec::new());
+    }
+    if target == Target::Analysis {
+        return Err(ApiError::Validation(ONLY_SCREENINGS_SETTLE.into()));
+    }
+    let own = analyses::store::of_screening(conn, doctor_id, target_id).await?;
+    let mut settled: Vec<String> = Vec::new();
+    for id in &form.settle_analyses {
+        if !own.iter().any(|a| &a.id == id) {
+            return Err(ApiError::Validation(NOT_THIS_SCREENINGS.into()));
+        }
+        if !settled.contains(id) {
+            settled.push(id.clone());
+        }
+    }
+    Ok(settled)
 }
 
 async fn list(
@@ -202,7 +266,8 @@ pub async fn analysis_history(
     list(&state, &user, Target::Analysis, &id).await.map(Json)
 }
 
-/// Signs off one of the signed-in doctor's screenings (its combined result).
+/// Signs off one of the signed-in doctor's screenings (its combined result), and with it those of
+/// its analyses the doctor names in `settle_analyses` (each signed off as agreed).
 #[utoipa::path(
     post, path = "/api/screenings/{id}/reviews", operation_id = "review_screening", tag = "reviews",
     params(("id" = String, Path, description = "Screening id")), request_body = ReviewForm,
@@ -210,7 +275,7 @@ pub async fn analysis_history(
         (status = 201, description = "The review, now the screening's current one", body = Review),
         crate::platform::error::documented::DoctorOnly,
         (status = 404, description = "Screening not found.", body = ErrorBody),
-        (status = 422, description = "Comment too long, or a disagreement without one", body = ErrorBody),
+        (status = 422, description = "Comment too long, a disagreement without one, or an analysis of another screening to settle", body = ErrorBody),
     )
 )]
 #[tracing::instrument(skip_all)]
