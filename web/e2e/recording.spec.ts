@@ -81,6 +81,29 @@ test('an uploaded 1-kHz heart-sound file plays back (upsampled in the browser)',
     .poll(async () => page.locator('audio').evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 10_000 })
     .toBeGreaterThan(0.2);
   expect(await page.locator('audio').evaluate((a: HTMLAudioElement) => Math.round(a.duration))).toBe(10);
+
+  // The analysis page plays the stored recording back with a cursor moving over the strip.
+  await expect(page.locator('.upload-step__status dd')).toHaveText('Completed', { timeout: 15_000 });
+  const [analysis] = (await (await context.request.get(`/api/analyses?screening_id=${screeningId}`)).json()) as {
+    id: string;
+  }[];
+  await page.goto(`/analyses/${analysis?.id}`);
+  const waveform = page.getByRole('region', { name: 'Waveform' });
+  await expect(waveform.getByRole('img', { name: /PCG waveform/ })).toBeVisible();
+  await expect(waveform.getByTestId('playback-cursor')).toHaveCount(0);
+  await waveform.getByRole('button', { name: 'Play' }).click();
+  await expect(waveform.getByRole('button', { name: 'Pause' })).toBeVisible();
+  const cursorLeft = () =>
+    waveform.getByTestId('playback-cursor').evaluate((c: HTMLElement) => Number.parseFloat(c.style.left));
+  await expect.poll(cursorLeft, { timeout: 10_000 }).toBeGreaterThan(5);
+  const earlier = await cursorLeft();
+  await expect.poll(cursorLeft, { timeout: 10_000 }).not.toBe(earlier);
+  await page.screenshot({ path: join('e2e', 'screenshots', 'light-analysis-pcg-playback.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join('e2e', 'screenshots', 'dark-analysis-pcg-playback.png'), fullPage: true });
+  await waveform.getByRole('button', { name: 'Pause' }).click();
+  await expect(waveform.getByRole('button', { name: 'Play' })).toBeVisible();
   await context.close();
 });
 

@@ -26,11 +26,32 @@ function pulseWindow(start: number, span: number): WaveformView {
   };
 }
 
-function renderWith(load: LoadWaveformWindow) {
+/** 75 s of heart sounds at 1 kHz (the API returns at most 60 s per call). */
+function heartWindow(start: number, span: number): WaveformView {
+  const end = Math.min(75, start + span);
+  return {
+    kind: 'pcg',
+    sampling_rate_hz: 1000,
+    source_rate_hz: 1000,
+    duration_s: 75,
+    start_s: start,
+    end_s: end,
+    channels: [
+      { name: 'PCG', unit: '', samples: Array.from({ length: (end - start) * 1000 }, (_, i) => (i % 7) / 14) },
+    ],
+    analysed_channel: 0,
+    beats_s: [],
+    s1_s: [0.1, 0.9],
+    s2_s: [0.4, 1.2],
+    marks_note: null,
+  };
+}
+
+function renderWith(load: LoadWaveformWindow, kind: 'ppg' | 'pcg' = 'ppg') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <AnalysisWaveform analysisId="a-7" kind="ppg" load={load} />
+      <AnalysisWaveform analysisId="a-7" kind={kind} load={load} />
     </QueryClientProvider>,
   );
 }
@@ -55,5 +76,50 @@ describe('AnalysisWaveform', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This analysis has no recording to show.');
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+  });
+
+  it('plays heart sounds back with a cursor that moves over the strip and turns the page', async () => {
+    const load = vi.fn<LoadWaveformWindow>((_, start, span) => Promise.resolve(heartWindow(start, span)));
+    const played: Blob[] = [];
+    vi.stubGlobal('URL', {
+      ...URL,
+      createObjectURL: (blob: Blob) => {
+        played.push(blob);
+        return 'blob:heart';
+      },
+      revokeObjectURL: () => undefined,
+    });
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    const pause = vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => undefined);
+    const { container } = renderWith(load, 'pcg');
+    expect(await screen.findByRole('img', { name: /PCG waveform/ })).toBeInTheDocument();
+    // Heart sounds open on 4 s.
+    expect(load).toHaveBeenLastCalledWith('a-7', 0, 4);
+    expect(screen.queryByTestId('playback-cursor')).not.toBeInTheDocument();
+    const audio = container.querySelector('audio') as HTMLAudioElement;
+    let now = 1;
+    Object.defineProperty(audio, 'currentTime', { get: () => now, configurable: true });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Play' }));
+    await screen.findByRole('button', { name: 'Pause' });
+    // The whole recording, a minute at a time, as a WAV upsampled to a rate browsers play.
+    expect(load).toHaveBeenCalledWith('a-7', 0, 60);
+    expect(load).toHaveBeenCalledWith('a-7', 60, 60);
+    expect(play).toHaveBeenCalled();
+    const wav = new DataView(await (played[0] as Blob).arrayBuffer());
+    expect(wav.getUint32(24, true)).toBe(8000);
+    expect(wav.getUint32(40, true)).toBe(75 * 8000 * 2);
+    const cursor = await screen.findByTestId('playback-cursor');
+    expect(cursor.style.left).toBe('25%');
+
+    // Past the window, the strip follows to the page that holds the cursor.
+    now = 5;
+    await vi.waitFor(() => expect(load).toHaveBeenCalledWith('a-7', 5, 4));
+    await vi.waitFor(() => expect(screen.getByTestId('playback-cursor').style.left).toBe('0%'));
+    await userEvent.click(screen.getByRole('button', { name: 'Pause' }));
+    expect(screen.getByRole('button', { name: 'Play' })).toBeInTheDocument();
+    vi.unstubAllGlobals();
+    play.mockRestore();
+    pause.mockRestore();
   });
 });

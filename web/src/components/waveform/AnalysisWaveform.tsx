@@ -18,6 +18,7 @@ import {
   twelveLeadIndices,
 } from './geometry';
 import { SignalStrip } from './SignalStrip';
+import { WaveformPlayback } from './WaveformPlayback';
 
 export type WaveformKind = 'ecg' | 'pcg' | 'ppg';
 
@@ -54,6 +55,7 @@ function useWidth() {
  * The waveform of a stored analysis (ECG on paper, PCG with S1/S2, PPG with pulse peaks), drawn a
  * window at a time from what `load` returns (the page passes the API's loader): zoom, scroll
  * (buttons, slider, arrow keys), and for 12-lead files the standard 3 x 4 layout with a rhythm strip.
+ * Heart sounds play back with a cursor that moves over the strip, which follows it a page at a time.
  */
 export function AnalysisWaveform({
   analysisId,
@@ -70,6 +72,8 @@ export function AnalysisWaveform({
   const [start, setStart] = useState(0);
   const [zoom, setZoom] = useState(kind === 'ecg' ? DEFAULT_ECG_ZOOM_INDEX : DEFAULT_STRIP_ZOOM[kind]);
   const [layoutChoice, setLayoutChoice] = useState<EcgLayout | null>(null);
+  // Heart-sound playback time, seconds (null when not playing).
+  const [playhead, setPlayhead] = useState<number | null>(null);
   // The window to draw comes from a query keyed by position and span, so it must know the recording's
   // length and leads first: they come from the last window received (kept while the next loads).
   const [last, setLast] = useState<{ duration: number; leads: string } | null>(null);
@@ -98,6 +102,11 @@ export function AnalysisWaveform({
   }
 
   const total = data?.duration_s ?? duration ?? 0;
+  // Playback leaving the window turns the page: the cursor starts the next one.
+  if (playhead !== null && (playhead < from || playhead > from + span) && total > 0) {
+    const page = clampStart(playhead, span, total);
+    if (page !== start) setStart(page);
+  }
   const scrollBy = (seconds: number) => setStart(clampStart(from + seconds, span, total));
   // Zooming in on ECG paper means more pixels per millimetre; on a strip, fewer seconds in view.
   const zoomedIn = kind === 'ecg' ? zoom + 1 : zoom - 1;
@@ -159,6 +168,15 @@ export function AnalysisWaveform({
   } else {
     body = <SignalStrip data={data} from={from} span={span} width={width} label={canvasLabel} />;
   }
+  const cursor =
+    playhead !== null && playhead >= from && playhead <= from + span ? (
+      <div
+        className="waveform__cursor"
+        data-testid="playback-cursor"
+        style={{ left: `${((playhead - from) / span) * 100}%` }}
+        aria-hidden="true"
+      />
+    ) : null;
 
   return (
     <section className="waveform" aria-label={t('waveform.title')}>
@@ -167,6 +185,7 @@ export function AnalysisWaveform({
           {range}
         </span>
         <div className="waveform__controls">
+          {kind === 'pcg' ? <WaveformPlayback analysisId={analysisId} load={load} onTime={setPlayhead} /> : null}
           {kind === 'ecg' && twelve ? (
             <div className="segmented" role="group" aria-label={t('waveform.layout')}>
               {(['twelve', 'leads'] as const).map((value) => (
@@ -235,6 +254,7 @@ export function AnalysisWaveform({
       ) : null}
       <div ref={ref} className="waveform__viewport" tabIndex={0} onKeyDown={onKeyDown} aria-describedby={hintId}>
         {body}
+        {cursor}
       </div>
       <p className="waveform__legend muted" id={hintId}>
         {t(`waveform.legend.${kind}`)} · {t('waveform.keys')}
