@@ -24,6 +24,7 @@
 
 pub mod accel;
 pub mod analysis;
+pub mod catalogue;
 pub mod clinical;
 pub mod ecg_lead;
 pub mod ecg_rhythm;

@@ -14,14 +14,18 @@ pub struct Prediction {
     /// Machine code of the class: ecg `normal|af|other|noisy`, pcg `normal|abnormal|unsure`,
     /// ppg `normal|af|irregular|noisy`.
     pub label: String,
-    /// Text for the screen (English; the web app translates known labels).
+    /// Text for the screen, in English (`findings.<modality>.<label>` in [`crate::catalogue`]).
     pub prediction: String,
     /// Probability of the predicted class, 0-1.
     pub confidence: f64,
     /// Probability of the abnormal finding the model screens for, 0-1.
     pub risk_score: f64,
-    /// Plain, guideline-style recommendations. Never a diagnosis.
+    /// Plain, guideline-style recommendations, in English. Never a diagnosis.
     pub recommendations: Vec<String>,
+    /// The same recommendations as catalogue codes with parameters, for other languages
+    /// ([`crate::catalogue`]); empty in results stored before they existed.
+    #[serde(default)]
+    pub advice: Vec<crate::catalogue::Advice>,
     /// Measured values (heart rate, HRV, quality, per-class probabilities) and `model`
     /// (`id`, `version`, headline metric).
     pub details: Map<String, Value>,

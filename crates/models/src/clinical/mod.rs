@@ -32,6 +32,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::catalogue::{self, Advice};
 use model::Fitted;
 
 /// Identifier of the model in results and parameters.
@@ -244,25 +245,18 @@ impl RiskBand {
         }
     }
 
-    /// Plain, guideline-style recommendations for the band. Never a diagnosis.
-    pub fn recommendations(self) -> &'static [&'static str] {
-        match self {
-            Self::Low => &[
-                "Low estimated likelihood of coronary artery disease from these seven parameters; this does not rule it out.",
-                "Continue routine cardiovascular prevention (blood pressure, cholesterol, blood sugar, smoking, physical activity, weight) as local guidelines advise.",
-                "Seek medical review if chest pain, breathlessness or palpitations appear or change.",
-            ],
+    /// Plain, guideline-style recommendations for the band, as catalogue codes. Never a diagnosis.
+    pub fn advice(self) -> Vec<Advice> {
+        let codes: &[&str] = match self {
+            Self::Low => &["clinical.low_1", "clinical.low_2", "clinical.low_3"],
             Self::Moderate => &[
-                "Intermediate estimated likelihood of coronary artery disease: review with the treating clinician within weeks.",
-                "Consider non-invasive assessment (resting 12-lead ECG, exercise or imaging stress test, or coronary CT angiography) as local chest-pain guidelines advise.",
-                "Review and treat modifiable risk factors: cholesterol, blood pressure, diabetes, smoking.",
+                "clinical.moderate_1",
+                "clinical.moderate_2",
+                "clinical.moderate_3",
             ],
-            Self::High => &[
-                "High estimated likelihood of coronary artery disease: arrange a cardiology assessment promptly (within days to a few weeks; sooner if symptoms are worsening).",
-                "Chest pain at rest, lasting more than 15 minutes, or with breathlessness or fainting needs emergency care now.",
-                "Start or optimise risk-factor management with the clinician while further tests are arranged.",
-            ],
-        }
+            Self::High => &["clinical.high_1", "clinical.high_2", "clinical.high_3"],
+        };
+        codes.iter().map(|code| Advice::new(code)).collect()
     }
 }
 
@@ -290,8 +284,10 @@ pub struct ClinicalPrediction {
     pub risk_score: f64,
     /// Band of the risk score.
     pub risk_band: RiskBand,
-    /// Plain recommendations for the band (and for missing values).
+    /// Plain recommendations for the band (and for missing values), in English.
     pub recommendations: Vec<String>,
+    /// The same as catalogue codes ([`crate::catalogue`]).
+    pub advice: Vec<Advice>,
     /// Per-feature contributions, in the model's column order.
     pub contributions: Vec<Contribution>,
     /// `full` or `reduced` (no `ca`/`thal`).
@@ -330,17 +326,12 @@ pub fn predict_with(
         ClinicalLabel::NoDisease
     };
     let band = RiskBand::of(p);
-    let mut recommendations: Vec<String> = band
-        .recommendations()
-        .iter()
-        .map(|s| (*s).to_string())
-        .collect();
+    let mut advice = band.advice();
     if !scored.full {
-        recommendations.push(
-            "Vessels coloured by fluoroscopy and/or thalassemia (stress scan) result not given: a reduced model without them was used, which is less accurate (see the model card).".into(),
-        );
+        advice.push(Advice::new("clinical.reduced_model"));
     }
-    recommendations.push(crate::prediction::DISCLAIMER.into());
+    advice.push(Advice::new("disclaimer"));
+    let recommendations = catalogue::english(&advice);
     Ok(ClinicalPrediction {
         probability: p,
         label,
@@ -349,6 +340,7 @@ pub fn predict_with(
         risk_score: p,
         risk_band: band,
         recommendations,
+        advice,
         contributions: scored
             .contributions
             .into_iter()

@@ -32,6 +32,7 @@ pub use crate::ecg_lead::{has_unit, mv_per_unit, pick_lead};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use crate::catalogue::{self, whole, Advice};
 use crate::gate::{self, GateModality};
 use crate::gbdt::{Gbdt, GbdtConfig};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
@@ -117,27 +118,16 @@ impl Class {
         }
     }
 
-    /// Plain, guideline-style recommendations for the class (without the final disclaimer).
-    pub fn recommendations(self) -> &'static [&'static str] {
-        match self {
-            Self::Normal => &[
-                "No atrial fibrillation or other rhythm abnormality was found in this recording; a single short recording cannot exclude an arrhythmia that comes and goes.",
-                "If palpitations, dizziness, fainting or breathlessness occur, record again during the symptoms and see a clinician.",
-            ],
-            Self::Af => &[
-                "Atrial fibrillation is suspected: arrange a clinical review with a 12-lead ECG within days to confirm or exclude it.",
-                "If atrial fibrillation is confirmed, a clinician should assess stroke risk (e.g. CHA2DS2-VASc) and the need for anticoagulation, as atrial fibrillation guidelines advise.",
-                "Seek emergency care now for chest pain, fainting, severe breathlessness or signs of a stroke (face drooping, arm weakness, speech difficulty).",
-            ],
-            Self::Other => &[
-                "A rhythm other than normal sinus rhythm is suspected (for example frequent ectopic beats, a conduction abnormality or another arrhythmia): have a 12-lead ECG reviewed by a clinician.",
-                "Seek medical care promptly if there are palpitations with dizziness, fainting, chest pain or breathlessness.",
-            ],
-            Self::Noisy => &[
-                "The recording is too noisy to judge the rhythm: record again at rest, sitting still, with good skin contact, for at least 30 seconds.",
-                "If symptoms are present, do not wait for a better recording: see a clinician.",
-            ],
-        }
+    /// Plain, guideline-style recommendations for the class (without the final disclaimer), as
+    /// catalogue codes.
+    pub fn advice(self) -> Vec<Advice> {
+        let codes: &[&str] = match self {
+            Self::Normal => &["ecg.normal_1", "ecg.normal_2"],
+            Self::Af => &["ecg.af_1", "ecg.af_2", "ecg.af_3"],
+            Self::Other => &["ecg.other_1", "ecg.other_2"],
+            Self::Noisy => &["ecg.noisy_1", "ecg.noisy_2"],
+        };
+        codes.iter().map(|code| Advice::new(code)).collect()
     }
 }
 
@@ -280,19 +270,13 @@ impl Model {
         };
         let k = argmax(&p);
         let class = CLASSES[k];
-        let mut recommendations: Vec<String> = class
-            .recommendations()
-            .iter()
-            .map(|s| (*s).to_string())
-            .collect();
+        let mut advice = class.advice();
         let p_af = p[Class::Af.index()];
         if class != Class::Af && p_af >= 0.25 {
-            recommendations.push(format!(
-                "The estimated probability of atrial fibrillation is {:.0} %: atrial fibrillation is not excluded; consider a repeat recording or a 12-lead ECG.",
-                100.0 * p_af
-            ));
+            advice.push(Advice::new("ecg.af_not_excluded").with("percent", whole(100.0 * p_af)));
         }
-        recommendations.push(DISCLAIMER.into());
+        advice.push(Advice::new("disclaimer"));
+        let recommendations = catalogue::english(&advice);
         let mut probabilities = Map::new();
         for (c, v) in CLASSES.iter().zip(&p) {
             probabilities.insert(c.code().into(), num(*v));
@@ -363,6 +347,7 @@ impl Model {
             // The finding screened for is a rhythm abnormality: AF or another arrhythmia.
             risk_score: (p_af + p[Class::Other.index()]).clamp(0.0, 1.0),
             recommendations,
+            advice,
             details,
         })
     }

@@ -46,6 +46,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use crate::catalogue::{self, whole, Advice};
 use crate::gate::{self, GateModality};
 use crate::gbdt::{Gbdt, GbdtConfig};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
@@ -255,30 +256,25 @@ impl Model {
         details.insert("channel_index".into(), json!(m.channel_index));
         details.insert("sampling_rate_hz".into(), num(Some(m.sampling_rate_hz)));
         details.insert("analysis_rate_hz".into(), num(Some(features::ANALYSIS_HZ)));
-        let mut recommendations: Vec<String> = match decision {
-            Decision::Normal => vec![
-                "No abnormal heart-sound pattern was found in this recording; no action is needed on this result alone.".into(),
-                "A murmur heard on examination, or symptoms such as breathlessness, chest pain, fainting or palpitations, still need a clinical assessment whatever this result says.".into(),
-            ],
-            Decision::Abnormal => vec![
-                "Abnormal heart sounds are suspected (for example a murmur): arrange auscultation by a clinician within weeks and, if a murmur is confirmed, a transthoracic echocardiogram as valve-disease guidelines advise.".into(),
-                "Seek care promptly if there is breathlessness, chest pain, fainting or a marked fall in exercise tolerance.".into(),
-            ],
+        let mut advice: Vec<Advice> = match decision {
+            Decision::Normal => vec![Advice::new("pcg.normal_1"), Advice::new("pcg.normal_2")],
+            Decision::Abnormal => {
+                vec![Advice::new("pcg.abnormal_1"), Advice::new("pcg.abnormal_2")]
+            }
             Decision::Unsure => vec![
-                format!(
-                    "The recording is too poor to judge ({}): record again for at least 20-30 s in a quiet room, with the stethoscope or microphone held still and firmly on the bare chest (apex or left lower sternal border), without talking or moving.",
-                    gate_reason.clone().unwrap_or_default()
-                ),
-                "If a murmur is suspected or symptoms are present, arrange a clinical examination rather than waiting for a better recording.".into(),
+                Advice::new("pcg.unsure_1").with("reason", gate_reason.clone().unwrap_or_default()),
+                Advice::new("pcg.unsure_2"),
             ],
         };
         if m.duration_s > p.max_seconds {
-            recommendations.push(format!(
-                "Only the first {:.0} s of this {:.0} s recording were analysed.",
-                p.max_seconds, m.duration_s
-            ));
+            advice.push(
+                Advice::new("pcg.first_seconds")
+                    .with("analysed", whole(p.max_seconds))
+                    .with("total", whole(m.duration_s)),
+            );
         }
-        recommendations.push(DISCLAIMER.into());
+        advice.push(Advice::new("disclaimer"));
+        let recommendations = catalogue::english(&advice);
         let prediction = match decision {
             Decision::Normal => "Normal heart sounds",
             Decision::Abnormal => "Abnormal heart sounds suspected",
@@ -290,6 +286,7 @@ impl Model {
             confidence,
             risk_score: p_abnormal,
             recommendations,
+            advice,
             details,
         })
     }

@@ -41,6 +41,7 @@ use serde_json::{json, Map, Value};
 use super::classifier::{Rhythm, RhythmProbabilities, WindowLabel};
 use super::{network, window};
 use super::{Model, MODEL_ID};
+use crate::catalogue::{self, whole, Advice};
 use crate::gate::{self, GateModality};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
 
@@ -138,60 +139,50 @@ pub fn label_text(label: &str) -> &'static str {
     }
 }
 
+fn advice(
+    label: &str,
+    hr: Option<f64>,
+    af_burden: Option<f64>,
+    likeliest_irregular: Option<Rhythm>,
+) -> Vec<Advice> {
+    let tachycardia = matches!(likeliest_irregular, Some(Rhythm::Vt | Rhythm::Svt));
+    let codes: &[&str] = match label {
+        "af" => &["ppg.af_1", "ppg.af_2", "ppg.af_3"],
+        "irregular" if tachycardia => &[
+            "ppg.tachycardia_1",
+            "ppg.tachycardia_2",
+            "ppg.repeat_at_rest",
+        ],
+        "irregular" => &["ppg.irregular_1", "ppg.irregular_2", "ppg.repeat_at_rest"],
+        "noisy" => &["ppg.noisy_1", "ppg.noisy_2", "ppg.noisy_3"],
+        _ => &["ppg.normal_1", "ppg.normal_2"],
+    };
+    let mut out: Vec<Advice> = codes.iter().map(|code| Advice::new(code)).collect();
+    if let Some(b) = af_burden {
+        if label != "af" && label != "noisy" && b > 0.0 {
+            out.push(Advice::new("ppg.af_burden").with("percent", whole(100.0 * b)));
+        }
+    }
+    if let Some(hr) = hr {
+        if label != "noisy" && hr > 120.0 {
+            out.push(Advice::new("ppg.fast").with("bpm", whole(hr)));
+        } else if label != "noisy" && hr < 40.0 {
+            out.push(Advice::new("ppg.slow").with("bpm", whole(hr)));
+        }
+    }
+    out.push(Advice::new("disclaimer"));
+    out
+}
+
+/// [`advice`] as English sentences.
+#[cfg(test)]
 fn recommendations(
     label: &str,
     hr: Option<f64>,
     af_burden: Option<f64>,
     likeliest_irregular: Option<Rhythm>,
 ) -> Vec<String> {
-    let tachycardia = matches!(likeliest_irregular, Some(Rhythm::Vt | Rhythm::Svt));
-    let mut out: Vec<String> = match label {
-        "af" => vec![
-            "The pulse rhythm suggests atrial fibrillation: arrange a 12-lead ECG (or ECG monitoring) and a clinical review within days, because AF must be confirmed on an ECG before it is treated.".into(),
-            "Seek emergency care now for chest pain, fainting, severe breathlessness or signs of stroke (face drooping, arm weakness, speech difficulty).".into(),
-            "If AF is confirmed, the clinician should assess stroke risk and the need for anticoagulation.".into(),
-        ],
-        "irregular" if tachycardia => vec![
-            "The pulse suggests a fast rhythm other than atrial fibrillation (a supraventricular or ventricular tachycardia): arrange a 12-lead ECG promptly, the same day if the fast rhythm persists.".into(),
-            "Seek emergency care now for chest pain, fainting, severe breathlessness or a fast rhythm that does not stop.".into(),
-            "Repeat the measurement at rest for at least 30 seconds to confirm the finding.".into(),
-        ],
-        "irregular" => vec![
-            "The pulse rhythm is irregular but not typical of atrial fibrillation (for example frequent extra beats): consider a 12-lead ECG at a routine visit.".into(),
-            "Seek review sooner if palpitations, dizziness, fainting or breathlessness occur.".into(),
-            "Repeat the measurement at rest for at least 30 seconds to confirm the finding.".into(),
-        ],
-        "noisy" => vec![
-            "The pulse signal is too noisy to judge the rhythm: record again at rest, seated, with the hand still and supported at heart level.".into(),
-            "Cover the sensor or camera fully with the fingertip using light, steady pressure, and record for at least 30 seconds.".into(),
-            "If symptoms such as palpitations are present, an ECG is the better test.".into(),
-        ],
-        _ => vec![
-            "The pulse rhythm is regular in this recording; no sign of atrial fibrillation was found.".into(),
-            "A single recording cannot rule out intermittent (paroxysmal) atrial fibrillation: record again, or ask for an ECG, if palpitations occur.".into(),
-        ],
-    };
-    if let Some(b) = af_burden {
-        if label != "af" && label != "noisy" && b > 0.0 {
-            out.push(format!(
-                "{:.0} % of the analysed windows looked like atrial fibrillation: repeat the recording, and arrange an ECG if this recurs.",
-                100.0 * b
-            ));
-        }
-    }
-    if let Some(hr) = hr {
-        if label != "noisy" && hr > 120.0 {
-            out.push(format!(
-                "The pulse rate is fast ({hr:.0} bpm); if this is at rest, seek medical review promptly."
-            ));
-        } else if label != "noisy" && hr < 40.0 {
-            out.push(format!(
-                "The pulse rate is slow ({hr:.0} bpm); seek medical review, urgently if there is dizziness or fainting."
-            ));
-        }
-    }
-    out.push(DISCLAIMER.into());
-    out
+    catalogue::english(&advice(label, hr, af_burden, likeliest_irregular))
 }
 
 impl Model {
@@ -470,17 +461,19 @@ impl Model {
                     .collect(),
             ),
         );
+        let advice = advice(
+            label,
+            hr,
+            af_burden,
+            mean_probs.map(|p| p.likeliest_irregular()),
+        );
         Ok(Prediction {
             label: label.into(),
             prediction: label_text(label).into(),
             confidence: confidence.clamp(0.0, 1.0),
             risk_score: risk.clamp(0.0, 1.0),
-            recommendations: recommendations(
-                label,
-                hr,
-                af_burden,
-                mean_probs.map(|p| p.likeliest_irregular()),
-            ),
+            recommendations: catalogue::english(&advice),
+            advice,
             details,
         })
     }

@@ -13,12 +13,13 @@
 //! it from the current analyses on every read (and for `POST /api/screenings/{id}/combine`), so it
 //! can never be stale when a modality is added or replaced later.
 
+use cardio_models::catalogue::{self, Advice};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::{
     platform::error::ApiError,
-    records::analyses::{store::Analysis, store::Modality},
+    records::analyses::{store::AdviceItem, store::Analysis, store::Modality},
 };
 
 /// The rule, as the result states it.
@@ -77,8 +78,11 @@ pub struct CombinedResult {
     pub out_of: usize,
     /// Each modality, in the workflow's order (clinical, PCG, PPG, ECG).
     pub modalities: Vec<ModalityResult>,
-    /// Plain recommendations; never a diagnosis.
+    /// Plain recommendations, in English; never a diagnosis.
     pub recommendations: Vec<String>,
+    /// The same as catalogue codes with parameters (the rule is `advice.combined.rule`).
+    #[serde(default)]
+    pub advice: Vec<AdviceItem>,
     /// RFC 3339: when the newest result it rests on was stored (the combination is recomputed from
     /// the screening's current results whenever it is read).
     pub combined_at: String,
@@ -155,35 +159,30 @@ pub fn combine_analyses(
         .filter(|m| m.status == ModalityStatus::Performed)
         .count();
     let level = risk_level(risk);
-    let mut recommendations = vec![match level {
-        "high" => format!(
-            "At least one modality ({}) shows a high risk: review its result and arrange the follow-up it recommends promptly.",
-            driver.display()
-        ),
-        "moderate" => format!(
-            "The highest risk ({}) is moderate: review the modality results with the patient and plan follow-up as they recommend.",
-            driver.display()
-        ),
-        _ if based_on == 1 => format!(
-            "Only one modality ({}) could be judged, and it shows a low risk: the screening rests on it alone, which does not rule out heart disease.",
-            driver.display()
-        ),
-        _ => "No modality that could be judged shows more than a low risk; this does not rule out heart disease.".to_owned(),
+    let driver_code = driver.as_str();
+    let mut advice = vec![match level {
+        "high" => Advice::new("combined.high").with("modality", driver_code),
+        "moderate" => Advice::new("combined.moderate").with("modality", driver_code),
+        _ if based_on == 1 => Advice::new("combined.low_single").with("modality", driver_code),
+        _ => Advice::new("combined.low"),
     }];
     for m in &modalities {
         match m.status {
-            ModalityStatus::Inconclusive => recommendations.push(format!(
-                "The {} recording could not be judged: record it again.",
-                m.modality.display()
-            )),
-            ModalityStatus::NotPerformed => recommendations.push(format!(
-                "{} was not performed in this screening; its risk is unknown, not low.",
-                m.modality.display()
-            )),
+            ModalityStatus::Inconclusive => {
+                advice.push(
+                    Advice::new("combined.inconclusive").with("modality", m.modality.as_str()),
+                );
+            }
+            ModalityStatus::NotPerformed => {
+                advice.push(
+                    Advice::new("combined.not_performed").with("modality", m.modality.as_str()),
+                );
+            }
             ModalityStatus::Performed => {}
         }
     }
-    recommendations.push(cardio_models::prediction::DISCLAIMER.to_owned());
+    advice.push(Advice::new("disclaimer"));
+    let recommendations = catalogue::english(&advice);
     Ok(CombinedResult {
         screening_id: screening_id.to_owned(),
         risk_score: risk,
@@ -194,6 +193,7 @@ pub fn combine_analyses(
         out_of: ORDER.len(),
         modalities,
         recommendations,
+        advice: advice.into_iter().map(Into::into).collect(),
         // Newest first, and the newest of all is always its modality's newest, hence used.
         combined_at: analyses
             .first()

@@ -75,6 +75,7 @@ impl SignalModel for EchoModel {
             confidence: 0.75,
             risk_score: 0.25,
             recommendations: vec!["Nothing to do.".into()],
+            advice: Vec::new(),
             details,
         })
     }

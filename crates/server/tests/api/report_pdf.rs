@@ -16,6 +16,7 @@ use crate::{
 crate::backend_tests!(
     an_analysis_report_names_the_patient_finding_band_and_review,
     a_spanish_doctors_report_is_in_spanish,
+    the_models_finding_recommendations_and_rule_follow_the_language,
     a_screening_report_has_the_combined_result_its_rule_and_the_strips,
     only_the_owner_downloads_a_report,
     a_recording_that_cannot_be_read_again_still_gets_its_text,
@@ -177,6 +178,86 @@ pub async fn a_spanish_doctors_report_is_in_spanish(mut app: TestApp) {
         assert!(text.contains(expected), "{expected:?} not in {text}");
     }
     assert!(!text.contains("Not yet reviewed"), "{text}");
+}
+
+async fn set_language(app: &mut TestApp, language: &str) {
+    let settings = app
+        .request(
+            Method::PUT,
+            "/api/settings",
+            Some(json!({
+                "theme": "auto", "language": language, "notifyTestResults": true,
+                "notifyDeviceAlerts": true, "notifyPatientUpdates": false, "sessionTimeout": "30m",
+            })),
+        )
+        .await;
+    assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
+}
+
+pub async fn the_models_finding_recommendations_and_rule_follow_the_language(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let patient = app.create_patient(patient_form()).await;
+    let screening = app
+        .post("/api/screenings", json!({"patient_id": patient}))
+        .await
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let response = app
+        .post(
+            "/api/predict/clinical",
+            json!({
+                "age": 63, "chest_pain_type": 3, "cholesterol": 290.0, "fasting_blood_sugar": 130.0,
+                "exercise_induced_angina": 1, "vessels_colored_by_flourosopy": 2, "thalassemia": 2,
+                "screening_id": screening,
+            }),
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let result = response.json();
+    // The API keeps English sentences and adds their codes.
+    assert_eq!(result["prediction"], "Coronary artery disease likely");
+    assert_eq!(result["advice"][0]["code"], "clinical.high_1");
+    assert_eq!(
+        result["advice"].as_array().unwrap().last().unwrap()["code"],
+        "disclaimer"
+    );
+    let id = result["analysis_id"].as_str().unwrap().to_owned();
+
+    set_language(&mut app, "es").await;
+    let text = pdf_text(&app.get(&format!("/api/analyses/{id}/report.pdf")).await);
+    for expected in [
+        "Enfermedad coronaria probable",
+        "Probabilidad estimada alta de enfermedad coronaria",
+        "Esta es una estimación de cribado de un modelo estadístico",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    assert!(!text.contains("Coronary artery disease"), "{text}");
+
+    let combined = app
+        .post(&format!("/api/screenings/{screening}/combine"), json!({}))
+        .await;
+    assert_eq!(combined.status, StatusCode::OK, "{}", combined.text);
+    assert_eq!(
+        combined.json()["advice"][1],
+        json!({"code": "combined.not_performed", "params": {"modality": "pcg"}})
+    );
+    set_language(&mut app, "fr").await;
+    let text = pdf_text(
+        &app.get(&format!("/api/screenings/{screening}/report.pdf"))
+            .await,
+    );
+    for expected in [
+        "Maladie coronarienne probable",
+        "Risque global = le score de risque le plus élevé",
+        "PCG n'a pas été réalisé dans ce dépistage",
+        "Au moins une modalité (Clinique) montre un risque élevé",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    assert!(!text.contains("was not performed"), "{text}");
 }
 
 pub async fn a_screening_report_has_the_combined_result_its_rule_and_the_strips(mut app: TestApp) {

@@ -1,7 +1,7 @@
 //! Writing a report: the header, the patient, the clinical parameters, each analysis with its
 //! finding, values, review and strip, a screening's combined result, and the disclaimers.
 
-use cardio_models::{analysis::Kind, waveform::Waveform};
+use cardio_models::{analysis::Kind, catalogue, waveform::Waveform};
 use serde_json::Value;
 
 use super::data::ReportData;
@@ -14,7 +14,7 @@ use crate::{
     platform::db::{ms_to_rfc3339, now_ms},
     platform::error::ApiError,
     recordings::stored::Recordings,
-    records::analyses::{store::Analysis, store::Modality},
+    records::analyses::{store::AdviceItem, store::Analysis, store::Modality},
     records::clinical::store::ClinicalRecord,
     records::combine::{self, CombinedResult, ModalityStatus},
     records::patients::{fields::Gender, Patient},
@@ -218,6 +218,28 @@ pub(super) fn write_clinical(out: &mut Writer, s: &Strings, record: Option<&Clin
     );
 }
 
+/// A model's finding in the report's language: the catalogue's sentence for the label when the
+/// stored text is that sentence in English, else the stored text as it is.
+pub(super) fn finding_text(s: &Strings, modality: Modality, label: &str, stored: &str) -> String {
+    let code = modality.as_str();
+    match catalogue::finding(catalogue::Language::En, code, label) {
+        Some(english) if english == stored => catalogue::finding(s.catalogue, code, label)
+            .unwrap_or(english)
+            .to_owned(),
+        _ => stored.to_owned(),
+    }
+}
+
+/// Recommendations in the report's language (the stored English ones for a result stored before
+/// they had catalogue codes).
+pub(super) fn advice_lines(s: &Strings, advice: &[AdviceItem], stored: &[String]) -> Vec<String> {
+    if advice.is_empty() {
+        stored.to_vec()
+    } else {
+        advice.iter().map(|a| a.text(s.catalogue)).collect()
+    }
+}
+
 pub(super) fn write_combined(out: &mut Writer, s: &Strings, combined: Option<&CombinedResult>) {
     out.heading(s.combined_result, 30.0);
     let Some(c) = combined else {
@@ -245,17 +267,25 @@ pub(super) fn write_combined(out: &mut Writer, s: &Strings, combined: Option<&Co
         };
         let mut value = status.to_owned();
         if let Some(prediction) = &m.prediction {
-            value = format!("{value}: {prediction}");
+            let text = finding_text(
+                s,
+                m.modality,
+                m.label.as_deref().unwrap_or_default(),
+                prediction,
+            );
+            value = format!("{value}: {text}");
         }
         if let Some(risk) = m.risk_score {
             value = format!("{value} ({} {}, {})", s.risk, percent(risk), band(s, risk));
         }
         out.field(modality_name(s, m.modality), &value, LABEL_W);
     }
-    out.field(s.rule, &c.rule, LABEL_W);
-    if !c.recommendations.is_empty() {
+    let rule = catalogue::lookup(s.catalogue, "advice.combined.rule").unwrap_or(&c.rule);
+    out.field(s.rule, rule, LABEL_W);
+    let recommendations = advice_lines(s, &c.advice, &c.recommendations);
+    if !recommendations.is_empty() {
         out.subheading(s.recommendations, 5.0);
-        for r in &c.recommendations {
+        for r in &recommendations {
             out.bullet(r);
         }
     }
@@ -276,7 +306,11 @@ pub(super) fn write_analysis(
     };
     out.subheading(modality_name(s, a.modality), 35.0 + strip);
     let r = &a.result;
-    out.field(s.finding, &r.prediction, LABEL_W);
+    out.field(
+        s.finding,
+        &finding_text(s, a.modality, &r.label, &r.prediction),
+        LABEL_W,
+    );
     out.field(s.confidence, &percent(r.confidence), LABEL_W);
     out.field(
         s.risk,
@@ -326,9 +360,10 @@ pub(super) fn write_analysis(
         }
         None => {}
     }
-    if !r.recommendations.is_empty() {
+    let recommendations = advice_lines(s, &r.advice, &r.recommendations);
+    if !recommendations.is_empty() {
         out.subheading(s.recommendations, 5.0);
-        for rec in &r.recommendations {
+        for rec in &recommendations {
             out.bullet(rec);
         }
     }

@@ -2,13 +2,16 @@
 //! language, the same fields in each, so a missing translation is a compile error and an empty one
 //! fails the unit test below.
 //!
-//! Texts the models write (findings, recommendations, the combination rule) stay as stored.
+//! Texts the models write (findings, recommendations, the combination rule) come from the shared
+//! catalogue (`cardio_models::catalogue`) in the table's `catalogue` language.
 
 use crate::accounts::settings::Language;
 
 /// Every fixed text of the report.
 #[derive(Debug)]
 pub struct Strings {
+    /// The catalogue language of the models' findings and recommendations.
+    pub catalogue: cardio_models::catalogue::Language,
     /// Title under the product name.
     pub title: &'static str,
     /// "Doctor".
@@ -140,6 +143,7 @@ pub struct Strings {
 
 /// English.
 pub const EN: Strings = Strings {
+    catalogue: cardio_models::catalogue::Language::En,
     title: "Cardiovascular screening report",
     doctor: "Doctor",
     generated: "Generated",
@@ -225,6 +229,7 @@ pub const EN: Strings = Strings {
 
 /// Spanish.
 pub const ES: Strings = Strings {
+    catalogue: cardio_models::catalogue::Language::Es,
     title: "Informe de cribado cardiovascular",
     doctor: "Médico",
     generated: "Generado",
@@ -310,6 +315,7 @@ pub const ES: Strings = Strings {
 
 /// French.
 pub const FR: Strings = Strings {
+    catalogue: cardio_models::catalogue::Language::Fr,
     title: "Rapport de dépistage cardiovasculaire",
     doctor: "Médecin",
     generated: "Généré le",

@@ -196,6 +196,7 @@ fn to_result(modality: Modality, prediction: Prediction) -> PredictionResult {
         confidence: prediction.confidence,
         risk_score: prediction.risk_score,
         recommendations: prediction.recommendations,
+        advice: prediction.advice.into_iter().map(Into::into).collect(),
         details: serde_json::Value::Object(prediction.details),
     }
 }
@@ -271,6 +272,7 @@ pub async fn clinical_prediction(
             confidence: predicted.confidence,
             risk_score: predicted.risk_score,
             recommendations: predicted.recommendations,
+            advice: predicted.advice,
             details,
         },
     );

@@ -88,11 +88,42 @@ pub struct PredictionResult {
     pub confidence: f64,
     /// Probability of the finding screened for, 0-1.
     pub risk_score: f64,
-    /// Plain recommendations; never a diagnosis.
+    /// Plain recommendations, in English; never a diagnosis.
     pub recommendations: Vec<String>,
+    /// The same recommendations as catalogue codes with parameters (`advice.<code>` in the
+    /// catalogue the web app and the PDF read, en/es/fr); empty for results stored before them.
+    #[serde(default)]
+    pub advice: Vec<AdviceItem>,
     /// Measured values, class probabilities and `model` (`id`, `version`, headline metric).
     #[schema(value_type = std::collections::HashMap<String, Value>)]
     pub details: serde_json::Value,
+}
+
+/// One recommendation as a catalogue code and the values of its placeholders.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AdviceItem {
+    /// Key under `advice.` in the catalogue, e.g. `ecg.af_1`.
+    pub code: String,
+    /// Placeholder values (numbers already rounded as shown; `modality` holds a modality code).
+    #[serde(default)]
+    #[schema(value_type = std::collections::HashMap<String, Value>)]
+    pub params: serde_json::Map<String, serde_json::Value>,
+}
+
+impl From<cardio_models::catalogue::Advice> for AdviceItem {
+    fn from(advice: cardio_models::catalogue::Advice) -> Self {
+        Self {
+            code: advice.code,
+            params: advice.params,
+        }
+    }
+}
+
+impl AdviceItem {
+    /// The sentence in `language`.
+    pub fn text(&self, language: cardio_models::catalogue::Language) -> String {
+        cardio_models::catalogue::render(language, &format!("advice.{}", self.code), &self.params)
+    }
 }
 
 /// One stored analysis.
