@@ -1,5 +1,6 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import i18n from '../i18n';
 import type { PredictionResult } from '../api/client';
 import { PredictionResultView } from './PredictionResultView';
 
@@ -64,5 +65,42 @@ describe('PredictionResultView: additional details', () => {
     expect(details).toHaveTextContent('submodel: full');
     expect(details).not.toHaveTextContent('contributions');
     expect(details).not.toHaveTextContent('chest pain asymptomatic');
+  });
+});
+
+describe("PredictionResultView: the models' words in the reader's language", () => {
+  it('shows the finding, the recommendations and the detail labels in Spanish, and again in English', async () => {
+    const ecg: PredictionResult = {
+      analysis_id: 'a-2',
+      confidence: 0.8,
+      details: { heart_rate_bpm: 96, quality_usable: true },
+      label: 'af',
+      model: 'ECG',
+      prediction: 'Atrial fibrillation suspected',
+      recommendations: ['English sentence 1.', 'English sentence 2.'],
+      advice: [
+        { code: 'ecg.af_1', params: {} },
+        { code: 'disclaimer', params: {} },
+      ],
+      risk_score: 0.8,
+    };
+    await act(() => i18n.changeLanguage('es'));
+    render(<PredictionResultView result={ecg} />);
+    expect(screen.getByText('Sospecha de fibrilación auricular')).toBeInTheDocument();
+    const list = screen.getByRole('heading', { name: 'Recomendaciones clínicas' }).nextElementSibling as HTMLElement;
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'Se sospecha fibrilación auricular: organice una revisión clínica con un ECG de 12 derivaciones en unos días para confirmarla o descartarla.',
+      'Esta es una estimación de cribado de un modelo estadístico, no un diagnóstico; no sustituye el juicio clínico.',
+    ]);
+    expect(screen.getByText('frecuencia cardíaca lpm:')).toBeInTheDocument();
+    expect(screen.queryByText(/English sentence/)).not.toBeInTheDocument();
+
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByText('Atrial fibrillation suspected')).toBeInTheDocument();
+    expect(screen.getByText('heart rate bpm:')).toBeInTheDocument();
   });
 });

@@ -5,6 +5,7 @@ import type { LoadWaveformWindow } from '../api/waveforms';
 import { ResultBadge } from './RiskBadge';
 import { AnalysisWaveform } from './waveform/AnalysisWaveform';
 import { clinicalFactors, type ClinicalAttribute } from '../lib/clinicalFactors';
+import { modalityOfModel, useClinicalText } from '../lib/clinicalText';
 import { detailLabel, detailValue, percent } from '../lib/prediction';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -89,6 +90,8 @@ export function PredictionResultView({
   const { t } = useTranslation();
   const ids = useId();
   const kind = signalKind(result.model);
+  const text = useClinicalText();
+  const recommendations = text.advice(result.advice, result.recommendations);
   const details: Record<string, unknown> = isRecord(result.details) ? result.details : {};
   const model: Record<string, unknown> | undefined = isRecord(details.model) ? details.model : undefined;
   // The clinical model's columns read as ranked factors; the raw columns stay out of the details list.
@@ -109,7 +112,9 @@ export function PredictionResultView({
       <div className="result__headline">
         <div>
           <p className="muted">{t('results.predictedCondition')}</p>
-          <p className="result__condition">{result.prediction}</p>
+          <p className="result__condition">
+            {text.finding(modalityOfModel(result.model), result.label, result.prediction)}
+          </p>
         </div>
         <ResultBadge label={result.label} riskScore={result.risk_score} />
       </div>
@@ -129,12 +134,12 @@ export function PredictionResultView({
           <AnalysisWaveform analysisId={result.analysis_id} kind={kind} load={loadWaveform} />
         </section>
       ) : null}
-      {result.recommendations.length > 0 && (
+      {recommendations.length > 0 && (
         <section aria-labelledby={`${ids}-recommendations`}>
           <h3 id={`${ids}-recommendations`}>{t('results.recommendations')}</h3>
           <ol className="result__list">
-            {result.recommendations.map((text) => (
-              <li key={text}>{text}</li>
+            {recommendations.map((line) => (
+              <li key={line}>{line}</li>
             ))}
           </ol>
         </section>

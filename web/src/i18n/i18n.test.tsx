@@ -5,7 +5,7 @@ import { json, makeUser, mockServer, renderApp, signedOut } from '../test/utils'
 import en from './en.json';
 import es from './es.json';
 import fr from './fr.json';
-import i18n, { changeLanguage, detectLanguage, languageFromTag, LANGUAGE_STORAGE_KEY } from './index';
+import i18n, { changeLanguage, detectLanguage, languageFromTag, LANGUAGE_STORAGE_KEY, resources } from './index';
 
 function leaves(value: unknown, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
@@ -26,6 +26,23 @@ describe('catalogues', () => {
   ])('%s has exactly the English keys, none empty, with the same placeholders', (_name, catalogue) => {
     const english = leaves(en);
     const other = leaves(catalogue);
+    expect([...other.keys()].sort()).toEqual([...english.keys()].sort());
+    for (const [key, text] of other) {
+      expect(text.trim(), key).not.toBe('');
+      const placeholders = (s: string) => (s.match(/{{\s*\w+\s*}}/g) ?? []).sort();
+      expect(placeholders(text), key).toEqual(placeholders(english.get(key) ?? ''));
+    }
+  });
+});
+
+describe("the models' catalogue (findings, recommendations), shared with the server", () => {
+  it.each([
+    ['es', resources.es.translation],
+    ['fr', resources.fr.translation],
+  ])('%s has every English key under content, none empty, with the same placeholders', (_name, catalogue) => {
+    const english = leaves(resources.en.translation.content, 'content');
+    const other = leaves(catalogue.content, 'content');
+    expect(english.size).toBeGreaterThan(60);
     expect([...other.keys()].sort()).toEqual([...english.keys()].sort());
     for (const [key, text] of other) {
       expect(text.trim(), key).not.toBe('');

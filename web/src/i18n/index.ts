@@ -1,5 +1,6 @@
 /**
- * i18next set-up: English, Spanish and French catalogues bundled with the app.
+ * i18next set-up: English, Spanish and French catalogues bundled with the app, with the models'
+ * catalogue (`crates/models/catalogue`, shared with the server's PDF reports) under `content`.
  *
  * The language is the user's choice in localStorage (`cardio.language`), else the browser's language
  * (es* → es, fr* → fr, anything else → en). <html lang> always follows the active language.
@@ -7,6 +8,10 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readStorage, writeStorage } from '../lib/storage';
+// The models' findings and recommendations: the catalogue the server's reports read too.
+import contentEn from '../../../crates/models/catalogue/en.json';
+import contentEs from '../../../crates/models/catalogue/es.json';
+import contentFr from '../../../crates/models/catalogue/fr.json';
 import en from './en.json';
 import es from './es.json';
 import fr from './fr.json';
@@ -15,10 +20,11 @@ export const LANGUAGE_STORAGE_KEY = 'cardio.language';
 export const SUPPORTED_LANGUAGES = ['en', 'es', 'fr'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
+/** Each language: the app's own texts, and under `content` the models' (findings, advice). */
 export const resources = {
-  en: { translation: en },
-  es: { translation: es },
-  fr: { translation: fr },
+  en: { translation: { ...en, content: contentEn } },
+  es: { translation: { ...es, content: contentEs } },
+  fr: { translation: { ...fr, content: contentFr } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

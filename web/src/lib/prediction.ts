@@ -2,7 +2,7 @@
  * Formatting rules of a prediction result (spec §2 "Results modal", §9) and the error texts of a
  * failed prediction (spec §8 "Backend predictions").
  */
-import type { TFunction } from 'i18next';
+import i18n, { type TFunction } from 'i18next';
 import { ApiError, NetworkError } from '../api/client';
 
 /** The four models of spec §7. */
@@ -81,9 +81,10 @@ export function percent(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
 
-/** Spec §2: detail keys with underscores shown as spaces. */
+/** Spec §2: detail keys with underscores shown as spaces (in the reader's language where the catalogue has them). */
 export function detailLabel(key: string): string {
-  return key.replaceAll('_', ' ');
+  const translated = `results.detailLabels.${key}`;
+  return i18n.exists(translated) ? String(i18n.t(translated as never)) : key.replaceAll('_', ' ');
 }
 
 /**

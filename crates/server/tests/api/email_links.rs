@@ -8,7 +8,9 @@ use std::{path::PathBuf, time::Duration};
 use axum::http::StatusCode;
 use serde_json::json;
 
-use crate::helpers::{captured_logs, TestApp};
+use axum::http::Method;
+
+use crate::helpers::{captured_logs, patient_form, TestApp};
 
 crate::backend_tests!(
     a_verification_link_verifies_the_email_once,
@@ -18,6 +20,7 @@ crate::backend_tests!(
     a_reset_request_does_not_tell_whether_the_account_exists,
     reset_requests_are_rate_limited,
     a_reset_ends_a_half_finished_two_factor_sign_in,
+    messages_are_written_in_the_senders_language,
 );
 
 const PASSWORD: &str = "secret-pass";
@@ -317,4 +320,79 @@ pub async fn a_reset_ends_a_half_finished_two_factor_sign_in(mut app: TestApp) {
     let again = app.login(&email, "new-secret-1").await;
     assert_eq!(again.json()["twoFactorRequired"], true);
     assert!(again.set_cookie().is_none());
+}
+
+/// The body of a raw message, decoded from quoted-printable when it is (RFC 2045 6.7).
+fn body_text(raw: &str) -> String {
+    let (headers, body) = raw.split_once("\r\n\r\n").unwrap_or((raw, ""));
+    if !headers.contains("Content-Transfer-Encoding: quoted-printable") {
+        return body.to_owned();
+    }
+    let joined = body.replace("=\r\n", "");
+    let bytes = joined.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'=' && i + 2 < bytes.len() {
+            if let Ok(byte) = u8::from_str_radix(&joined[i + 1..i + 3], 16) {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap()
+}
+
+async fn set_language(app: &mut TestApp, language: &str) {
+    let settings = app
+        .request(
+            Method::PUT,
+            "/api/settings",
+            Some(json!({
+                "theme": "auto", "language": language, "notifyTestResults": true,
+                "notifyDeviceAlerts": true, "notifyPatientUpdates": false, "sessionTimeout": "30m",
+            })),
+        )
+        .await;
+    assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
+}
+
+pub async fn messages_are_written_in_the_senders_language(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    set_language(&mut app, "es").await;
+    let requested = app.post("/api/auth/verify-email/request", json!({})).await;
+    assert_eq!(requested.status, StatusCode::ACCEPTED, "{}", requested.text);
+    let raw = nth_message(&app, "verify-email", 1).await;
+    let body = body_text(&raw);
+    assert!(
+        body.contains("Confirme que esta es su dirección de correo para Cardio"),
+        "{body}"
+    );
+    assert!(!body.contains("Please confirm"), "{body}");
+    // The link survives the encoding whole.
+    assert!(body.contains("/verify-email?token="), "{body}");
+    // The subject is Spanish, its non-ASCII word an RFC 2047 encoded word.
+    let subject = raw.lines().find(|l| l.starts_with("Subject: ")).unwrap();
+    assert!(subject.starts_with("Subject: Verifique su "), "{subject}");
+    assert!(subject.contains("=?utf-8?"), "{subject}");
+
+    set_language(&mut app, "fr").await;
+    let patient = app.create_patient(patient_form()).await;
+    let share = app
+        .post(
+            &format!("/api/patients/{patient}/share"),
+            json!({"email": "maria.lopez@example.com"}),
+        )
+        .await;
+    assert_eq!(share.status, StatusCode::OK, "{}", share.text);
+    let invitation = std::fs::read_to_string(&messages(&app, "share-invitation")[0]).unwrap();
+    let body = body_text(&invitation);
+    assert!(
+        body.contains("Ana Ruiz a partagé des résultats de dépistage avec vous sur Cardio."),
+        "{body}"
+    );
+    assert!(body.contains("/login"), "{body}");
 }

@@ -1082,6 +1082,15 @@ export interface components {
          * @enum {string}
          */
         Action: "create" | "read" | "update" | "export";
+        /** @description One recommendation as a catalogue code and the values of its placeholders. */
+        AdviceItem: {
+            /** @description Key under `advice.` in the catalogue, e.g. `ecg.af_1`. */
+            code: string;
+            /** @description Placeholder values (numbers already rounded as shown; `modality` holds a modality code). */
+            params?: {
+                [key: string]: unknown;
+            };
+        };
         /**
          * @description The reviewer's verdict on the model's finding.
          * @enum {string}
@@ -1353,6 +1362,8 @@ export interface components {
         };
         /** @description The combined result of a screening. */
         CombinedResult: {
+            /** @description The same as catalogue codes with parameters (the rule is `advice.combined.rule`). */
+            advice?: components["schemas"]["AdviceItem"][];
             /**
              * @description How many modalities the overall risk rests on: those that could be judged (status
              *     `performed`), from 1 to `out_of`.
@@ -1369,7 +1380,7 @@ export interface components {
             modalities: components["schemas"]["ModalityResult"][];
             /** @description How many modalities a screening has (4: clinical, PCG, PPG, ECG). */
             out_of: number;
-            /** @description Plain recommendations; never a diagnosis. */
+            /** @description Plain recommendations, in English; never a diagnosis. */
             recommendations: string[];
             /** @description Spec §9 band of `risk_score`: `low`, `moderate` or `high`. */
             risk_level: string;
@@ -2035,6 +2046,11 @@ export interface components {
         PdfFile: string;
         /** @description A model's answer as the prediction endpoints return it (spec §7), plus the stored analysis id. */
         PredictionResult: {
+            /**
+             * @description The same recommendations as catalogue codes with parameters (`advice.<code>` in the
+             *     catalogue the web app and the PDF read, en/es/fr); empty for results stored before them.
+             */
+            advice?: components["schemas"]["AdviceItem"][];
             /** @description Id of the stored analysis. */
             analysis_id: string;
             /**
@@ -2052,7 +2068,7 @@ export interface components {
             model: string;
             /** @description The predicted condition, as text. */
             prediction: string;
-            /** @description Plain recommendations; never a diagnosis. */
+            /** @description Plain recommendations, in English; never a diagnosis. */
             recommendations: string[];
             /**
              * Format: double
@@ -2299,6 +2315,8 @@ export interface components {
             heartRateBpm?: number | null;
             /** @description Analysis id. */
             id: string;
+            /** @description The model's label code (the web app shows its finding in the reader's language). */
+            label: string;
             /** @description Which test. */
             modality: components["schemas"]["Modality"];
             /** @description The model's wording of the result. */

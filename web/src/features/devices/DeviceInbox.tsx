@@ -6,6 +6,7 @@ import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
 import { formatDateTime } from '../../lib/format';
 import { useDeviceRecordings } from './api';
+import { findingText } from '../../lib/clinicalText';
 
 /**
  * The recordings network devices pushed, newest first, with their analysis; they are attached to a
@@ -46,7 +47,7 @@ export function DeviceInbox() {
                     {r.deviceName} <span className="muted small">({r.deviceType})</span>
                   </td>
                   <td>{r.fileName}</td>
-                  <td>{r.analysis.result.prediction}</td>
+                  <td>{findingText(r.analysis.modality, r.analysis.result.label, r.analysis.result.prediction)}</td>
                   <td>
                     {r.attachedAt ? (
                       <span className="badge badge--success">

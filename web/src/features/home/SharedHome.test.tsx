@@ -11,6 +11,7 @@ function result(overrides: Partial<SharedResult> = {}): SharedResult {
     createdAt: '2026-11-20T10:00:00Z',
     finding: 'normal',
     prediction: 'Normal sinus rhythm',
+    label: 'normal',
     heartRateBpm: 71.6,
     reviewed: true,
     doctorAgreed: true,

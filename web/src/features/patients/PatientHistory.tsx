@@ -11,6 +11,7 @@ import { apiErrorMessage } from '../../lib/apiErrors';
 import { formatDateTime, formatDay } from '../../lib/format';
 import { MODEL_NAMES, percent } from '../../lib/prediction';
 import { useClinicalHistory, usePatientAnalyses, usePatientScreenings } from './api';
+import { findingText } from '../../lib/clinicalText';
 
 /**
  * The patient page's history sections (issue 3): clinical parameters, screenings and every stored
@@ -183,7 +184,10 @@ export function Analyses({ patientId }: { patientId: string }) {
             columns={[
               { header: t('patientDetail.date'), cell: (a) => formatDateTime(a.createdAt), nowrap: true },
               { header: t('patientDetail.analysisColumns.model'), cell: (a) => MODEL_NAMES[a.modality] },
-              { header: t('patientDetail.analysisColumns.result'), cell: (a) => a.result.prediction },
+              {
+                header: t('patientDetail.analysisColumns.result'),
+                cell: (a) => findingText(a.modality, a.result.label, a.result.prediction),
+              },
               { header: t('patientDetail.analysisColumns.risk'), cell: (a) => percent(a.result.risk_score) },
               { header: t('patientDetail.analysisColumns.file'), cell: (a) => a.fileName ?? '—' },
               {

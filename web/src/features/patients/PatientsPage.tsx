@@ -18,6 +18,7 @@ import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { usePatients } from './api';
 import { StatusBadge } from './StatusBadge';
 import { useRunDiagnostics } from './useRunDiagnostics';
+import { findingText } from '../../lib/clinicalText';
 
 /** Wait this long after the last keystroke before searching on the server. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -148,7 +149,7 @@ function LastResultCell({ patient }: { patient: Patient }) {
   return (
     <div className="last-result">
       <Link to={analysisPath(last.analysisId)}>
-        {modality}: {last.prediction}
+        {modality}: {findingText(last.modality, last.label, last.prediction)}
       </Link>
       <span className="last-result__meta">
         <ResultBadge label={last.label} riskScore={last.riskScore} />

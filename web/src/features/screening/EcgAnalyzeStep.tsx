@@ -14,6 +14,7 @@ import { fetchWaveformWindow } from '../../api/waveforms';
 import { ReviewPanel, type SettleOption } from '../../components/review/ReviewPanel';
 import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
+import { useClinicalText } from '../../lib/clinicalText';
 import { useRecordingFiles } from '../../lib/useRecordingFiles';
 import { MODEL_NAMES, percent, predictionErrorMessage } from '../../lib/prediction';
 import { useReview } from '../../lib/useReview';
@@ -308,11 +309,17 @@ const STEP_PATHS = { pcg: paths.sensorPcg, ppg: paths.sensorPpg } as const;
 function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; onAnalyzeAnother: () => void }) {
   const { t } = useTranslation();
   const review = useReview({ kind: 'screening', id: result.screening_id });
+  const text = useClinicalText();
   const analyses = useScreeningAnalyses(result.screening_id);
   const settle: SettleOption[] = result.modalities.flatMap((m) => {
     const analysis = analyses.data?.find((a) => a.id === m.analysis_id);
     return analysis && !analysis.review
-      ? [{ id: analysis.id, label: `${MODEL_NAMES[m.modality]}: ${m.prediction ?? analysis.result.prediction}` }]
+      ? [
+          {
+            id: analysis.id,
+            label: `${MODEL_NAMES[m.modality]}: ${text.finding(m.modality, m.label ?? analysis.result.label, m.prediction ?? analysis.result.prediction)}`,
+          },
+        ]
       : [];
   });
   return (
@@ -353,7 +360,7 @@ function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; on
                 <tr key={m.modality}>
                   <td>{name}</td>
                   <td>{t(STATUS_KEYS[m.status])}</td>
-                  <td>{m.prediction ?? '—'}</td>
+                  <td>{m.prediction ? text.finding(m.modality, m.label, m.prediction) : '—'}</td>
                   <td>{m.risk_score == null ? '—' : percent(m.risk_score)}</td>
                   <td>
                     <div className="table__actions">
@@ -382,12 +389,12 @@ function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; on
           </tbody>
         </table>
       </div>
-      <p className="muted">{t('sensor.rule', { rule: result.rule })}</p>
+      <p className="muted">{t('sensor.rule', { rule: text.rule() })}</p>
       <section aria-labelledby="combined-recommendations">
         <h3 id="combined-recommendations">{t('results.recommendations')}</h3>
         <ol className="result__list">
-          {result.recommendations.map((text) => (
-            <li key={text}>{text}</li>
+          {text.advice(result.advice, result.recommendations).map((line) => (
+            <li key={line}>{line}</li>
           ))}
         </ol>
       </section>

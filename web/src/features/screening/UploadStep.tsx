@@ -23,6 +23,7 @@ import { PPG_LIMIT_MS, useCameraPpg } from './recording/useCameraPpg';
 import { useVideoPpg } from './recording/useVideoPpg';
 import { MIN_VIDEO_S, VIDEO_LIMIT_S, type VideoReadError } from './recording/videoPulse';
 import { useScreeningFromUrl } from './useScreeningFromUrl';
+import { findingText } from '../../lib/clinicalText';
 
 type UploadKind = 'pcg' | 'ppg';
 
@@ -286,7 +287,7 @@ function UploadPanel({
         {completed && result ? (
           <div className={`upload-step__result upload-step__result--${findingOf(result.label)}`}>
             {FINDING_ICONS[findingOf(result.label)]}
-            <span>{t('sensor.resultLine', { prediction: result.prediction })}</span>
+            <span>{t('sensor.resultLine', { prediction: findingText(kind, result.label, result.prediction) })}</span>
             <button
               type="button"
               className="button button--secondary button--small"

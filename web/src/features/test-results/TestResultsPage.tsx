@@ -11,6 +11,7 @@ import { formatDateTime } from '../../lib/format';
 import { MODEL_NAMES } from '../../lib/prediction';
 import { useAnalyses, type SignalType } from './api';
 import { heartRate, testStatus } from './status';
+import { findingText } from '../../lib/clinicalText';
 
 const FILTERS = ['all', 'pcg', 'ppg', 'ecg'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -55,7 +56,7 @@ function ResultCard({ analysis }: { analysis: Analysis }) {
         </div>
         <div className="test-card__findings">
           <dt>{t('testResults.findings')}</dt>
-          <dd>{analysis.result.prediction}</dd>
+          <dd>{findingText(analysis.modality, analysis.result.label, analysis.result.prediction)}</dd>
         </div>
         <div className="test-card__findings">
           <dt>{t('review.title')}</dt>

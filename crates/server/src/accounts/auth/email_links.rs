@@ -16,11 +16,12 @@ use utoipa::ToSchema;
 use super::{
     email::Email,
     mail::{self, Mail},
-    password, rate_limit,
+    mail_texts, password, rate_limit,
     session::{self, CurrentUser},
     store, ClientAddr,
 };
 use crate::{
+    accounts::settings,
     platform::error::{ApiError, ErrorBody},
     platform::extract::Json,
     platform::state::AppState,
@@ -179,15 +180,11 @@ pub async fn request_verification(
         mail::public_base(&state.config),
         token.token
     );
-    let text = format!(
-        "Hello,\n\nPlease confirm that this is your email address for Cardio by opening this link \
-         within 24 hours:\n\n{link}\n\nIf you did not ask for this, you can ignore this message.\n\n\
-         Cardio\n"
-    );
+    let texts = mail_texts::of(settings::load(&state.db, &user.id).await?.language);
     let message = Mail {
         to: &user.email,
-        subject: "Verify your email address for Cardio",
-        text,
+        subject: texts.verify_subject,
+        text: texts.verify_body.replace("{link}", &link),
         kind: "verify-email",
         selector: &token.selector,
     };
@@ -270,16 +267,12 @@ pub async fn request_reset(
     );
     tracing::info!(user_id = %user.id, token = %token.selector, "password reset requested");
     // Sent in the background, so that the answer takes as long for an unknown address.
+    let texts = mail_texts::of(settings::load(&state.db, &user.id).await?.language);
     tokio::spawn(async move {
-        let text = format!(
-            "Hello,\n\nSomeone asked to reset the password of your Cardio account. To choose a new \
-             password, open this link within one hour:\n\n{link}\n\nIf you did not ask for this, \
-             you can ignore this message; your password stays the same.\n\nCardio\n"
-        );
         let message = Mail {
             to: &user.email,
-            subject: "Reset your Cardio password",
-            text,
+            subject: texts.reset_subject,
+            text: texts.reset_body.replace("{link}", &link),
             kind: "password-reset",
             selector: &token.selector,
         };

@@ -12,6 +12,7 @@ pub mod admin;
 pub mod email;
 pub mod email_links;
 pub mod mail;
+pub mod mail_texts;
 pub mod password;
 pub mod rate_limit;
 pub mod session;

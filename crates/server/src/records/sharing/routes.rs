@@ -22,10 +22,11 @@ use crate::{
         auth::{
             email::Email,
             mail::{self, Mail},
+            mail_texts,
             session::{CurrentDoctor, CurrentUser},
             ClientAddr,
         },
-        settings,
+        settings::{self, Language},
     },
     exports::pdf,
     platform::{
@@ -189,27 +190,25 @@ pub async fn invite(
         .ok_or_else(|| ApiError::Internal("the share just written is gone".into()))?;
     tx.commit().await?;
     if invited {
-        send_invitation(&state, &share, &doctor.0.user.display_name).await;
+        let language = settings::load(&state.db, doctor.id()).await?.language;
+        send_invitation(&state, &share, &doctor.0.user.display_name, language).await;
     }
     Ok(Json(share))
 }
 
 /// Tells the invited address where to see the results (SMTP, or the outbox folder). The share
 /// stands even when the message cannot be sent: the person sees the invitation once signed in.
-async fn send_invitation(state: &AppState, share: &Share, doctor_name: &str) {
+async fn send_invitation(state: &AppState, share: &Share, doctor_name: &str, language: Language) {
     let base = mail::public_base(&state.config);
-    let text = format!(
-        "{doctor_name} has shared screening results with you on Cardio.\n\n\
-         To see them, sign in (or create a patient account) with this e-mail address at\n\
-         {base}/login\n\
-         verify the address when asked, then accept the invitation on your home page.\n\n\
-         These are screening results, not a diagnosis: talk to your doctor about them.\n\n\
-         Cardio\n"
-    );
+    let texts = mail_texts::of(language);
+    let text = texts
+        .invite_body
+        .replace("{doctor}", doctor_name)
+        .replace("{base}", &base);
     let selector = share.id.get(..8).unwrap_or(&share.id);
     let message = Mail {
         to: &share.email,
-        subject: "Results shared with you on Cardio",
+        subject: texts.invite_subject,
         text,
         kind: "share-invitation",
         selector,
@@ -395,6 +394,7 @@ pub async fn results(
                 reviewed: a.review.is_some(),
                 finding: finding.into(),
                 prediction: a.result.prediction.clone(),
+                label: a.result.label.clone(),
                 modality: a.modality,
                 created_at: a.created_at.clone(),
                 doctor_name: doctor_name.clone(),

@@ -83,6 +83,8 @@ pub struct SharedResult {
     pub finding: String,
     /// The model's wording of the result.
     pub prediction: String,
+    /// The model's label code (the web app shows its finding in the reader's language).
+    pub label: String,
     /// Heart rate measured by the test, beats per minute.
     pub heart_rate_bpm: Option<f64>,
     /// The doctor signed the result off.

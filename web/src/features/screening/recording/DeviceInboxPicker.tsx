@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../../components/ErrorBanner';
 import { apiErrorMessage } from '../../../lib/apiErrors';
 import { formatDateTime } from '../../../lib/format';
 import './deviceSources.css';
+import { findingText } from '../../../lib/clinicalText';
 
 /**
  * Recordings a network device pushed into the doctor's inbox, of this step's type and not yet
@@ -66,7 +67,9 @@ export function DeviceInboxPicker({
                 time: formatDateTime(r.receivedAt),
               })}
             </span>
-            <span className="muted small">{r.analysis.result.prediction}</span>
+            <span className="muted small">
+              {findingText(r.analysis.modality, r.analysis.result.label, r.analysis.result.prediction)}
+            </span>
             <button
               type="button"
               className="button button--secondary button--small"
