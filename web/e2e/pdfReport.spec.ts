@@ -57,3 +57,49 @@ test('a doctor reviews a result and downloads its PDF report, which says so', as
   );
   await context.close();
 });
+
+test("in Spanish, a result and its PDF report carry the model's finding and recommendations in Spanish", async ({
+  browser,
+  baseURL,
+}) => {
+  mkdirSync(OUT, { recursive: true });
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  await createAccount(context.request, { name: 'Paul Wood', email: uniqueEmail('pdf-es') });
+  const { patientId } = await createPatientWithScreening(context.request, { firstName: 'Elena', lastName: 'Marsh' });
+  const upload = await context.request.post('/api/predict/ecg/upload', {
+    multipart: { file: { name: 'ecg.csv', mimeType: 'text/csv', buffer: ecgCsv(30) }, patient_id: patientId },
+  });
+  expect(upload.status(), await upload.text()).toBe(200);
+  const { analysis_id: id, prediction } = (await upload.json()) as { analysis_id: string; prediction: string };
+  expect(prediction).toBe('Normal sinus rhythm');
+
+  await page.goto(`/analyses/${id}`);
+  await expect(page.getByText('Normal sinus rhythm')).toBeVisible();
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('es');
+  await expect(page.getByText('Ritmo sinusal normal')).toBeVisible();
+  await expect(page.getByText('Normal sinus rhythm')).toHaveCount(0);
+  await expect(page.getByText(/^No se encontró fibrilación auricular ni otra alteración del ritmo/)).toBeVisible();
+  await expect(page.getByText('frecuencia cardíaca lpm:')).toBeVisible();
+  await page.screenshot({ path: join(OUT, 'light-analysis-es.png'), fullPage: true });
+  // The choice is the account's: the server writes the report in it.
+  await expect
+    .poll(async () => ((await (await context.request.get('/api/settings')).json()) as { language: string }).language)
+    .toBe('es');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Descargar informe PDF' }).first().click();
+  const file = await download;
+  const dir = mkdtempSync(join(tmpdir(), 'cardio-pdf-es-'));
+  const pdf = join(dir, 'informe.pdf');
+  await file.saveAs(pdf);
+  const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+  expect(text).toContain('Informe de cribado cardiovascular');
+  expect(text).toContain('Ritmo sinusal normal');
+  expect(text).toContain('No se encontró fibrilación auricular ni otra alteración del ritmo en esta grabación');
+  expect(text).toContain('Esta es una estimación de cribado de un modelo estadístico, no un diagnóstico');
+  expect(text).not.toContain('Normal sinus rhythm');
+  expect(text).toMatch(/Página 1 de \d/);
+  execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', pdf, join(OUT, 'pdf-report-es')]);
+  await context.close();
+});

@@ -97,6 +97,7 @@ describe("PredictionResultView: the models' words in the reader's language", () 
       'Esta es una estimación de cribado de un modelo estadístico, no un diagnóstico; no sustituye el juicio clínico.',
     ]);
     expect(screen.getByText('frecuencia cardíaca lpm:')).toBeInTheDocument();
+    expect(screen.getByText('calidad utilizable:').parentElement).toHaveTextContent('calidad utilizable: sí');
     expect(screen.queryByText(/English sentence/)).not.toBeInTheDocument();
 
     await act(() => i18n.changeLanguage('en'));

@@ -89,10 +89,11 @@ export function detailLabel(key: string): string {
 
 /**
  * Spec §9: detail numbers with 2 decimals, except whole numbers (counts such as "cycles: 16"),
- * which are shown as they are; other scalars as text.
+ * which are shown as they are; yes/no in the reader's language; other scalars as text.
  */
 export function detailValue(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(2);
+  if (typeof value === 'boolean') return String(i18n.t(value ? 'results.yes' : 'results.no'));
   if (value === null || value === undefined) return '—';
   return String(value);
 }
