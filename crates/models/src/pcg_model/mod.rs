@@ -262,7 +262,7 @@ impl Model {
                 vec![Advice::new("pcg.abnormal_1"), Advice::new("pcg.abnormal_2")]
             }
             Decision::Unsure => vec![
-                Advice::new("pcg.unsure_1").with("reason", gate_reason.clone().unwrap_or_default()),
+                Advice::new("pcg.unsure_1"),
                 Advice::new("pcg.unsure_2"),
             ],
         };
