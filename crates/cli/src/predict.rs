@@ -1,9 +1,15 @@
-//! `cardio predict ecg|pcg|ppg FILE... [--sampling-rate HZ] [--format csv|json] [--jobs N]`: batch
-//! predictions with the same models the server serves, files read and scored in parallel.
+//! `cardio predict ecg|pcg|ppg FILE... [--sampling-rate HZ] [--format csv|json] [--jobs N]
+//! [--shard K/N]`: batch predictions with the same models the server serves, files read and scored
+//! in parallel.
 //!
 //! The CSV output is exactly `file,label,prediction,confidence,risk_score`, one row per file in the
 //! order given. A file that cannot be read or judged gets a row with an empty label and its error
 //! on stderr; the others continue, and the exit status is 1.
+//!
+//! `--shard K/N` scores only the K-th of N consecutive, near-equal blocks of the files (in the order
+//! given), with the CSV header on shard 0 only: N machines (a Slurm array job, a Kubernetes indexed
+//! Job) each run one shard with no coordinator, and the shards' outputs concatenated in K order are
+//! byte for byte the output of one run.
 
 use std::{
     fmt::Write as _,
@@ -35,6 +41,43 @@ pub struct PredictSignalArgs {
     /// Files scored at once [default: the number of CPUs].
     #[arg(long)]
     jobs: Option<usize>,
+    /// Score only shard K of N (K from 0 to N-1), e.g. `--shard $SLURM_ARRAY_TASK_ID/10`.
+    #[arg(long, value_parser = parse_shard, value_name = "K/N")]
+    shard: Option<Shard>,
+}
+
+/// One of N deterministic shares of the inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which share, 0-based.
+    pub index: usize,
+    /// How many shares.
+    pub count: usize,
+}
+
+impl Shard {
+    /// The K-th of N consecutive blocks of `items` (sizes differ by at most one; every item is in
+    /// exactly one block, in order).
+    pub fn of<'a, T>(self, items: &'a [T]) -> &'a [T] {
+        let start = self.index * items.len() / self.count;
+        let end = (self.index + 1) * items.len() / self.count;
+        &items[start..end]
+    }
+}
+
+/// Parses `K/N` with `0 <= K < N`.
+///
+/// # Errors
+/// The text says what a shard looks like.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let wrong = || format!("--shard takes K/N with 0 <= K < N (for example 3/10), not {text:?}");
+    let (k, n) = text.split_once('/').ok_or_else(wrong)?;
+    let index: usize = k.trim().parse().map_err(|_| wrong())?;
+    let count: usize = n.trim().parse().map_err(|_| wrong())?;
+    if count == 0 || index >= count {
+        return Err(wrong());
+    }
+    Ok(Shard { index, count })
 }
 
 /// Output format of `cardio predict`.
@@ -138,14 +181,17 @@ pub fn run(kind: Kind, args: &PredictSignalArgs) -> anyhow::Result<bool> {
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    let results = predict_all(model.as_ref(), &args.files, &options, jobs);
+    let files = args
+        .shard
+        .map_or(&args.files[..], |shard| shard.of(&args.files));
+    let results = predict_all(model.as_ref(), files, &options, jobs);
     let mut all_ok = true;
     let mut out = String::new();
     let mut json = Vec::new();
-    if args.format == Format::Csv {
+    if args.format == Format::Csv && args.shard.is_none_or(|s| s.index == 0) {
         out.push_str("file,label,prediction,confidence,risk_score\n");
     }
-    for (path, result) in args.files.iter().zip(results) {
+    for (path, result) in files.iter().zip(results) {
         let name = path.display().to_string();
         match result {
             Ok(p) => match args.format {
@@ -167,6 +213,7 @@ pub fn run(kind: Kind, args: &PredictSignalArgs) -> anyhow::Result<bool> {
                     "confidence": p.confidence,
                     "risk_score": p.risk_score,
                     "recommendations": p.recommendations,
+                    "advice": p.advice,
                     "details": p.details,
                 })),
             },
@@ -197,6 +244,41 @@ pub fn run(kind: Kind, args: &PredictSignalArgs) -> anyhow::Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shards_are_disjoint_complete_and_in_order() {
+        for len in [0usize, 1, 2, 7, 10, 11, 100] {
+            let items: Vec<usize> = (0..len).collect();
+            for count in [1usize, 2, 3, 4, 10, 13] {
+                let mut joined = Vec::new();
+                for index in 0..count {
+                    let part = Shard { index, count }.of(&items);
+                    assert!(part.len() <= len / count + 1, "{len} {count}");
+                    joined.extend_from_slice(part);
+                }
+                assert_eq!(joined, items, "{len} items in {count} shards");
+            }
+        }
+    }
+
+    #[test]
+    fn a_shard_is_k_of_n() {
+        assert_eq!(
+            parse_shard("3/10"),
+            Ok(Shard {
+                index: 3,
+                count: 10
+            })
+        );
+        assert_eq!(parse_shard("0/1"), Ok(Shard { index: 0, count: 1 }));
+        for bad in ["10/10", "1/0", "3", "-1/4", "a/b", ""] {
+            let err = parse_shard(bad).unwrap_err();
+            assert!(
+                err.starts_with("--shard takes K/N with 0 <= K < N"),
+                "{err}"
+            );
+        }
+    }
 
     #[test]
     fn csv_fields_are_quoted_only_when_needed() {

@@ -174,6 +174,51 @@ fn parallel_jobs_print_the_same_rows_as_one() {
 }
 
 #[test]
+fn shards_concatenate_to_one_run_and_never_share_a_file() {
+    let dir = temp_dir("shards");
+    let files: Vec<String> = (0..7)
+        .map(|i| {
+            wfdb_ecg(&dir, &format!("s{i}"))
+                .to_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    let mut args = vec!["predict", "ecg"];
+    args.extend(files.iter().map(String::as_str));
+    let one = cardio(&args);
+    assert!(one.status.success(), "{}", text(&one.stderr));
+
+    let mut joined = String::new();
+    let mut seen: Vec<String> = Vec::new();
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        let out = cardio(&[&args[..], &["--shard", &shard]].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        // The header only on shard 0; each row is a file of this shard alone.
+        assert_eq!(stdout.starts_with(HEADER), k == 0, "{stdout}");
+        for line in stdout.lines().filter(|l| *l != HEADER) {
+            let file = line.split(',').next().unwrap().to_owned();
+            assert!(!seen.contains(&file), "{file} in two shards");
+            seen.push(file);
+        }
+        joined.push_str(&stdout);
+    }
+    assert_eq!(joined, text(&one.stdout));
+    assert_eq!(seen, files);
+
+    let refused = cardio(&[&args[..], &["--shard", "3/3"]].concat());
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr)
+            .contains("--shard takes K/N with 0 <= K < N (for example 3/10), not \"3/3\""),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
+#[test]
 fn a_bare_pulse_file_needs_its_rate_and_is_scored_with_it() {
     let dir = temp_dir("rate");
     let bare = dir.join("pulse.txt");

@@ -261,10 +261,7 @@ impl Model {
             Decision::Abnormal => {
                 vec![Advice::new("pcg.abnormal_1"), Advice::new("pcg.abnormal_2")]
             }
-            Decision::Unsure => vec![
-                Advice::new("pcg.unsure_1"),
-                Advice::new("pcg.unsure_2"),
-            ],
+            Decision::Unsure => vec![Advice::new("pcg.unsure_1"), Advice::new("pcg.unsure_2")],
         };
         if m.duration_s > p.max_seconds {
             advice.push(
