@@ -58,7 +58,7 @@ pub struct Shard {
 impl Shard {
     /// The K-th of N consecutive blocks of `items` (sizes differ by at most one; every item is in
     /// exactly one block, in order).
-    pub fn of<'a, T>(self, items: &'a [T]) -> &'a [T] {
+    pub fn of<T>(self, items: &[T]) -> &[T] {
         let start = self.index * items.len() / self.count;
         let end = (self.index + 1) * items.len() / self.count;
         &items[start..end]
