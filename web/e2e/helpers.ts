@@ -73,6 +73,17 @@ export function uniquePhone(): string {
 }
 
 /** Creates a patient, a screening and its clinical data through the API (for screenshots). */
+/** The seven clinical values every e2e screening is given. */
+export const CLINICAL_VALUES = {
+  age: 47,
+  chest_pain_type: 1,
+  cholesterol: 215,
+  fasting_blood_sugar: 98,
+  exercise_induced_angina: 0,
+  vessels_colored_by_flourosopy: 1,
+  thalassemia: 2,
+} as const;
+
 export async function createPatientWithScreening(
   request: APIRequestContext,
   patient: { firstName: string; lastName: string; phone?: string; gender?: 'male' | 'female' | 'other' },
@@ -95,16 +106,7 @@ export async function createPatientWithScreening(
   if (screening.status() !== 201) throw new Error(`screening: ${screening.status()} ${await screening.text()}`);
   const { id: screeningId } = (await screening.json()) as { id: string };
   const clinical = await request.post(`/api/patients/${patientId}/clinical`, {
-    data: {
-      age: 47,
-      chest_pain_type: 1,
-      cholesterol: 215,
-      fasting_blood_sugar: 98,
-      exercise_induced_angina: 0,
-      vessels_colored_by_flourosopy: 1,
-      thalassemia: 2,
-      screening_id: screeningId,
-    },
+    data: { ...CLINICAL_VALUES, screening_id: screeningId },
   });
   if (clinical.status() !== 201) throw new Error(`clinical: ${clinical.status()} ${await clinical.text()}`);
   return { patientId, screeningId };

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { createAccount, createPatientWithScreening, uniqueEmail, uniqueSurname } from './helpers';
+import { CLINICAL_VALUES, createAccount, createPatientWithScreening, uniqueEmail, uniqueSurname } from './helpers';
 import { ecgCsv } from './signals';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
@@ -125,16 +125,7 @@ test('a screening sign-off settles its results: pending reviews drop and the pat
   });
   expect(ecg.status(), await ecg.text()).toBe(200);
   const clinical = await doctor.request.post('/api/predict/clinical', {
-    data: {
-      age: 47,
-      chest_pain_type: 1,
-      cholesterol: 215,
-      fasting_blood_sugar: 98,
-      exercise_induced_angina: 0,
-      vessels_colored_by_flourosopy: 1,
-      thalassemia: 2,
-      screening_id: screeningId,
-    },
+    data: { ...CLINICAL_VALUES, screening_id: screeningId },
   });
   expect(clinical.status(), await clinical.text()).toBe(200);
   const combined = await doctor.request.post(`/api/screenings/${screeningId}/combine`);

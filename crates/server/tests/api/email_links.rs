@@ -8,8 +8,6 @@ use std::{path::PathBuf, time::Duration};
 use axum::http::StatusCode;
 use serde_json::json;
 
-use axum::http::Method;
-
 use crate::helpers::{captured_logs, patient_form, TestApp};
 
 crate::backend_tests!(
@@ -346,23 +344,9 @@ fn body_text(raw: &str) -> String {
     String::from_utf8(out).unwrap()
 }
 
-async fn set_language(app: &mut TestApp, language: &str) {
-    let settings = app
-        .request(
-            Method::PUT,
-            "/api/settings",
-            Some(json!({
-                "theme": "auto", "language": language, "notifyTestResults": true,
-                "notifyDeviceAlerts": true, "notifyPatientUpdates": false, "sessionTimeout": "30m",
-            })),
-        )
-        .await;
-    assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
-}
-
 pub async fn messages_are_written_in_the_senders_language(mut app: TestApp) {
     app.signed_in_doctor().await;
-    set_language(&mut app, "es").await;
+    app.set_language("es").await;
     let requested = app.post("/api/auth/verify-email/request", json!({})).await;
     assert_eq!(requested.status, StatusCode::ACCEPTED, "{}", requested.text);
     let raw = nth_message(&app, "verify-email", 1).await;
@@ -379,7 +363,7 @@ pub async fn messages_are_written_in_the_senders_language(mut app: TestApp) {
     assert!(subject.starts_with("Subject: Verifique su "), "{subject}");
     assert!(subject.contains("=?utf-8?"), "{subject}");
 
-    set_language(&mut app, "fr").await;
+    app.set_language("fr").await;
     let patient = app.create_patient(patient_form()).await;
     let share = app
         .post(

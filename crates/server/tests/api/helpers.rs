@@ -447,6 +447,21 @@ impl TestApp {
     }
 
     /// Signs up a doctor with a fresh email and returns that email.
+    /// Saves the signed-in user's interface language (the language of their reports and mail).
+    pub async fn set_language(&mut self, language: &str) {
+        let settings = self
+            .request(
+                Method::PUT,
+                "/api/settings",
+                Some(json!({
+                    "theme": "auto", "language": language, "notifyTestResults": true,
+                    "notifyDeviceAlerts": true, "notifyPatientUpdates": false, "sessionTimeout": "30m",
+                })),
+            )
+            .await;
+        assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
+    }
+
     pub async fn signed_in_doctor(&mut self) -> String {
         let email = format!("doc-{}@clinic.test", uuid::Uuid::new_v4().simple());
         let response = self

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use axum::http::{header, Method, StatusCode};
+use axum::http::{header, StatusCode};
 use serde_json::{json, Value};
 
 use crate::{
@@ -148,17 +148,7 @@ pub async fn an_analysis_report_names_the_patient_finding_band_and_review(mut ap
 pub async fn a_spanish_doctors_report_is_in_spanish(mut app: TestApp) {
     with_echo(&mut app);
     app.signed_in_doctor().await;
-    let settings = app
-        .request(
-            Method::PUT,
-            "/api/settings",
-            Some(json!({
-                "theme": "auto", "language": "es", "notifyTestResults": true,
-                "notifyDeviceAlerts": true, "notifyPatientUpdates": false, "sessionTimeout": "30m",
-            })),
-        )
-        .await;
-    assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
+    app.set_language("es").await;
     let id = ecg_for_new_patient(&mut app).await;
 
     let text = pdf_text(&app.get(&format!("/api/analyses/{id}/report.pdf")).await);
@@ -178,20 +168,6 @@ pub async fn a_spanish_doctors_report_is_in_spanish(mut app: TestApp) {
         assert!(text.contains(expected), "{expected:?} not in {text}");
     }
     assert!(!text.contains("Not yet reviewed"), "{text}");
-}
-
-async fn set_language(app: &mut TestApp, language: &str) {
-    let settings = app
-        .request(
-            Method::PUT,
-            "/api/settings",
-            Some(json!({
-                "theme": "auto", "language": language, "notifyTestResults": true,
-                "notifyDeviceAlerts": true, "notifyPatientUpdates": false, "sessionTimeout": "30m",
-            })),
-        )
-        .await;
-    assert_eq!(settings.status, StatusCode::OK, "{}", settings.text);
 }
 
 pub async fn the_models_finding_recommendations_and_rule_follow_the_language(mut app: TestApp) {
@@ -225,7 +201,7 @@ pub async fn the_models_finding_recommendations_and_rule_follow_the_language(mut
     );
     let id = result["analysis_id"].as_str().unwrap().to_owned();
 
-    set_language(&mut app, "es").await;
+    app.set_language("es").await;
     let text = pdf_text(&app.get(&format!("/api/analyses/{id}/report.pdf")).await);
     for expected in [
         "Enfermedad coronaria probable",
@@ -244,7 +220,7 @@ pub async fn the_models_finding_recommendations_and_rule_follow_the_language(mut
         combined.json()["advice"][1],
         json!({"code": "combined.not_performed", "params": {"modality": "pcg"}})
     );
-    set_language(&mut app, "fr").await;
+    app.set_language("fr").await;
     let text = pdf_text(
         &app.get(&format!("/api/screenings/{screening}/report.pdf"))
             .await,
