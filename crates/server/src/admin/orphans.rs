@@ -17,7 +17,10 @@ use std::{
     time::{Duration, SystemTime},
 };
 
-use crate::{platform::db::Db, platform::state::AppState, records::analyses::store::StoredFile};
+use crate::{
+    platform::db::Db, platform::lease, platform::state::AppState,
+    records::analyses::store::StoredFile,
+};
 
 /// How old an unreferenced file must be before the sweep removes it.
 pub const ORPHAN_AGE: Duration = Duration::from_hours(24);
@@ -176,9 +179,25 @@ pub async fn sweep(state: &AppState) -> Result<Swept, SweepError> {
 /// [`TEMP_AGE`], and then every [`SWEEP_EVERY`], for as long as the server runs.
 pub async fn sweep_task(state: AppState) {
     let mut pause = TEMP_AGE + Duration::from_mins(1);
+    let lease_ms = i64::try_from(2 * SWEEP_EVERY.as_millis()).unwrap_or(i64::MAX);
     loop {
-        if let Err(err) = sweep(&state).await {
-            tracing::warn!(%err, "orphan sweep failed");
+        // One instance at a time, however many share the database and the store.
+        let held = lease::try_acquire(
+            &state.db,
+            "orphan-sweep",
+            &state.instance_id,
+            crate::platform::db::now_ms(),
+            lease_ms,
+        )
+        .await;
+        match held {
+            Ok(true) => {
+                if let Err(err) = sweep(&state).await {
+                    tracing::warn!(%err, "orphan sweep failed");
+                }
+            }
+            Ok(false) => {}
+            Err(err) => tracing::warn!(%err, "orphan sweep lease not checked"),
         }
         tokio::time::sleep(pause).await;
         pause = SWEEP_EVERY;

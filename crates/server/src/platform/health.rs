@@ -32,6 +32,10 @@ pub struct Health {
     pub database: String,
     /// `CARDIO_ENV` when set, else `production` for a release build and `development` otherwise.
     pub environment: String,
+    /// This instance's id (instances sharing one database each have their own).
+    pub instance: String,
+    /// Where recordings are stored: `local` (a folder under the data directory).
+    pub blobs: String,
 }
 
 /// The environment the server says it runs in.
@@ -64,5 +68,7 @@ pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
         build: BUILD.into(),
         database: state.db.backend.name().into(),
         environment: environment(),
+        instance: state.instance_id.to_string(),
+        blobs: "local".into(),
     }))
 }

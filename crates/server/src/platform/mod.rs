@@ -11,6 +11,7 @@ pub mod error;
 pub mod extract;
 pub mod health;
 pub mod ids;
+pub mod lease;
 pub mod serve;
 pub mod state;
 pub mod web;

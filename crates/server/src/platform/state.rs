@@ -35,6 +35,8 @@ pub struct AppState {
     pub decode_gate: DecodeGate,
     /// Decoded recordings with their marks, for the viewers and reports.
     pub window_cache: WindowCache,
+    /// This process's id among the instances sharing the database (health, task leases).
+    pub instance_id: Arc<str>,
 }
 
 impl AppState {
@@ -56,6 +58,7 @@ impl AppState {
             )),
             decode_gate: DecodeGate::default(),
             window_cache: WindowCache::default(),
+            instance_id: crate::platform::ids::new().into(),
         }
     }
 }

@@ -1548,12 +1548,16 @@ export interface components {
         };
         /** @description Health report. */
         Health: {
+            /** @description Where recordings are stored: `local` (a folder under the data directory). */
+            blobs: string;
             /** @description Build identifier. */
             build: string;
             /** @description `sqlite` or `postgres`. */
             database: string;
             /** @description `CARDIO_ENV` when set, else `production` for a release build and `development` otherwise. */
             environment: string;
+            /** @description This instance's id (instances sharing one database each have their own). */
+            instance: string;
             /** @description Always `ok` when the server can answer and the database responds. */
             status: string;
             /** @description Server version. */

@@ -12,6 +12,7 @@ use crate::{
     platform::db::Backend,
     platform::error::{ApiError, ErrorBody},
     platform::extract::Json,
+    platform::lease,
     platform::state::AppState,
 };
 
@@ -58,8 +59,26 @@ pub async fn auto_backup_task(state: AppState) {
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // The first tick is immediate; let the server settle first.
     ticks.tick().await;
+    let lease_ms = i64::try_from(2 * AUTO_BACKUP_CHECK.as_millis()).unwrap_or(i64::MAX);
     loop {
         ticks.tick().await;
+        // One instance at a time, however many share the database.
+        match lease::try_acquire(
+            &state.db,
+            "daily-backup",
+            &state.instance_id,
+            state.clock.now_ms(),
+            lease_ms,
+        )
+        .await
+        {
+            Ok(true) => {}
+            Ok(false) => continue,
+            Err(err) => {
+                tracing::error!(error = %err, "backup lease not checked");
+                continue;
+            }
+        }
         if let Err(err) = run_if_due(&state).await {
             tracing::error!(error = %err, "automatic backup failed");
         }
