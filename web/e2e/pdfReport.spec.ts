@@ -81,6 +81,9 @@ test("in Spanish, a result and its PDF report carry the model's finding and reco
   await expect(page.getByText('Normal sinus rhythm')).toHaveCount(0);
   await expect(page.getByText(/^No se encontró fibrilación auricular ni otra alteración del ritmo/)).toBeVisible();
   await expect(page.getByText('frecuencia cardíaca lpm:')).toBeVisible();
+  // The checks' reasons too (the gate's, here as the ECG's quality).
+  await expect(page.getByText('utilizable: parece un registro real: ECG', { exact: false }).first()).toBeVisible();
+  await expect(page.getByText('it looks like a real ECG', { exact: false })).toHaveCount(0);
   await page.screenshot({ path: join(OUT, 'light-analysis-es.png'), fullPage: true });
   // The choice is the account's: the server writes the report in it.
   await expect
@@ -99,6 +102,8 @@ test("in Spanish, a result and its PDF report carry the model's finding and reco
   expect(text).toContain('No se encontró fibrilación auricular ni otra alteración del ritmo en esta grabación');
   expect(text).toContain('Esta es una estimación de cribado de un modelo estadístico, no un diagnóstico');
   expect(text).not.toContain('Normal sinus rhythm');
+  expect(text).toContain('utilizable: parece un registro real: ECG');
+  expect(text).not.toContain('it looks like a real');
   expect(text).toMatch(/Página 1 de \d/);
   execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', pdf, join(OUT, 'pdf-report-es')]);
   await context.close();

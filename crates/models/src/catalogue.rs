@@ -127,6 +127,131 @@ pub fn finding(language: Language, modality: &str, label: &str) -> Option<&'stat
     lookup(language, &format!("findings.{modality}.{label}"))
 }
 
+/// The parameters of a reason template that hold phrases of their own (translated in turn).
+const PHRASES: [&str; 5] = ["noun", "what", "beats", "feature", "reason"];
+
+enum Part<'a> {
+    Text(&'a str),
+    Hole(&'a str),
+}
+
+fn parts(template: &str) -> Vec<Part<'_>> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        if open > 0 {
+            out.push(Part::Text(&rest[..open]));
+        }
+        let Some(close) = rest[open..].find("}}") else {
+            break;
+        };
+        out.push(Part::Hole(&rest[open + 2..open + close]));
+        rest = &rest[open + close + 2..];
+    }
+    if !rest.is_empty() {
+        out.push(Part::Text(rest));
+    }
+    out
+}
+
+/// The holes' names and the text each took.
+type Filled<'t> = Vec<(String, &'t str)>;
+
+/// The values of `parts`' holes when `text` is the template filled in (each hole one or more
+/// characters, every split tried), or `None`.
+fn fill<'t>(text: &'t str, parts: &[Part<'_>], found: &mut Filled<'t>) -> bool {
+    match parts.split_first() {
+        None => text.is_empty(),
+        Some((Part::Text(lit), rest)) => text
+            .strip_prefix(lit)
+            .is_some_and(|after| fill(after, rest, found)),
+        Some((Part::Hole(name), rest)) => {
+            let ends: Vec<usize> = match rest.first() {
+                None => vec![text.len()],
+                Some(Part::Text(lit)) => text.match_indices(lit).map(|(i, _)| i).collect(),
+                Some(Part::Hole(_)) => return false,
+            };
+            for end in ends.into_iter().filter(|&e| e > 0) {
+                found.push(((*name).to_owned(), &text[..end]));
+                if fill(&text[end..], rest, found) {
+                    return true;
+                }
+                found.pop();
+            }
+            false
+        }
+    }
+}
+
+/// A phrase inside a reason (a modality's noun, a beat word, a gate feature, a nested reason).
+fn phrase(language: Language, english: &str) -> String {
+    let terms = Language::En
+        .catalogue()
+        .pointer("/reasons/terms")
+        .and_then(Value::as_object);
+    if let Some((key, _)) = terms.and_then(|t| t.iter().find(|(_, v)| v.as_str() == Some(english)))
+    {
+        return lookup(language, &format!("reasons.terms.{key}"))
+            .unwrap_or(english)
+            .to_owned();
+    }
+    reason(language, english)
+}
+
+/// A reason the signal checks, the plausibility gate or a model wrote in English (stored in a
+/// result's details), in `language`: matched against the catalogue's English templates
+/// (`reasons.templates`, the most specific first: the most fixed text), its phrases translated in
+/// turn. A text no template matches is returned as it is.
+pub fn reason(language: Language, english: &str) -> String {
+    if language == Language::En {
+        return english.to_owned();
+    }
+    let Some(templates) = Language::En
+        .catalogue()
+        .pointer("/reasons/templates")
+        .and_then(Value::as_object)
+    else {
+        return english.to_owned();
+    };
+    let mut best: Option<(usize, &str, Filled<'_>)> = None;
+    for (key, template) in templates {
+        let Some(template) = template.as_str() else {
+            continue;
+        };
+        let parts = parts(template);
+        let mut found = Vec::new();
+        if !fill(english, &parts, &mut found) {
+            continue;
+        }
+        let fixed: usize = parts
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => t.len(),
+                Part::Hole(_) => 0,
+            })
+            .sum();
+        if best.as_ref().is_none_or(|(f, _, _)| fixed > *f) {
+            best = Some((fixed, key.as_str(), found));
+        }
+    }
+    let Some((_, key, found)) = best else {
+        return english.to_owned();
+    };
+    let Some(target) = lookup(language, &format!("reasons.templates.{key}")) else {
+        return english.to_owned();
+    };
+    let mut out = target.to_owned();
+    for (name, value) in found {
+        let shown = if PHRASES.contains(&name.as_str()) {
+            phrase(language, value)
+        } else {
+            value.to_owned()
+        };
+        out = out.replace(&format!("{{{{{name}}}}}"), &shown);
+    }
+    out
+}
+
 /// A whole number for a sentence (`37`, not `37.0`): the value rounded as `{:.0}` would show it.
 pub fn whole(value: f64) -> Value {
     Value::String(format!("{value:.0}"))
@@ -181,8 +306,8 @@ mod tests {
                 let en = &english.iter().find(|(k, _)| k == key).unwrap().1;
                 assert!(!text.trim().is_empty(), "{language:?} {key}");
                 assert_eq!(placeholders(text), placeholders(en), "{language:?} {key}");
-                // Modality names are acronyms in every language but "clinical".
-                if !key.starts_with("modalities.") || key == "modalities.clinical" {
+                // Acronyms (modality names, "ECG", "QRS") are the same in every language.
+                if en.chars().any(char::is_lowercase) {
                     assert_ne!(text, en, "{language:?} {key} is not translated");
                 }
             }
@@ -220,6 +345,69 @@ mod tests {
         assert_eq!(
             finding(Language::Es, "ecg", "af"),
             Some("Sospecha de fibrilación auricular")
+        );
+    }
+
+    /// The reasons the code writes, produced by the code itself, each read in Spanish and French.
+    #[test]
+    fn the_reasons_the_checks_write_read_in_every_language() {
+        use crate::gate::{self, features::FEATURE_NAMES, GateModality};
+        use cardio_signal::{quality, SamplingRate};
+        let fs = SamplingRate::new(100.0).unwrap();
+        let sine: Vec<f64> = (0..1000).map(|i| (f64::from(i) / 10.0).sin()).collect();
+        let mut with_nan = sine.clone();
+        with_nan[5] = f64::NAN;
+        let mut reasons: Vec<String> = [
+            quality::basic_checks(&sine[..200], fs),
+            quality::basic_checks(&with_nan, fs),
+            quality::basic_checks(&[1.0; 1000], fs),
+        ]
+        .into_iter()
+        .map(|q| q.unwrap().reason)
+        .collect();
+        reasons.push(quality::ecg(&sine, fs, &[]).reason);
+        // The gate's hand rules on measured features: too few beats, then a beat rate too high.
+        let mut f = vec![0.0; FEATURE_NAMES.len()];
+        let at = |name: &str| FEATURE_NAMES.iter().position(|n| *n == name).unwrap();
+        f[at("beat_rate_bpm")] = f64::NAN;
+        for m in [GateModality::Ecg, GateModality::Pcg, GateModality::Ppg] {
+            f[at("log_amplitude_mv")] = 0.0;
+            reasons.push(gate::hand_rules(&f, m).unwrap());
+        }
+        f[at("beat_rate_bpm")] = 400.0;
+        reasons.push(gate::hand_rules(&f, GateModality::Ppg).unwrap());
+        reasons.push(format!("too noisy: {}", reasons[3]));
+        for english in &reasons {
+            for language in [Language::Es, Language::Fr] {
+                let text = reason(language, english);
+                assert_ne!(&text, english, "{language:?}: {english}");
+                // No English phrase left inside (the nested beat words and nouns are translated).
+                for word in ["found", "samples", "beats", "heart sounds", "recording"] {
+                    assert!(
+                        !text.contains(word),
+                        "{language:?}: {text} (from {english})"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            reason(
+                Language::Es,
+                "no repeating beat pattern: fewer than 3 heart sounds were found"
+            ),
+            "ningún patrón de latidos repetido: se encontraron menos de 3 (ruidos cardíacos)"
+        );
+        assert_eq!(
+            reason(
+                Language::Fr,
+                "too noisy: this does not look like a real pulse (PPG) recording: the share of power at 0.5-8 Hz is 3 %, where real recordings lie within 40 % to 99 % (probability of a real recording 0.02)"
+            ),
+            "trop de bruit : cela ne ressemble pas à un vrai enregistrement (enregistrement du pouls (PPG)) : la part de puissance à 0.5-8 Hz vaut 3 %, alors que les vrais enregistrements se situent entre 40 % et 99 % (probabilité d'un vrai enregistrement 0.02)"
+        );
+        assert_eq!(reason(Language::Es, "something else"), "something else");
+        assert_eq!(
+            reason(Language::En, "flat line: the signal does not vary"),
+            "flat line: the signal does not vary"
         );
     }
 }

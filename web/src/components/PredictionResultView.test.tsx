@@ -73,7 +73,11 @@ describe("PredictionResultView: the models' words in the reader's language", () 
     const ecg: PredictionResult = {
       analysis_id: 'a-2',
       confidence: 0.8,
-      details: { heart_rate_bpm: 96, quality_usable: true },
+      details: {
+        heart_rate_bpm: 96,
+        quality_usable: true,
+        quality: 'usable: beats match their average shape (correlation 0.97)',
+      },
       label: 'af',
       model: 'ECG',
       prediction: 'Atrial fibrillation suspected',
@@ -98,6 +102,9 @@ describe("PredictionResultView: the models' words in the reader's language", () 
     ]);
     expect(screen.getByText('frecuencia cardíaca lpm:')).toBeInTheDocument();
     expect(screen.getByText('calidad utilizable:').parentElement).toHaveTextContent('calidad utilizable: sí');
+    expect(screen.getByText('calidad:').parentElement).toHaveTextContent(
+      'calidad: utilizable: los latidos coinciden con su forma media (correlación 0.97)',
+    );
     expect(screen.queryByText(/English sentence/)).not.toBeInTheDocument();
 
     await act(() => i18n.changeLanguage('en'));

@@ -5,12 +5,15 @@ import type { LoadWaveformWindow } from '../api/waveforms';
 import { ResultBadge } from './RiskBadge';
 import { AnalysisWaveform } from './waveform/AnalysisWaveform';
 import { clinicalFactors, type ClinicalAttribute } from '../lib/clinicalFactors';
-import { modalityOfModel, useClinicalText } from '../lib/clinicalText';
+import { modalityOfModel, reasonText, useClinicalText } from '../lib/clinicalText';
 import { detailLabel, detailValue, percent } from '../lib/prediction';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** Details whose value is a sentence the checks wrote (shown in the reader's language). */
+const REASON_KEYS = new Set(['reason', 'quality_reason', 'quality', 'timing_note']);
 
 /** Lists of records longer than this (a long recording's per-window results) start collapsed. */
 const OPEN_LIST_MAX = 3;
@@ -45,7 +48,7 @@ function DetailList({ details }: { details: Record<string, unknown> }) {
               </Collapsible>
             )
           ) : (
-            <span>{detailValue(value)}</span>
+            <span>{typeof value === 'string' && REASON_KEYS.has(key) ? reasonText(value) : detailValue(value)}</span>
           )}
         </li>
       ))}

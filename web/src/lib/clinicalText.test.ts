@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import i18n from '../i18n';
-import { adviceTexts, findingText, modalityOfModel } from './clinicalText';
+import { adviceTexts, findingText, modalityOfModel, reasonText } from './clinicalText';
 
 describe("the models' words in the reader's language", () => {
   afterEach(async () => {
@@ -44,5 +44,26 @@ describe("the models' words in the reader's language", () => {
     expect(modalityOfModel('ECG')).toBe('ecg');
     expect(modalityOfModel('Clinical')).toBe('clinical');
     expect(modalityOfModel('Echo')).toBeNull();
+  });
+
+  it("reads the checks' reasons in the active language, nested phrases included, as the server's reports do", async () => {
+    await i18n.changeLanguage('es');
+    expect(reasonText('usable: it looks like a real ECG (probability 1.00)')).toBe(
+      'utilizable: parece un registro real: ECG (probabilidad 1.00)',
+    );
+    expect(reasonText('no repeating beat pattern: fewer than 3 heart sounds were found')).toBe(
+      'ningún patrón de latidos repetido: se encontraron menos de 3 (ruidos cardíacos)',
+    );
+    await i18n.changeLanguage('fr');
+    expect(
+      reasonText(
+        'too noisy: this does not look like a real pulse (PPG) recording: the share of power at 0.5-8 Hz is 3 %, where real recordings lie within 40 % to 99 % (probability of a real recording 0.02)',
+      ),
+    ).toBe(
+      "trop de bruit : cela ne ressemble pas à un vrai enregistrement (enregistrement du pouls (PPG)) : la part de puissance à 0.5-8 Hz vaut 3 %, alors que les vrais enregistrements se situent entre 40 % et 99 % (probabilité d'un vrai enregistrement 0.02)",
+    );
+    expect(reasonText('something the catalogue does not know')).toBe('something the catalogue does not know');
+    await i18n.changeLanguage('en');
+    expect(reasonText('flat line: the signal does not vary')).toBe('flat line: the signal does not vary');
   });
 });

@@ -96,11 +96,15 @@ pub(super) fn measured_values(s: &Strings, details: &Value) -> Vec<(String, Stri
         out.push(("HRV pNN50".to_owned(), format!("{v:.1}%")));
     }
     let score = number("quality_score").or_else(|| number("signal_quality"));
-    let words = details.get("quality").and_then(Value::as_str);
+    let words = details
+        .get("quality")
+        .or_else(|| details.get("quality_reason"))
+        .and_then(Value::as_str)
+        .map(|w| catalogue::reason(s.catalogue, w));
     let quality = match (score, words) {
         (Some(v), Some(w)) => Some(format!("{v:.2} ({w})")),
         (Some(v), None) => Some(format!("{v:.2}")),
-        (None, Some(w)) => Some(w.to_owned()),
+        (None, Some(w)) => Some(w),
         (None, None) => None,
     };
     if let Some(q) = quality {
