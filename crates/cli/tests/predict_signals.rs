@@ -91,6 +91,13 @@ fn wfdb_ecg(dir: &Path, name: &str) -> PathBuf {
     header
 }
 
+/// `n` WFDB ECG records in `dir`; their header paths.
+fn wfdb_ecgs(dir: &Path, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| wfdb_ecg(dir, &format!("r{i}")).to_str().unwrap().to_owned())
+        .collect()
+}
+
 fn rows(stdout: &str) -> Vec<Vec<String>> {
     stdout
         .lines()
@@ -153,15 +160,7 @@ fn scores_every_file_in_order_and_gives_a_failed_file_an_empty_label() {
 
 #[test]
 fn parallel_jobs_print_the_same_rows_as_one() {
-    let dir = temp_dir("jobs");
-    let files: Vec<String> = (0..6)
-        .map(|i| {
-            wfdb_ecg(&dir, &format!("r{i}"))
-                .to_str()
-                .unwrap()
-                .to_owned()
-        })
-        .collect();
+    let files = wfdb_ecgs(&temp_dir("jobs"), 6);
     let mut args = vec!["predict", "ecg"];
     args.extend(files.iter().map(String::as_str));
 
@@ -175,15 +174,7 @@ fn parallel_jobs_print_the_same_rows_as_one() {
 
 #[test]
 fn shards_concatenate_to_one_run_and_never_share_a_file() {
-    let dir = temp_dir("shards");
-    let files: Vec<String> = (0..7)
-        .map(|i| {
-            wfdb_ecg(&dir, &format!("s{i}"))
-                .to_str()
-                .unwrap()
-                .to_owned()
-        })
-        .collect();
+    let files = wfdb_ecgs(&temp_dir("shards"), 7);
     let mut args = vec!["predict", "ecg"];
     args.extend(files.iter().map(String::as_str));
     let one = cardio(&args);

@@ -511,6 +511,15 @@ impl TestApp {
         response.json()["id"].as_str().unwrap().to_owned()
     }
 
+    /// A new screening of `patient`; its id.
+    pub async fn create_screening(&mut self, patient: &str) -> String {
+        let response = self
+            .post("/api/screenings", json!({"patient_id": patient}))
+            .await;
+        assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+        response.json()["id"].as_str().unwrap().to_owned()
+    }
+
     /// The actions of the signed-in user's audit trail, oldest first, as "action entity".
     pub async fn audit_actions(&mut self) -> Vec<String> {
         let response = self.get("/api/audit?limit=500").await;

@@ -173,13 +173,7 @@ pub async fn a_spanish_doctors_report_is_in_spanish(mut app: TestApp) {
 pub async fn the_models_finding_recommendations_and_rule_follow_the_language(mut app: TestApp) {
     app.signed_in_doctor().await;
     let patient = app.create_patient(patient_form()).await;
-    let screening = app
-        .post("/api/screenings", json!({"patient_id": patient}))
-        .await
-        .json()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let screening = app.create_screening(&patient).await;
     let response = app
         .post(
             "/api/predict/clinical",

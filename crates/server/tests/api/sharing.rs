@@ -296,24 +296,16 @@ async fn screening_ecg(app: &mut TestApp, screening: &str) -> String {
     response.json()["analysis_id"].as_str().unwrap().to_owned()
 }
 
-async fn new_screening(app: &mut TestApp, patient: &str) -> String {
-    let response = app
-        .post("/api/screenings", json!({"patient_id": patient}))
-        .await;
-    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
-    response.json()["id"].as_str().unwrap().to_owned()
-}
-
 pub async fn a_screening_sign_off_settles_the_results_it_names_and_sharing_follows(
     mut app: TestApp,
 ) {
     with_echo(&mut app);
     let doctor = app.signed_in_doctor().await;
     let patient = app.create_patient(patient_form()).await;
-    let screening = new_screening(&mut app, &patient).await;
+    let screening = app.create_screening(&patient).await;
     let first = screening_ecg(&mut app, &screening).await;
     let second = screening_ecg(&mut app, &screening).await;
-    let other_screening = new_screening(&mut app, &patient).await;
+    let other_screening = app.create_screening(&patient).await;
     let elsewhere = screening_ecg(&mut app, &other_screening).await;
     let pending = |json: serde_json::Value| json["pendingReviews"].clone();
     assert_eq!(pending(app.get("/api/dashboard").await.json()), json!(3));
