@@ -9,9 +9,13 @@ CARDIO_RELEASE_BIN := $(CARGO_TARGET_DIR)/release/cardio
 # API tests also run on PostgreSQL when one answers here (each test makes and drops its own database).
 TEST_POSTGRES_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo postgres://postgres@127.0.0.1:5432/postgres)
 export TEST_POSTGRES_URL
+# The S3-compatible server of the two-instance test (moto's server mode, from PyPI, in a venv
+# outside the repo; `make s3-server` installs it).
+S3_VENV ?= $(HOME)/.cache/cardio/s3-venv
+export TEST_S3_SERVER ?= $(S3_VENV)/bin/moto_server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api golden train-ppg clean
+.PHONY: help run build build-web deps-web chromium s3-server test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api golden train-ppg clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
@@ -36,6 +40,14 @@ deps-web: web/node_modules/.installed
 chromium:
 	@command -v chromium >/dev/null && command -v pdftotext >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core poppler-utils >/dev/null; }
 
+# moto's S3 server for the two-instance test (crates/cli/tests/two_instances.rs), pinned.
+s3-server: $(S3_VENV)/.installed
+
+$(S3_VENV)/.installed: crates/cli/tests/s3_server/requirements.txt
+	[ -x $(S3_VENV)/bin/python ] || python3 -m venv $(S3_VENV)
+	$(S3_VENV)/bin/pip install -q -r crates/cli/tests/s3_server/requirements.txt
+	touch $@
+
 ## Build and run -----------------------------------------------------------------------------------
 build-web: deps-web
 	cd web && npm run build
@@ -49,7 +61,7 @@ run: build
 ## Tests -------------------------------------------------------------------------------------------
 test: fmt-check clippy check-layering test-rust test-web check-client e2e
 
-test-rust:
+test-rust: s3-server
 	@echo "API tests on SQLite and on PostgreSQL at: $${TEST_POSTGRES_URL:-none found, SQLite only}"
 	cargo test --workspace
 

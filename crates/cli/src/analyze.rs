@@ -65,14 +65,16 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let options = ReadOptions {
         sampling_rate_hz: args.sampling_rate,
     };
-    let recording = crate::predict::read_recording(&args.file, &options).map_err(|err| {
-        // A file that cannot be opened is named by the reader's own message already.
-        if matches!(err.downcast_ref(), Some(FormatError::Io { .. })) {
-            err
-        } else {
-            err.context(format!("cannot read {}", args.file.display()))
-        }
-    })?;
+    let recording = crate::inputs::Input::Local(args.file.clone())
+        .read(&options)
+        .map_err(|err| {
+            // A file that cannot be opened is named by the reader's own message already.
+            if matches!(err.downcast_ref(), Some(FormatError::Io { .. })) {
+                err
+            } else {
+                err.context(format!("cannot read {}", args.file.display()))
+            }
+        })?;
     let result = analysis::analyze(
         &recording,
         &AnalyzeOptions {

@@ -12,6 +12,8 @@
 //! - `cardio openapi` prints the OpenAPI document (used by `make gen-client`).
 //! - `cardio backup [--keep N]` backs up a SQLite database and the blob store into
 //!   `<data dir>/backups/<UTC time>/`; `cardio restore DIR` restores one into an empty data folder.
+//! - `cardio blobs migrate --to s3://bucket/prefix` copies the blob store into an S3-compatible
+//!   bucket and verifies every hash there.
 //! - `cardio admin grant|revoke EMAIL`, `cardio admin list`: who administers the server-wide
 //!   settings (same `DATABASE_URL` as `serve`).
 //! - `cardio device simulate --type ecg --file F --url URL --token T` plays a recording as a network
@@ -20,11 +22,13 @@
 mod admin;
 mod analyze;
 mod backup;
+mod blobs;
 mod clinical;
 mod datasets;
 mod device;
 mod eval;
 mod gate;
+mod inputs;
 mod predict;
 mod signal_models;
 mod train;
@@ -68,6 +72,8 @@ enum Command {
     Device(device::DeviceArgs),
     /// Manage administrators, who alone change server-wide settings (`cardio admin grant EMAIL`).
     Admin(admin::AdminArgs),
+    /// Blob store tools (`cardio blobs migrate --to s3://bucket/prefix`).
+    Blobs(blobs::BlobsArgs),
 }
 
 #[derive(clap::Args)]
@@ -81,6 +87,12 @@ struct ServeArgs {
     /// Folder for uploads and recordings.
     #[arg(long, env = "CARDIO_DATA_DIR", default_value = "./data")]
     data_dir: PathBuf,
+    /// Keep the recordings in an S3-compatible bucket instead of <data dir>/blobs:
+    /// s3://bucket/prefix, with AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+    /// AWS_REGION and AWS_ALLOW_HTTP from the environment. Instances sharing a bucket need the same
+    /// CARDIO_DATA_KEY.
+    #[arg(long, env = "CARDIO_BLOB_URL")]
+    blob_url: Option<String>,
     /// Folder of the built web app.
     #[arg(long, env = "CARDIO_WEB_DIR", default_value = "./web/dist")]
     web_dir: PathBuf,
@@ -146,6 +158,18 @@ async fn main() -> anyhow::Result<()> {
         Command::Serve(args) => serve(args).await,
         Command::Backup(args) => backup::backup(args).await,
         Command::Admin(args) => admin::run(args).await,
+        Command::Blobs(args) => {
+            // The S3 client runs its own runtime and blocks: off the async executor.
+            match tokio::task::spawn_blocking(move || blobs::run(args)).await? {
+                Ok(true) => {}
+                Ok(false) => std::process::exit(1),
+                Err(err) => {
+                    eprintln!("cardio blobs: {err:#}");
+                    std::process::exit(2);
+                }
+            }
+            Ok(())
+        }
         Command::Restore(args) => backup::restore(args).await,
         Command::Analyze(args) => {
             if let Err(err) = analyze::run(&args) {
@@ -208,6 +232,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             public_url: args.public_url,
         },
         data_key: backup::data_key_from_env()?,
+        blob_url: args.blob_url.filter(|url| !url.trim().is_empty()),
         backup_keep: args.backup_keep,
         trusted_proxies: args.trusted_proxies,
         header_read_timeout: cardio_server::platform::config::DEFAULT_HEADER_READ_TIMEOUT,

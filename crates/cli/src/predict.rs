@@ -6,14 +6,15 @@
 //! order given. A file that cannot be read or judged gets a row with an empty label and its error
 //! on stderr; the others continue, and the exit status is 1.
 //!
-//! `--shard K/N` scores only the K-th of N consecutive, near-equal blocks of the files (in the order
-//! given), with the CSV header on shard 0 only: N machines (a Slurm array job, a Kubernetes indexed
+//! Inputs are paths or `s3://` objects and prefixes ([`crate::inputs`]). `--shard K/N` scores only
+//! the K-th of N consecutive, near-equal blocks of the inputs (in the order given, a prefix's
+//! recordings in key order), with the CSV header on shard 0 only: N machines (a Slurm array job, a Kubernetes indexed
 //! Job) each run one shard with no coordinator, and the shards' outputs concatenated in K order are
 //! byte for byte the output of one run.
 
 use std::{
     fmt::Write as _,
-    path::{Path, PathBuf},
+    path::PathBuf,
     sync::{
         atomic::{AtomicUsize, Ordering},
         Arc,
@@ -21,15 +22,18 @@ use std::{
 };
 
 use anyhow::anyhow;
-use cardio_formats::{FormatError, ReadOptions, Recording};
+use cardio_formats::ReadOptions;
 use cardio_models::prediction::Prediction;
 use cardio_server::recordings::registry::{ModelRegistry, SignalModel};
+
+use crate::inputs::Input;
 use clap::{Args, ValueEnum};
 
 /// Flags of `cardio predict ecg|pcg|ppg`.
 #[derive(Args)]
 pub struct PredictSignalArgs {
-    /// Recordings to score (a WFDB record is given by its .hea).
+    /// Recordings to score (a WFDB record is given by its .hea): paths, or s3://bucket/key and
+    /// s3://bucket/prefix/ (every recording under it) with the AWS_* variables.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Sampling rate of bare value files (CSV/TXT without a time column).
@@ -111,44 +115,33 @@ fn model(kind: Kind) -> anyhow::Result<Arc<dyn SignalModel>> {
     loaded.map_err(|e| anyhow!("model not loaded: {e}"))
 }
 
-/// Reads a recording file; a file whose rate cannot be known is told which flag gives it.
-///
-/// # Errors
-/// The reader's error.
-pub fn read_recording(path: &Path, options: &ReadOptions) -> anyhow::Result<Recording> {
-    cardio_formats::read_path_with(path, options).map_err(|err| match err {
-        FormatError::NoSamplingRate(_) => anyhow!("{err}: pass --sampling-rate"),
-        other => other.into(),
-    })
-}
-
-/// Reads and scores one file.
-pub fn predict_file(
+/// Reads and scores one input.
+pub fn predict_input(
     model: &dyn SignalModel,
-    path: &Path,
+    input: &Input,
     options: &ReadOptions,
 ) -> anyhow::Result<Prediction> {
-    let recording = read_recording(path, options)?;
+    let recording = input.read(options)?;
     Ok(model.predict(&recording)?)
 }
 
-/// Scores `files` on `jobs` threads; results in input order.
+/// Scores `inputs` on `jobs` threads; results in input order.
 pub fn predict_all(
     model: &dyn SignalModel,
-    files: &[PathBuf],
+    inputs: &[Input],
     options: &ReadOptions,
     jobs: usize,
 ) -> Vec<anyhow::Result<Prediction>> {
     let next = AtomicUsize::new(0);
     let mut results: Vec<(usize, anyhow::Result<Prediction>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs.clamp(1, files.len().max(1)))
+        let workers: Vec<_> = (0..jobs.clamp(1, inputs.len().max(1)))
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(path) = files.get(i) else { break };
-                        done.push((i, predict_file(model, path, options)));
+                        let Some(input) = inputs.get(i) else { break };
+                        done.push((i, predict_input(model, input, options)));
                     }
                     done
                 })
@@ -181,18 +174,17 @@ pub fn run(kind: Kind, args: &PredictSignalArgs) -> anyhow::Result<bool> {
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    let files = args
-        .shard
-        .map_or(&args.files[..], |shard| shard.of(&args.files));
-    let results = predict_all(model.as_ref(), files, &options, jobs);
+    let inputs = crate::inputs::resolve(&args.files)?;
+    let inputs = args.shard.map_or(&inputs[..], |shard| shard.of(&inputs));
+    let results = predict_all(model.as_ref(), inputs, &options, jobs);
     let mut all_ok = true;
     let mut out = String::new();
     let mut json = Vec::new();
     if args.format == Format::Csv && args.shard.is_none_or(|s| s.index == 0) {
         out.push_str("file,label,prediction,confidence,risk_score\n");
     }
-    for (path, result) in files.iter().zip(results) {
-        let name = path.display().to_string();
+    for (input, result) in inputs.iter().zip(results) {
+        let name = input.name();
         match result {
             Ok(p) => match args.format {
                 Format::Csv => {

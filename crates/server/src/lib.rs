@@ -153,6 +153,12 @@ pub enum StartError {
     /// The data key (`CARDIO_DATA_KEY` or the key file) is unusable.
     #[error("data key: {0}")]
     DataKey(#[from] blobs::KeyError),
+    /// The blob store URL is not usable.
+    #[error("{0}")]
+    BlobUrl(#[from] blobs::remote::UrlError),
+    /// The blob store cannot be reached or was written with another key.
+    #[error("{0}")]
+    BlobStore(blobs::BlobError),
 }
 
 /// A bound, ready-to-run server.
@@ -169,7 +175,16 @@ impl Application {
     /// # Errors
     /// See [`StartError`].
     pub async fn build(config: config::Config) -> Result<Self, StartError> {
-        let blobs = blobs::BlobStore::open(&config.data_dir, config.data_key.clone())?;
+        let mut blobs = blobs::BlobStore::open(&config.data_dir, config.data_key.clone())?;
+        if let Some(url) = &config.blob_url {
+            blobs = blobs.with_remote(blobs::remote::Remote::from_url(url)?);
+            let check = blobs.clone();
+            // The bucket must answer, and know this key, before the server takes requests.
+            tokio::task::spawn_blocking(move || check.check_key())
+                .await
+                .map_err(|e| StartError::BlobStore(blobs::BlobError::Remote(e.to_string())))?
+                .map_err(StartError::BlobStore)?;
+        }
         let db = db::Db::connect(&config.database_url).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await

@@ -17,6 +17,8 @@
 
 use std::path::PathBuf;
 
+pub mod signals;
+
 /// Whether the tests run under CI (`CI=true` or `CI=1`, as CI services set it).
 pub fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
@@ -53,6 +55,24 @@ pub fn datasets(required: &[&str]) -> Option<PathBuf> {
 /// Under CI when it is missing.
 pub fn dataset_file(relative: &str) -> Option<PathBuf> {
     datasets(&[relative]).map(|root| root.join(relative))
+}
+
+/// The command of an S3-compatible server the two-instance test starts on a free port
+/// (`$TEST_S3_SERVER`, set by the Makefile to the `moto_server` it installs), or see [`missing`].
+///
+/// # Panics
+/// Under CI when it is not set or not a file.
+pub fn s3_server() -> Option<PathBuf> {
+    match std::env::var_os("TEST_S3_SERVER").map(PathBuf::from) {
+        Some(path) if path.is_file() => Some(path),
+        Some(path) => missing(&format!(
+            "TEST_S3_SERVER names {}, which is not a file (make s3-server installs it)",
+            path.display()
+        )),
+        None => missing(
+            "TEST_S3_SERVER is not set (make s3-server installs an S3-compatible test server)",
+        ),
+    }
 }
 
 /// The PostgreSQL server the API tests make their throwaway databases on

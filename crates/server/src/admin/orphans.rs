@@ -51,6 +51,9 @@ pub enum SweepError {
     /// The blob folder could not be listed.
     #[error("blob store: {0}")]
     Io(#[from] std::io::Error),
+    /// The bucket could not be listed.
+    #[error(transparent)]
+    Bucket(#[from] crate::platform::blobs::BlobError),
     /// The blocking task failed.
     #[error("sweep task: {0}")]
     Task(#[from] tokio::task::JoinError),
@@ -148,21 +151,47 @@ pub fn sweep_folder<S: BuildHasher>(
     Ok(swept)
 }
 
+/// Sweeps a bucket (blocking I/O): removes the blobs not [`is_referenced`] last written before
+/// `orphan_cutoff`. A bucket has no temporary names: an upload writes its object whole before the
+/// row that names it, so an object whose row never came is an orphan like any other.
+///
+/// # Errors
+/// The bucket cannot be listed; a failed removal is left for the next sweep.
+pub fn sweep_bucket<S: BuildHasher>(
+    remote: &crate::platform::blobs::remote::Remote,
+    referenced: &HashSet<String, S>,
+    orphan_cutoff: SystemTime,
+) -> Result<Swept, SweepError> {
+    let mut swept = Swept::default();
+    for object in remote.list()? {
+        if !is_referenced(&object.name, referenced)
+            && object.modified < orphan_cutoff
+            && remote.delete(&object.name).is_ok()
+        {
+            swept.orphans += 1;
+        }
+    }
+    Ok(swept)
+}
+
 /// One sweep of the server's blob store.
 ///
 /// # Errors
 /// See [`SweepError`].
 pub async fn sweep(state: &AppState) -> Result<Swept, SweepError> {
     let referenced = referenced(&state.db).await?;
-    let root = state.blobs.root().to_path_buf();
+    let blobs = state.blobs.clone();
     let ago = |age| {
         SystemTime::now()
             .checked_sub(age)
             .unwrap_or(SystemTime::UNIX_EPOCH)
     };
     let (orphan_cutoff, temp_cutoff) = (ago(ORPHAN_AGE), ago(TEMP_AGE));
-    let swept = tokio::task::spawn_blocking(move || {
-        sweep_folder(&root, &referenced, orphan_cutoff, temp_cutoff)
+    let swept = tokio::task::spawn_blocking(move || match blobs.remote() {
+        Some(remote) => sweep_bucket(remote, &referenced, orphan_cutoff),
+        None => {
+            sweep_folder(blobs.root(), &referenced, orphan_cutoff, temp_cutoff).map_err(Into::into)
+        }
     })
     .await??;
     tracing::info!(

@@ -92,9 +92,15 @@ pub async fn storage(
     };
     let database_bytes: i64 = sqlx::query_scalar(sql).fetch_one(&state.db.pool).await?;
     let data_dir = state.config.data_dir.clone();
-    let blobs = crate::platform::blobs::BlobStore::new(&data_dir);
-    let (blob_bytes, blob_files) =
-        tokio::task::spawn_blocking(move || folder_size(blobs.root())).await?;
+    let blobs = state.blobs.clone();
+    let (blob_bytes, blob_files) = tokio::task::spawn_blocking(move || match blobs.remote() {
+        Some(remote) => {
+            let listed = remote.list()?;
+            Ok::<_, ApiError>((listed.iter().map(|o| o.size).sum(), listed.len() as u64))
+        }
+        None => Ok(folder_size(blobs.root())),
+    })
+    .await??;
     Ok(Json(StorageUsage {
         database_bytes,
         blob_bytes,

@@ -52,6 +52,9 @@ pub struct Config {
     /// The data key (`CARDIO_DATA_KEY`); `None`: the key file in the data folder, created on first
     /// start. Its `Debug` shows only a fingerprint.
     pub data_key: Option<crate::platform::blobs::DataKey>,
+    /// Where the blobs live when not in the data folder: `s3://bucket/prefix` (`CARDIO_BLOB_URL`),
+    /// with the `AWS_*` variables of the environment.
+    pub blob_url: Option<String>,
     /// How many SQLite backups to keep under `<data dir>/backups` (the newest ones).
     pub backup_keep: usize,
     /// Reverse proxies whose `X-Forwarded-For` names the client (see [`crate::platform::client_addr`]);
@@ -79,6 +82,7 @@ impl Default for Config {
             max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
             mail: MailConfig::default(),
             data_key: None,
+            blob_url: None,
             backup_keep: DEFAULT_BACKUP_KEEP,
             trusted_proxies: Vec::new(),
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
@@ -94,6 +98,7 @@ impl fmt::Debug for Config {
             .field("addr", &self.addr)
             .field("database_url", &redact_url_password(&self.database_url))
             .field("data_dir", &self.data_dir)
+            .field("blob_url", &self.blob_url)
             .field("web_dir", &self.web_dir)
             .field("secure_cookies", &self.secure_cookies)
             .field("session_ttl", &self.session_ttl)

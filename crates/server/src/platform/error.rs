@@ -16,6 +16,12 @@ use utoipa::ToSchema;
 pub const MODEL_NOT_LOADED: &str = "Model not loaded. Please check backend server.";
 /// The answer when a stored file fails its integrity check (see [`crate::platform::blobs`]).
 pub const STORED_FILE_TAMPERED: &str = "The stored file failed its integrity check: it was altered on disk or encrypted with another data key, and is not served.";
+/// The answer when a stored file is not in the blob store (an instance with a store of its own
+/// beside others that share the database, or a file removed by hand).
+pub const STORED_FILE_MISSING: &str = "The recording's stored file is not in this server's blob store: instances that share a database must share one blob store (CARDIO_BLOB_URL).";
+/// The answer when the S3-compatible blob store does not answer.
+pub const BLOB_STORE_UNAVAILABLE: &str =
+    "The recording store is not answering. Please try again in a moment.";
 
 /// The body of every error response.
 #[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
@@ -113,6 +119,12 @@ pub enum ApiError {
     /// 500: a stored file failed its integrity check (GCM tag or SHA-256); never served.
     #[error("{STORED_FILE_TAMPERED}")]
     StoredFileTampered,
+    /// 500: a stored file named by a row is not in the blob store.
+    #[error("{STORED_FILE_MISSING}")]
+    StoredFileMissing,
+    /// 503: the S3-compatible blob store did not answer (its cause is logged).
+    #[error("{BLOB_STORE_UNAVAILABLE}")]
+    BlobStoreUnavailable,
     /// 500: a bug or an unexpected failure; the cause is logged, not shown.
     #[error("Internal server error.")]
     Internal(String),
@@ -131,8 +143,12 @@ impl ApiError {
             Self::PayloadTooLarge | Self::FileTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable | Self::ModelNotLoaded => StatusCode::SERVICE_UNAVAILABLE,
-            Self::Internal(_) | Self::StoredFileTampered => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Unavailable | Self::ModelNotLoaded | Self::BlobStoreUnavailable => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            Self::Internal(_) | Self::StoredFileTampered | Self::StoredFileMissing => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
         }
     }
 }
@@ -152,6 +168,16 @@ impl From<crate::platform::blobs::BlobError> for ApiError {
             crate::platform::blobs::BlobError::Tampered { sha256 } => {
                 tracing::error!(%sha256, "stored file failed its integrity check; not served");
                 Self::StoredFileTampered
+            }
+            crate::platform::blobs::BlobError::Io(io)
+                if io.kind() == std::io::ErrorKind::NotFound =>
+            {
+                tracing::error!("a stored file named by a row is not in the blob store");
+                Self::StoredFileMissing
+            }
+            crate::platform::blobs::BlobError::Remote(cause) => {
+                tracing::error!(%cause, "the blob store did not answer");
+                Self::BlobStoreUnavailable
             }
             other => Self::Internal(format!("blob store: {other}")),
         }
@@ -205,6 +231,25 @@ mod tests {
             })
             .to_string(),
             STORED_FILE_TAMPERED
+        );
+        let missing = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let err = ApiError::from(crate::platform::blobs::BlobError::Io(missing));
+        assert_eq!(
+            (err.status(), err.to_string()),
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                STORED_FILE_MISSING.to_owned()
+            )
+        );
+        let err = ApiError::from(crate::platform::blobs::BlobError::Remote(
+            "timed out".into(),
+        ));
+        assert_eq!(
+            (err.status(), err.to_string()),
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                BLOB_STORE_UNAVAILABLE.to_owned()
+            )
         );
         assert_eq!(
             ApiError::ModelNotLoaded.to_string(),

@@ -34,7 +34,8 @@ pub struct Health {
     pub environment: String,
     /// This instance's id (instances sharing one database each have their own).
     pub instance: String,
-    /// Where recordings are stored: `local` (a folder under the data directory).
+    /// Where recordings are stored: `local` (a folder under the data directory) or `s3` (a bucket
+    /// of an S3-compatible store, `CARDIO_BLOB_URL`).
     pub blobs: String,
 }
 
@@ -69,6 +70,6 @@ pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
         database: state.db.backend.name().into(),
         environment: environment(),
         instance: state.instance_id.to_string(),
-        blobs: "local".into(),
+        blobs: state.blobs.backend_name().into(),
     }))
 }

@@ -46,11 +46,7 @@ impl Recordings {
         let stamps: Vec<FileStamp> = analysis
             .files
             .iter()
-            .map(|f| {
-                std::fs::metadata(self.blobs.path_of(&f.sha256))
-                    .ok()
-                    .and_then(|m| Some((m.len(), m.modified().ok()?)))
-            })
+            .map(|f| self.blobs.stamp(&f.sha256))
             .collect();
         // Concurrent reads of this recording queue here and share the first one's decode.
         let slot = self.cache.slot(&analysis.id, kind);

@@ -1548,7 +1548,10 @@ export interface components {
         };
         /** @description Health report. */
         Health: {
-            /** @description Where recordings are stored: `local` (a folder under the data directory). */
+            /**
+             * @description Where recordings are stored: `local` (a folder under the data directory) or `s3` (a bucket
+             *     of an S3-compatible store, `CARDIO_BLOB_URL`).
+             */
             blobs: string;
             /** @description Build identifier. */
             build: string;

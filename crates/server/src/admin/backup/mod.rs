@@ -70,6 +70,8 @@ pub const AUTO_BACKUP_CHECK: Duration = Duration::from_mins(10);
 
 /// What the API answers on PostgreSQL.
 pub const POSTGRES_BACKUPS: &str = "Backups of a PostgreSQL database are the database operator's job (for example with pg_dump); this server does not make them.";
+/// The answer when the blobs live in a bucket: this server's backups copy a local folder.
+pub const BUCKET_BACKUPS: &str = "The recordings are in an S3 bucket: back them up with the bucket's versioning or by copying them to a second bucket (cardio blobs migrate --to), and the database with its own tools; this server does not make backups of them.";
 
 /// Why a backup or a restore failed.
 #[derive(Debug, thiserror::Error)]
@@ -77,6 +79,9 @@ pub enum BackupError {
     /// The database is PostgreSQL.
     #[error("{POSTGRES_BACKUPS}")]
     Postgres,
+    /// The blobs live in a bucket.
+    #[error("{BUCKET_BACKUPS}")]
+    Bucket,
     /// A restore target that is not a SQLite URL.
     #[error("restore writes a SQLite database: DATABASE_URL must be sqlite://PATH")]
     NotSqlite,
@@ -124,6 +129,7 @@ impl From<BackupError> for ApiError {
     fn from(err: BackupError) -> Self {
         match err {
             BackupError::Postgres => Self::Conflict(POSTGRES_BACKUPS.into()),
+            BackupError::Bucket => Self::Conflict(BUCKET_BACKUPS.into()),
             other => Self::Internal(format!("backup: {other}")),
         }
     }

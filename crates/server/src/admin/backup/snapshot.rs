@@ -33,6 +33,9 @@ pub async fn create(
     if db.backend != Backend::Sqlite {
         return Err(BackupError::Postgres);
     }
+    if blobs.remote().is_some() {
+        return Err(BackupError::Bucket);
+    }
     let _one_at_a_time = BACKUP_LOCK.lock().await;
     let dir = backups_dir(data_dir);
     std::fs::create_dir_all(&dir).map_err(io_error(format!("cannot create {}", dir.display())))?;

@@ -79,6 +79,20 @@ pub enum KeyError {
     /// An encrypted blob was read but there is no key.
     #[error("no data key: set CARDIO_DATA_KEY or put the key file {KEY_FILE} in the data folder")]
     Missing,
+    /// The key is not the one a shared blob store's blobs are sealed with.
+    #[error(
+        "this instance's data key (fingerprint {ours}) is not the key the blob store {store} is \
+         written with (fingerprint {theirs}): every instance that shares a store must be given \
+         the same CARDIO_DATA_KEY"
+    )]
+    Mismatch {
+        /// This instance's key's fingerprint.
+        ours: String,
+        /// The fingerprint the store's marker names.
+        theirs: String,
+        /// The store's URL.
+        store: String,
+    },
     /// The key file could not be read or created.
     #[error("cannot read or create the data key file {path}: {source}")]
     File {

@@ -22,6 +22,14 @@
 //! while it was off, stay readable. On every read the SHA-256 of the plain bytes must match the
 //! name; a failed tag or a wrong hash is [`BlobError::Tampered`], and the bytes are never returned.
 //!
+//! # Where the files live
+//! In the data folder by default, or in an S3-compatible bucket ([`remote`], `CARDIO_BLOB_URL=s3://bucket/prefix`)
+//! when several instances share one database. Both hold the same sealed bytes under the same names;
+//! the bucket has no temporary names (an object is written whole or not at all, before the row that
+//! names it, and the orphan sweep removes one whose row never came), and a marker object names the
+//! fingerprint of the data key its blobs are sealed with, so an instance given another key refuses to
+//! start, naming both fingerprints.
+//!
 //! The 256-bit key is [`DataKey`]: `CARDIO_DATA_KEY` (parsed by the CLI into
 //! [`crate::platform::config::Config::data_key`]) or else the key file [`KEY_FILE`] in the data folder,
 //! created with mode 0600 on first need. Backups never contain the key (see [`crate::admin::backup`]).
@@ -35,6 +43,7 @@ use std::{
 use sha2::{Digest, Sha256};
 
 mod key;
+pub mod remote;
 mod seal;
 
 use key::load_key_file;
@@ -69,6 +78,9 @@ pub enum BlobError {
     /// The data key is missing or unusable.
     #[error(transparent)]
     Key(#[from] KeyError),
+    /// The S3-compatible store failed (unreachable, refused, timed out).
+    #[error("blob store (S3): {0}")]
+    Remote(String),
 }
 
 /// The store rooted at a folder.
@@ -81,6 +93,8 @@ pub struct BlobStore {
     /// The key once resolved, shared by clones.
     resolved: Arc<OnceLock<DataKey>>,
     encrypt: bool,
+    /// The bucket, when the blobs live in one rather than under `root`.
+    remote: Option<Arc<remote::Remote>>,
 }
 
 impl BlobStore {
@@ -98,7 +112,30 @@ impl BlobStore {
             configured: key,
             resolved: Arc::new(OnceLock::new()),
             encrypt: true,
+            remote: None,
         }
+    }
+
+    /// This store with its blobs in `remote` instead of the data folder (the key file, when no key
+    /// is configured, stays in the data folder).
+    #[must_use]
+    pub fn with_remote(mut self, remote: remote::Remote) -> Self {
+        self.remote = Some(Arc::new(remote));
+        self
+    }
+
+    /// Where the blobs live, for people: the bucket's URL, or `local`.
+    pub fn backend_name(&self) -> &'static str {
+        if self.remote.is_some() {
+            "s3"
+        } else {
+            "local"
+        }
+    }
+
+    /// The bucket, when the blobs live in one.
+    pub fn remote(&self) -> Option<&remote::Remote> {
+        self.remote.as_deref()
     }
 
     /// Like [`BlobStore::with_key`], resolving the key now (creating the key file when there is
@@ -110,6 +147,30 @@ impl BlobStore {
         let store = Self::with_key(data_dir, key);
         store.key(true)?;
         Ok(store)
+    }
+
+    /// Checks that this store's key is the one its bucket's blobs are sealed with (blocking I/O):
+    /// the marker object names the key's fingerprint; a bucket without one gets this key's. A local
+    /// store has nothing to check.
+    ///
+    /// # Errors
+    /// [`BlobError::Key`] with [`KeyError::Mismatch`] for another key, [`BlobError::Remote`] when
+    /// the bucket cannot be reached, or a key that cannot be read or created.
+    pub fn check_key(&self) -> Result<(), BlobError> {
+        let Some(remote) = &self.remote else {
+            return Ok(());
+        };
+        let ours = self.key(true)?.fingerprint();
+        match remote.marker_fingerprint()? {
+            Some(theirs) if theirs == ours => Ok(()),
+            Some(theirs) => Err(KeyError::Mismatch {
+                ours,
+                theirs,
+                store: remote.url().to_owned(),
+            }
+            .into()),
+            None => remote.write_marker(&ours),
+        }
     }
 
     /// This store, writing new blobs encrypted (`true`, the default) or in clear (`false`).
@@ -181,6 +242,21 @@ impl BlobStore {
     /// I/O errors, or a key that cannot be read or created.
     pub fn put_pending(&self, bytes: &[u8]) -> Result<PendingBlob, BlobError> {
         let sha256 = Self::hash(bytes);
+        if let Some(remote) = &self.remote {
+            // Written whole under its name, before the row that names it; written again when it
+            // is there already, which makes it young for the orphan sweep as a touch does locally.
+            let content = if self.encrypt || Self::is_encrypted(bytes) {
+                seal(self.key(true)?, &sha256, bytes)
+            } else {
+                bytes.to_vec()
+            };
+            remote.put(&sha256, content)?;
+            return Ok(PendingBlob {
+                sha256,
+                path: PathBuf::new(),
+                tmp: None,
+            });
+        }
         let path = self.path_of(&sha256);
         if path.exists() {
             // The stored copy is about to be named by a new row: make it young again, so the
@@ -225,7 +301,10 @@ impl BlobStore {
         if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(BlobError::BadName);
         }
-        let stored = std::fs::read(self.path_of(sha256))?;
+        let stored = match &self.remote {
+            Some(remote) => remote.get(sha256)?,
+            None => std::fs::read(self.path_of(sha256))?,
+        };
         let plain = if Self::is_encrypted(&stored) {
             open(self.key(false)?, sha256, &stored)?
         } else {
@@ -237,6 +316,65 @@ impl BlobStore {
             });
         }
         Ok(plain)
+    }
+
+    /// The stored size and last change of a blob (blocking I/O), `None` when it is missing: what
+    /// tells a cached decode that the file under a name changed.
+    pub fn stamp(&self, sha256: &str) -> Option<(u64, std::time::SystemTime)> {
+        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        if let Some(remote) = &self.remote {
+            return remote.stamp(sha256);
+        }
+        let meta = std::fs::metadata(self.path_of(sha256)).ok()?;
+        Some((meta.len(), meta.modified().ok()?))
+    }
+
+    /// The names (SHA-256 hex) of every blob in the store (blocking I/O); temporary files and
+    /// anything else are left out.
+    ///
+    /// # Errors
+    /// The folder or the bucket cannot be listed (a missing folder holds nothing).
+    pub fn names(&self) -> Result<Vec<String>, BlobError> {
+        if let Some(remote) = &self.remote {
+            return Ok(remote.list()?.into_iter().map(|o| o.name).collect());
+        }
+        let is_name = |n: &str| n.len() == 64 && n.bytes().all(|b| b.is_ascii_hexdigit());
+        let mut names = Vec::new();
+        let shards = match std::fs::read_dir(&self.root) {
+            Ok(shards) => shards,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(names),
+            Err(err) => return Err(err.into()),
+        };
+        for shard in shards.flatten() {
+            if !shard.path().is_dir() {
+                continue;
+            }
+            for entry in std::fs::read_dir(shard.path())?.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if is_name(&name) && entry.path().is_file() {
+                    names.push(name);
+                }
+            }
+        }
+        names.sort_unstable();
+        Ok(names)
+    }
+
+    /// A blob's bytes as stored (sealed or clear), unchecked (blocking I/O): what a copy to
+    /// another store moves, to be checked there with [`BlobStore::get`].
+    ///
+    /// # Errors
+    /// [`BlobError::BadName`], or the file cannot be read.
+    pub fn get_stored(&self, sha256: &str) -> Result<Vec<u8>, BlobError> {
+        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(BlobError::BadName);
+        }
+        match &self.remote {
+            Some(remote) => remote.get(sha256),
+            None => Ok(std::fs::read(self.path_of(sha256))?),
+        }
     }
 
     /// The key: the configured one, else the key file (created when `create` and missing).

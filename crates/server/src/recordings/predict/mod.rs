@@ -389,9 +389,7 @@ pub(crate) async fn analyse_upload(
         let mut stored = Vec::with_capacity(files.len());
         let mut pending = Vec::with_capacity(files.len());
         for file in files {
-            let blob = blobs
-                .put_pending(&file.bytes)
-                .map_err(|e| ApiError::Internal(format!("blob store: {e}")))?;
+            let blob = blobs.put_pending(&file.bytes).map_err(ApiError::from)?;
             stored.push(StoredFile {
                 name: file.name,
                 sha256: blob.sha256().to_owned(),
