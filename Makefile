@@ -15,7 +15,7 @@ S3_VENV ?= $(HOME)/.cache/cardio/s3-venv
 export TEST_S3_SERVER ?= $(S3_VENV)/bin/moto_server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium s3-server test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api golden train-ppg clean
+.PHONY: help run build build-web deps-web chromium s3-server test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput golden train-ppg clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
@@ -24,6 +24,7 @@ help:
 	@echo "make gen-client   regenerate web/src/api/generated/ from the server's OpenAPI document"
 	@echo "make bench        criterion benchmarks of the signal crate"
 	@echo "make bench-api    API p50/p99 latency of a 30-s ECG upload at 50 concurrent (release)"
+	@echo "make bench-throughput  server CPU per upload vs the model's, p50/p99 at 10/20/50 (SQLite, PostgreSQL)"
 	@echo "make golden       recompute the signal crate's golden vectors with SciPy/NeuroKit2 (venv outside the repo)"
 	@echo "make train-ppg    retrain the PPG rhythm model (trees and waveform network; PyTorch in a venv outside the repo)"
 	@echo "make fmt | lint   format | lint everything"
@@ -104,6 +105,12 @@ bench:
 bench-api:
 	cargo build --release -p cardio -p cardio-server --bin cardio --example load_predict
 	CARDIO_RELEASE_BIN=$(CARDIO_RELEASE_BIN) CARDIO_LOAD_BIN=$(CARGO_TARGET_DIR)/release/examples/load_predict scripts/bench-api.sh 50 2000
+
+# Server CPU per upload against the model's own CPU, and p50/p99 at 10, 20 and 50 concurrent, on
+# SQLite and (when one answers) PostgreSQL.
+bench-throughput:
+	cargo build --release -p cardio -p cardio-server --bin cardio --example load_predict
+	CARDIO_RELEASE_BIN=$(CARDIO_RELEASE_BIN) CARDIO_LOAD_BIN=$(CARGO_TARGET_DIR)/release/examples/load_predict scripts/bench-throughput.sh 1000
 
 GOLDEN_VENV ?= $(HOME)/.cache/cardio/golden-venv
 golden:

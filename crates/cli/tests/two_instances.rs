@@ -426,8 +426,13 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
 
 /// `cardio blobs migrate` with the test's S3 environment.
 fn migrate(data_dir: &Path, endpoint: &str, key: &str, to: &str) -> (i32, String) {
+    migrate_with(data_dir, endpoint, key, &["--to", to])
+}
+
+fn migrate_with(data_dir: &Path, endpoint: &str, key: &str, args: &[&str]) -> (i32, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_cardio"))
-        .args(["blobs", "migrate", "--to", to])
+        .args(["blobs", "migrate"])
+        .args(args)
         .env("CARDIO_DATA_DIR", data_dir)
         .env("CARDIO_DATA_KEY", key)
         .env("AWS_ENDPOINT_URL", endpoint)
@@ -548,6 +553,21 @@ fn a_local_store_migrates_into_a_bucket_and_every_hash_is_verified_there() {
         keys.contains(&"archive/cardio-store.json".to_owned()),
         "the marker is not a blob"
     );
+
+    // A bucket copied into a second one (a backup of the recordings).
+    let copy = format!("s3://{BUCKET}/copy");
+    let (code, text) = migrate_with(&data, &endpoint, KEY, &["--from", &to, "--to", &copy]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.starts_with(&format!("1 blobs from {to} to {copy}: 1 copied (")),
+        "{text}"
+    );
+    assert!(text.contains("1 verified"), "{text}");
+    assert!(bucket_keys(&endpoint, "copy/").contains(&format!(
+        "copy/{}/{}",
+        &names[0][..2],
+        names[0]
+    )));
 
     // Another key is refused before anything is copied.
     let (code, text) = migrate(

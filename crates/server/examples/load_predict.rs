@@ -4,6 +4,12 @@
 //! session lookup every request pays, no model) is measured the same way in the same run, so the
 //! prediction's cost is also given as a ratio against it.
 //!
+//! With `--server-pid` it also reports **throughput per core**: the server process's CPU time per
+//! upload (`utime + stime` of `/proc/PID/stat` across the measured uploads) against the model's own
+//! CPU time for the same recording, measured in this process first (the committed model run on one
+//! thread, `/proc/thread-self/schedstat`), with the decode of the upload counted separately. The
+//! ratio server/model says how much the server adds to the work that cannot be avoided.
+//!
 //! It speaks HTTP/1.1 over keep-alive connections with pre-built request bytes: a load generator
 //! that spends little CPU of its own, since on a 2-core machine it shares the cores with the server
 //! (the Node generator it replaced used about half a core at this load).
@@ -44,6 +50,86 @@ struct Args {
     /// Uploads sent (and not measured) before the measurement.
     #[arg(long, default_value_t = 100)]
     warmup: usize,
+    /// The server's process id: report its CPU time per upload against the model's.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Runs of the model in this process to measure its own CPU time.
+    #[arg(long, default_value_t = 1000)]
+    model_runs: usize,
+    /// Skip the reference endpoint (a shorter run).
+    #[arg(long)]
+    no_reference: bool,
+}
+
+/// CPU time of this thread so far, nanoseconds (`/proc/thread-self/schedstat`, first field).
+fn thread_cpu_ns() -> Result<u64, BoxError> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat")?;
+    Ok(text
+        .split_whitespace()
+        .next()
+        .ok_or("empty schedstat")?
+        .parse()?)
+}
+
+/// CPU time of process `pid` so far (user + system, every thread, living or gone), milliseconds.
+fn process_cpu_ms(pid: u32) -> Result<f64, BoxError> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+    // Fields after the command name (which may hold spaces) in parentheses: utime is field 14 and
+    // stime 15 of the whole line, so the 12th and 13th after the ')'.
+    let rest = text.rsplit_once(')').ok_or("malformed stat")?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields[11].parse::<u64>()? + fields[12].parse::<u64>()?;
+    // USER_HZ is 100 on Linux.
+    Ok(ticks as f64 * 10.0)
+}
+
+/// The model's own CPU time per recording, and the decode's, milliseconds (mean of `runs`).
+fn model_cpu_ms(
+    kind: &str,
+    files: &[(String, Vec<u8>)],
+    runs: usize,
+) -> Result<(f64, f64), BoxError> {
+    use cardio_server::recordings::{
+        predict::upload::{to_recording, Upload, UploadedFile},
+        registry::ModelRegistry,
+    };
+    let registry = ModelRegistry::load();
+    let model = match kind {
+        "ecg" => registry.ecg,
+        "pcg" => registry.pcg,
+        "ppg" => registry.ppg,
+        other => return Err(format!("unknown kind {other}").into()),
+    }
+    .map_err(|e| format!("model not loaded: {e}"))?;
+    let upload = Upload {
+        files: files
+            .iter()
+            .map(|(name, bytes)| UploadedFile {
+                name: name.clone(),
+                content_type: None,
+                bytes: bytes.clone(),
+            })
+            .collect(),
+        patient_id: None,
+        screening_id: None,
+        sampling_rate: None,
+    };
+    // Whole batches between two readings: the kernel's counters may move by a scheduler tick
+    // (4 ms here), far coarser than one run.
+    let runs = runs.max(1);
+    let t0 = thread_cpu_ns()?;
+    let mut recording = None;
+    for _ in 0..runs {
+        recording = Some(to_recording(&upload).map_err(|e| e.to_string())?);
+    }
+    let t1 = thread_cpu_ns()?;
+    let recording = recording.expect("at least one run");
+    for _ in 0..runs {
+        model.predict(&recording).map_err(|e| format!("{e:?}"))?;
+    }
+    let t2 = thread_cpu_ns()?;
+    let per_run = |ns: u64| ns as f64 / 1e6 / runs as f64;
+    Ok((per_run(t2 - t1), per_run(t1 - t0)))
 }
 
 /// One HTTP response: status and body.
@@ -262,6 +348,9 @@ async fn main() -> Result<(), BoxError> {
         concurrency,
         total,
         warmup,
+        server_pid,
+        model_runs,
+        no_reference,
     } = <Args as clap::Parser>::parse();
     let addr = url
         .strip_prefix("http://")
@@ -283,6 +372,7 @@ async fn main() -> Result<(), BoxError> {
         return Err("--files is required (a recording, or a WFDB .hea and its signal file)".into());
     }
     let names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
+    let files_for_model = files.clone();
 
     // Sign up a doctor and keep the session cookie.
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH)?.as_nanos();
@@ -338,8 +428,18 @@ async fn main() -> Result<(), BoxError> {
         Arc::new(move |_| bytes.clone())
     };
 
+    // The model's own cost first, while the server is idle.
+    let model_cost = match server_pid {
+        Some(_) => Some(model_cpu_ms(&kind, &files_for_model, model_runs)?),
+        None => None,
+    };
     run("warmup", &addr, concurrency, warmup, predict.clone()).await?;
-    let reference = run("GET /api/auth/me", &addr, concurrency, total, reference).await?;
+    let reference = if no_reference {
+        None
+    } else {
+        Some(run("GET /api/auth/me", &addr, concurrency, total, reference).await?)
+    };
+    let cpu_before = server_pid.map(process_cpu_ms).transpose()?;
     let predict = run(
         &format!("POST {predict_path}"),
         &addr,
@@ -348,6 +448,7 @@ async fn main() -> Result<(), BoxError> {
         predict,
     )
     .await?;
+    let cpu_after = server_pid.map(process_cpu_ms).transpose()?;
 
     println!(
         "concurrency {concurrency}, {total} requests each, files: {}",
@@ -356,7 +457,7 @@ async fn main() -> Result<(), BoxError> {
     println!(
         "endpoint                          req/s     p50 ms   p90 ms   p99 ms   max ms  failures"
     );
-    for r in [&reference, &predict] {
+    for r in reference.iter().chain([&predict]) {
         println!(
             "{:<32} {:>8.1}  {:>7.1}  {:>7.1}  {:>7.1}  {:>7.1}  {}",
             r.label,
@@ -371,11 +472,25 @@ async fn main() -> Result<(), BoxError> {
             println!("  first failure: {e}");
         }
     }
-    println!(
-        "ratio predict/reference: p50 {:.2}x, p99 {:.2}x",
-        predict.quantile(0.5) / reference.quantile(0.5),
-        predict.quantile(0.99) / reference.quantile(0.99)
-    );
+    if let Some(reference) = &reference {
+        println!(
+            "ratio predict/reference: p50 {:.2}x, p99 {:.2}x",
+            predict.quantile(0.5) / reference.quantile(0.5),
+            predict.quantile(0.99) / reference.quantile(0.99)
+        );
+    }
+    if let (Some((model_ms, decode_ms)), Some(before), Some(after)) =
+        (model_cost, cpu_before, cpu_after)
+    {
+        let server_ms = (after - before) / total as f64;
+        println!(
+            "server CPU per upload {server_ms:.3} ms; model {model_ms:.3} ms, decode {decode_ms:.3} ms \
+             (one thread, mean of {model_runs}); ratio server/model {:.2}x, \
+             server/(model + decode) {:.2}x",
+            server_ms / model_ms,
+            server_ms / (model_ms + decode_ms)
+        );
+    }
     if predict.failures > 0 {
         std::process::exit(1);
     }
