@@ -162,7 +162,7 @@ fn bench_file(path: &std::path::Path) -> ExitCode {
         last = Some(model.predict(&rec));
         times.push(start.elapsed().as_secs_f64() * 1000.0);
     }
-    times.sort_by(f64::total_cmp);
+    times.sort_unstable_by(f64::total_cmp);
     println!(
         "{}: {:.0} s at {} Hz, {} channels; predict median {:.2} ms",
         path.display(),

@@ -50,7 +50,7 @@ struct Binned {
 
 fn bin_feature(values: impl Iterator<Item = f64> + Clone) -> Binned {
     let mut sorted: Vec<f64> = values.clone().filter(|v| !v.is_nan()).collect();
-    sorted.sort_by(f64::total_cmp);
+    sorted.sort_unstable_by(f64::total_cmp);
     let mut thresholds: Vec<f64> = Vec::new();
     if !sorted.is_empty() {
         for q in 1..MAX_BINS {

@@ -320,7 +320,7 @@ fn a_wrist_recording_with_its_accelerometer_gets_the_motion_compensated_rate() {
         .unwrap()
         .data;
     let mut sorted = bpm0.clone();
-    sorted.sort_by(f64::total_cmp);
+    sorted.sort_unstable_by(f64::total_cmp);
     let reference = sorted[sorted.len() / 2];
 
     let p = model().unwrap().predict(&rec).unwrap();

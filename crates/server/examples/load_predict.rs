@@ -328,7 +328,7 @@ async fn run(
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    latencies_ms.sort_by(f64::total_cmp);
+    latencies_ms.sort_unstable_by(f64::total_cmp);
     Ok(Run {
         label: label.to_owned(),
         n,

@@ -313,7 +313,7 @@ pub fn irregularity(rr_ms: &[f64]) -> Result<Irregularity, SignalError> {
         .filter(|w| (w[1] > w[0] && w[1] > w[2]) || (w[1] < w[0] && w[1] < w[2]))
         .count();
     let mut sorted = rr_ms.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    sorted.sort_unstable_by(f64::total_cmp);
     let q = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
     let (lo, hi) = (q(0.05), q(0.95));
     let bins = 16usize;

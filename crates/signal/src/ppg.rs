@@ -218,7 +218,7 @@ pub fn heart_rate_windows(
         }
         let bpm = if ibis.len() >= 2 {
             let mut s = ibis.clone();
-            s.sort_by(f64::total_cmp);
+            s.sort_unstable_by(f64::total_cmp);
             let med = s[s.len() / 2];
             let off = ibis.iter().filter(|v| (*v - med).abs() > 0.3 * med).count();
             let bpm = 60.0 / med;
@@ -267,7 +267,7 @@ pub fn analyze(x: &[f64], fs: SamplingRate) -> Result<PpgAnalysis, SignalError> 
     let peaks = det.detect_filtered(&cleaned);
     let peak_times_s = refine_peak_times(&cleaned, &peaks, fs);
     let mut ibis: Vec<f64> = peak_times_s.windows(2).map(|w| w[1] - w[0]).collect();
-    ibis.sort_by(f64::total_cmp);
+    ibis.sort_unstable_by(f64::total_cmp);
     let heart_rate_bpm = (!ibis.is_empty()).then(|| 60.0 / ibis[ibis.len() / 2]);
     let quality = crate::quality::ppg(&cleaned, fs, &peaks);
     Ok(PpgAnalysis {

@@ -155,7 +155,7 @@ fn beat_quality(
     let lead = beats[0] as f64 / f;
     let tail = seconds - beats[beats.len() - 1] as f64 / f;
     let max_gap = rr.iter().copied().fold(lead.max(tail), f64::max);
-    rr.sort_by(f64::total_cmp);
+    rr.sort_unstable_by(f64::total_cmp);
     let bpm = 60.0 / rr[rr.len() / 2];
     if !(40.0..=180.0).contains(&bpm) {
         return Quality::bad(format!(

@@ -35,9 +35,24 @@ pub fn sd(x: &[f64]) -> f64 {
 /// Median: the middle value, or the midpoint of the two middle values of an even count (values
 /// ordered by `f64::total_cmp`); NaN when empty.
 pub fn median(x: &[f64]) -> f64 {
+    // A selection, not a sort (linear time); the same value as `median_sorted` of the sorted copy,
+    // since values equal under `total_cmp` are the same bits.
     let mut s = x.to_vec();
-    s.sort_by(f64::total_cmp);
-    median_sorted(&s)
+    let n = s.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    let (below, middle, _) = s.select_nth_unstable_by(n / 2, f64::total_cmp);
+    let middle = *middle;
+    if n % 2 == 1 {
+        return middle;
+    }
+    let lower = below
+        .iter()
+        .copied()
+        .max_by(f64::total_cmp)
+        .expect("an even count of at least two has a lower half");
+    f64::midpoint(lower, middle)
 }
 
 /// [`median`] of values already sorted ascending.
@@ -55,9 +70,12 @@ pub fn median_sorted(sorted: &[f64]) -> f64 {
 /// The upper middle value (`sorted[n / 2]`), a median that is always one of the values; `None`
 /// when empty.
 pub fn median_upper(x: &[f64]) -> Option<f64> {
+    if x.is_empty() {
+        return None;
+    }
     let mut s = x.to_vec();
-    s.sort_by(f64::total_cmp);
-    s.get(s.len() / 2).copied()
+    let n = s.len();
+    Some(*s.select_nth_unstable_by(n / 2, f64::total_cmp).1)
 }
 
 /// The `q` (0-1) quantile of sorted values by the nearest rank, `sorted[round((n - 1) q)]`; NaN
@@ -68,6 +86,35 @@ pub fn quantile_nearest(sorted: &[f64], q: f64) -> f64 {
     }
     let rank = ((sorted.len() - 1) as f64 * q).round() as usize;
     sorted[rank.min(sorted.len() - 1)]
+}
+
+/// The nearest-rank quantiles `qs` (0-1, ascending) of unsorted values, by selection (linear time
+/// per quantile) instead of a sort: the same values as [`quantile_nearest`] of the sorted values,
+/// since values equal under `f64::total_cmp` are the same bits. `values` is reordered. NaN each
+/// when empty.
+pub fn quantiles_nearest_unsorted<const N: usize>(values: &mut [f64], qs: [f64; N]) -> [f64; N] {
+    let n = values.len();
+    let mut out = [f64::NAN; N];
+    if n == 0 {
+        return out;
+    }
+    // Each selection leaves the larger ranks to its right, so the next (higher) rank is selected
+    // among those only.
+    let mut from = 0;
+    for (slot, q) in out.iter_mut().zip(qs) {
+        let rank = (((n - 1) as f64 * q).round() as usize).min(n - 1);
+        if rank < from {
+            // Not ascending: select again over everything (still the same value).
+            *slot = *values.select_nth_unstable_by(rank, f64::total_cmp).1;
+            from = 0;
+            continue;
+        }
+        *slot = *values[from..]
+            .select_nth_unstable_by(rank - from, f64::total_cmp)
+            .1;
+        from = rank;
+    }
+    out
 }
 
 /// The `q` (0-1) quantile of sorted values interpolated between the two nearest ranks (definition
@@ -125,5 +172,52 @@ mod tests {
         assert!(quantile_linear(&[], 0.5).is_nan());
         assert!((pearson(&[1.0, 2.0, 3.0], &[2.0, 4.0, 6.5]) - 0.997_949).abs() < 1e-6);
         assert_eq!(pearson(&[1.0, 1.0], &[1.0, 2.0]), 0.0);
+    }
+
+    #[test]
+    fn selected_medians_and_quantiles_are_the_sorted_ones_bit_for_bit() {
+        let mut state = 1u32;
+        for n in 1..200 {
+            let x: Vec<f64> = (0..n)
+                .map(|i| {
+                    state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    // Repeats, signed zeros and a NaN now and then, as real features have.
+                    match state >> 28 {
+                        0 => 0.0,
+                        1 => -0.0,
+                        2 if i % 7 == 0 => f64::NAN,
+                        _ => f64::from(state >> 20) / 7.0 - 300.0,
+                    }
+                })
+                .collect();
+            let mut sorted = x.clone();
+            sorted.sort_by(f64::total_cmp);
+            assert_eq!(
+                median(&x).to_bits(),
+                median_sorted(&sorted).to_bits(),
+                "n = {n}"
+            );
+            assert_eq!(
+                median_upper(&x).map(f64::to_bits),
+                sorted.get(n / 2).map(|v| v.to_bits())
+            );
+            let qs = [0.0, 0.005, 0.05, 0.5, 0.95, 0.995, 1.0];
+            let selected = quantiles_nearest_unsorted(&mut x.clone(), qs);
+            for (q, value) in qs.into_iter().zip(selected) {
+                assert_eq!(
+                    value.to_bits(),
+                    quantile_nearest(&sorted, q).to_bits(),
+                    "n = {n}, q = {q}"
+                );
+            }
+            let [hi, lo] = quantiles_nearest_unsorted(&mut x.clone(), [0.9, 0.1]);
+            assert_eq!(
+                (hi.to_bits(), lo.to_bits()),
+                (
+                    quantile_nearest(&sorted, 0.9).to_bits(),
+                    quantile_nearest(&sorted, 0.1).to_bits()
+                )
+            );
+        }
     }
 }

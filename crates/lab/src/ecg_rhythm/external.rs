@@ -189,7 +189,7 @@ pub fn mitdb(root: &Path, model: &Model) -> Result<ExternalReport, EcgError> {
         }
     }
     let pct = |mut v: Vec<f64>, q: f64| {
-        v.sort_by(f64::total_cmp);
+        v.sort_unstable_by(f64::total_cmp);
         percentile_nearest(&v, q)
     };
     let mut counts = vec![vec![0; 4]; 3];

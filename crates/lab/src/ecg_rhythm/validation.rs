@@ -245,7 +245,7 @@ pub fn cross_validate(table: &Table, folds: usize, seed: u64) -> CvResult {
 
 fn percentile(mut v: Vec<f64>, q: f64) -> f64 {
     v.retain(|x| x.is_finite());
-    v.sort_by(f64::total_cmp);
+    v.sort_unstable_by(f64::total_cmp);
     percentile_nearest(&v, q)
 }
 

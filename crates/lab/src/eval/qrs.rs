@@ -178,7 +178,7 @@ pub struct Delineation {
 
 impl Delineation {
     fn from_widths(mut widths_s: Vec<f64>, with_p: usize) -> Self {
-        widths_s.sort_by(f64::total_cmp);
+        widths_s.sort_unstable_by(f64::total_cmp);
         let n = widths_s.len();
         let at = |i: usize| widths_s.get(i).map(|w| 1000.0 * w);
         Self {

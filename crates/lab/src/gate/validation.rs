@@ -280,7 +280,7 @@ fn real_ranges(examples: &[Example]) -> Vec<[f64; 2]> {
                 // Not measured for this modality: any value is in range (finite for JSON).
                 return [f64::MIN, f64::MAX];
             }
-            v.sort_by(f64::total_cmp);
+            v.sort_unstable_by(f64::total_cmp);
             let at = |q: f64| v[((q * (v.len() - 1) as f64).round() as usize).min(v.len() - 1)];
             [at(0.005), at(0.995)]
         })

@@ -325,7 +325,7 @@ pub fn scores(name: &str, outcomes: &[Outcome], seed: u64) -> Scores {
         }
     }
     let interval = |value: f64, mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
+        v.sort_unstable_by(f64::total_cmp);
         Interval {
             value,
             low: percentile_linear(&v, 0.025),

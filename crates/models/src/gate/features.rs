@@ -169,7 +169,7 @@ pub fn extract(x: &[f64], modality: GateModality) -> Vec<f64> {
         let geo = (in_band.iter().map(|p| p.ln()).sum::<f64>() / in_band.len() as f64).exp();
         f[5] = geo / arith;
         let mut sorted = in_band.clone();
-        sorted.sort_by(f64::total_cmp);
+        sorted.sort_unstable_by(f64::total_cmp);
         let med = sorted[sorted.len() / 2];
         f[6] = (sorted[sorted.len() - 1] / med).log10();
     }
@@ -215,7 +215,7 @@ pub fn extract(x: &[f64], modality: GateModality) -> Vec<f64> {
         let mut ibi: Vec<f64> = beats_s.windows(2).map(|w| w[1] - w[0]).collect();
         let m = ibi.iter().sum::<f64>() / ibi.len() as f64;
         let sd = (ibi.iter().map(|v| (v - m).powi(2)).sum::<f64>() / ibi.len() as f64).sqrt();
-        ibi.sort_by(f64::total_cmp);
+        ibi.sort_unstable_by(f64::total_cmp);
         let median = ibi[ibi.len() / 2];
         f[13] = 60.0 / median;
         f[14] = (beats_s.len() as f64 / duration * 60.0) / f[13];
@@ -242,7 +242,7 @@ fn ecg_beats(x: &[f64], filtered: &[f64], fs: SamplingRate) -> Beats {
     match ecg::analyze(x, fs, ecg::Powerline::Hz50) {
         Ok(a) => {
             let mut widths: Vec<f64> = a.beats.iter().map(|b| b.qrs_width_s).collect();
-            widths.sort_by(f64::total_cmp);
+            widths.sort_unstable_by(f64::total_cmp);
             let width = widths.get(widths.len() / 2).copied();
             let beats = a.r_peaks.iter().map(|&i| i as f64 / fs.hz()).collect();
             (env, beats, width)
@@ -279,7 +279,7 @@ fn ppg_beats(x: &[f64], fs: SamplingRate) -> Beats {
             rises.push((seg.len() - 1 - foot) as f64 / (seg.len() - 1).max(1) as f64);
         }
     }
-    rises.sort_by(f64::total_cmp);
+    rises.sort_unstable_by(f64::total_cmp);
     let width = rises.get(rises.len() / 2).copied();
     (env, a.peak_times_s, width)
 }
@@ -353,11 +353,8 @@ fn welch(x: &[f64], fs: f64) -> (Vec<f64>, Vec<f64>) {
 /// The two quantiles `a` and `b` (0-1) of `x`.
 fn percentiles(x: &[f64], a: f64, b: f64) -> (f64, f64) {
     let mut s: Vec<f64> = x.iter().copied().filter(|v| v.is_finite()).collect();
-    s.sort_by(f64::total_cmp);
-    (
-        stats::quantile_nearest(&s, a),
-        stats::quantile_nearest(&s, b),
-    )
+    let [a, b] = stats::quantiles_nearest_unsorted(&mut s, [a, b]);
+    (a, b)
 }
 
 fn autocorrelation(d: &[f64], lag: usize) -> f64 {

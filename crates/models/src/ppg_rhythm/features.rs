@@ -124,12 +124,12 @@ pub fn interval_features(rr_ms: &[f64]) -> Option<Vec<f64>> {
         return None;
     }
     let mut sorted = rr_ms.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    sorted.sort_unstable_by(f64::total_cmp);
     let med = median(&sorted);
     let mu = mean(rr_ms);
     let diffs: Vec<f64> = rr_ms.windows(2).map(|w| w[1] - w[0]).collect();
     let mut abs_diffs: Vec<f64> = diffs.iter().map(|d| d.abs()).collect();
-    abs_diffs.sort_by(f64::total_cmp);
+    abs_diffs.sort_unstable_by(f64::total_cmp);
     let share = |count: usize, of: usize| count as f64 / of as f64;
     let irr = hrv::irregularity(rr_ms).ok();
     let outlier = |v: f64| (v - med).abs() > OUTLIER_FRACTION * med;

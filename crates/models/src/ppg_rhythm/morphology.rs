@@ -242,11 +242,11 @@ pub fn pulse_features(x: &[f64], fs_hz: f64, peaks: &[usize]) -> Vec<f64> {
     }
     let mut gaps: Vec<f64> = peaks.windows(2).map(|w| (w[1] - w[0]) as f64).collect();
     let intervals = gaps.clone();
-    gaps.sort_by(f64::total_cmp);
+    gaps.sort_unstable_by(f64::total_cmp);
     let median_gap = stats::median_sorted(&gaps);
     let (amps, widths) = amplitudes_and_widths(x, &peaks, median_gap as usize);
     let mut sorted_amps = amps.clone();
-    sorted_amps.sort_by(f64::total_cmp);
+    sorted_amps.sort_unstable_by(f64::total_cmp);
     let med_amp = stats::median_sorted(&sorted_amps);
     let mean_amp = stats::mean(&amps);
     let ok = med_amp > 0.0 && mean_amp > 0.0;
@@ -278,7 +278,7 @@ pub fn pulse_features(x: &[f64], fs_hz: f64, peaks: &[usize]) -> Vec<f64> {
     let complete = complete_pulses(x, &peaks, half);
     let mut corrs = pulse_correlations(x, &complete, half);
     if !corrs.is_empty() {
-        corrs.sort_by(f64::total_cmp);
+        corrs.sort_unstable_by(f64::total_cmp);
         out[6] = stats::mean(&corrs);
         out[7] = stats::quantile_nearest(&corrs, 0.1);
         out[8] = corrs.iter().filter(|&&c| c < MISSHAPEN_CORRELATION).count() as f64

@@ -52,7 +52,7 @@ pub fn window_quality(x: &[f64], fs: SamplingRate, peaks: &[usize]) -> quality::
     let lead = peaks[0] as f64 / hz;
     let tail = x.len().saturating_sub(peaks[peaks.len() - 1]) as f64 / hz;
     let max_gap = ibi.iter().copied().fold(lead.max(tail), f64::max);
-    ibi.sort_by(f64::total_cmp);
+    ibi.sort_unstable_by(f64::total_cmp);
     let median = ibi[ibi.len() / 2];
     let bpm = 60.0 / median;
     if !(RATE_RANGE_BPM.0..=RATE_RANGE_BPM.1).contains(&bpm) {

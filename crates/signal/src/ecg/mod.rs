@@ -162,7 +162,7 @@ impl EcgAnalyzer {
         let heart_rate_bpm = if rr.is_empty() {
             None
         } else {
-            rr.sort_by(f64::total_cmp);
+            rr.sort_unstable_by(f64::total_cmp);
             Some(60.0 / rr[rr.len() / 2])
         };
         let quality = crate::quality::ecg(&cleaned, fs, &r_peaks);

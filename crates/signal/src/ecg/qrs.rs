@@ -27,7 +27,7 @@ pub struct QrsDetector {
 
 pub(super) fn median8(buf: &[f64; 8]) -> f64 {
     let mut s = *buf;
-    s.sort_by(f64::total_cmp);
+    s.sort_unstable_by(f64::total_cmp);
     f64::midpoint(s[3], s[4])
 }
 

@@ -430,7 +430,7 @@ mod tests {
         for i in 0..x.len() {
             let h = 4usize.min(i).min(x.len() - 1 - i);
             let mut w: Vec<f64> = x[i - h..=i + h].to_vec();
-            w.sort_by(f64::total_cmp);
+            w.sort_unstable_by(f64::total_cmp);
             assert_eq!(got[i], w[w.len() / 2], "at {i}");
         }
     }

@@ -102,7 +102,7 @@ fn ci(per: &[Tally], hit: usize, of: usize, seed: u64) -> Ci {
             }
         }
     }
-    draws.sort_by(f64::total_cmp);
+    draws.sort_unstable_by(f64::total_cmp);
     Ci {
         value: proportion(total[hit], total[of]),
         low: percentile_nearest(&draws, 0.025),

@@ -32,9 +32,7 @@ pub(super) fn median_in_place(s: &mut [f64]) -> f64 {
 
 /// The `q` quantile (nearest rank on the sorted values); NaN when empty.
 pub(super) fn quantile(x: &[f64], q: f64) -> f64 {
-    let mut s = x.to_vec();
-    s.sort_by(f64::total_cmp);
-    stats::quantile_nearest(&s, q)
+    stats::quantiles_nearest_unsorted(&mut x.to_vec(), [q])[0]
 }
 
 pub(super) fn fraction(it: impl Iterator<Item = bool>) -> f64 {

@@ -303,7 +303,7 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
             .iter()
             .map(|psd| (band_power(psd, lo, hi) / whole_total.max(1e-300) + 1e-12).ln())
             .collect();
-        col.sort_by(f64::total_cmp);
+        col.sort_unstable_by(f64::total_cmp);
         for q in [0.1, 0.5, 0.9] {
             v.push(percentile_sorted(&col, q));
         }
