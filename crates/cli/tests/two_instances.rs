@@ -318,6 +318,19 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
         "the ZIP made on B holds the report of the recording uploaded to A"
     );
 
+    // The storage figures (the first account administers the installation) count the bucket.
+    let (status, storage) = call(
+        ureq::get(&format!("{url_b}/api/system/storage")).set("Cookie", &cookie),
+        None,
+    );
+    assert_eq!(status, 200);
+    let storage = json(storage);
+    assert_eq!(
+        storage["blob_store"],
+        format!("s3://{BUCKET}/clinic").as_str()
+    );
+    assert_eq!(storage["blob_files"], 1, "{storage}");
+
     // The bucket, not either disk, holds the recording.
     let sha = BlobStore::hash(&ecg);
     let keys = bucket_keys(&endpoint, "clinic/");

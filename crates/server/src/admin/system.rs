@@ -46,6 +46,9 @@ pub struct StorageUsage {
     pub data_dir: String,
     /// `sqlite` or `postgres`.
     pub database: String,
+    /// The bucket the recordings are kept in (`--blob-url`, `CARDIO_BLOB_URL`); null when they
+    /// are under the data folder.
+    pub blob_store: Option<String>,
 }
 
 /// Sums the sizes of the files under `dir` (missing folder: nothing).
@@ -93,6 +96,7 @@ pub async fn storage(
     let database_bytes: i64 = sqlx::query_scalar(sql).fetch_one(&state.db.pool).await?;
     let data_dir = state.config.data_dir.clone();
     let blobs = state.blobs.clone();
+    let blob_store = blobs.remote().map(|remote| remote.url().to_owned());
     let (blob_bytes, blob_files) = tokio::task::spawn_blocking(move || match blobs.remote() {
         Some(remote) => {
             let listed = remote.list()?;
@@ -107,6 +111,7 @@ pub async fn storage(
         blob_files,
         data_dir: data_dir.display().to_string(),
         database: state.db.backend.name().into(),
+        blob_store,
     }))
 }
 

@@ -21,6 +21,7 @@ pub async fn storage_counts_the_blob_store_and_the_database(mut app: TestApp) {
     app.signed_in_doctor().await;
     let before = app.get("/api/system/storage").await.json();
     assert_eq!(before["blob_files"], 0);
+    assert!(before["blob_store"].is_null(), "under the data folder");
     assert_eq!(before["blob_bytes"], 0);
     assert!(before["database_bytes"].as_i64().unwrap() > 0);
     assert_eq!(

@@ -2363,6 +2363,11 @@ export interface components {
              * @description How many files the blob store holds.
              */
             blob_files: number;
+            /**
+             * @description The bucket the recordings are kept in (`--blob-url`, `CARDIO_BLOB_URL`); null when they
+             *     are under the data folder.
+             */
+            blob_store?: string | null;
             /** @description The data folder (changed with `--data-dir` / `CARDIO_DATA_DIR`, not from the browser). */
             data_dir: string;
             /** @description `sqlite` or `postgres`. */

@@ -108,6 +108,7 @@ describe('Settings page: backups and encryption', () => {
     const autoBackup = await within(storage).findByRole('switch', { name: 'Auto Backup' });
     expect(autoBackup).toBeChecked();
     expect(within(storage).getByText('/var/lib/cardio')).toBeInTheDocument();
+    expect(within(storage).queryByText('Recordings')).not.toBeInTheDocument();
     expect(
       within(security).getByText(/Data key: the file data.key in the data folder \(fingerprint 0123456789abcdef\)/),
     ).toBeInTheDocument();
@@ -301,6 +302,29 @@ describe('Settings page: server-wide settings are for administrators', () => {
     expect(
       within(fr).getByText(
         'Ces réglages communs à tout le serveur (chiffrement des données, sauvegardes automatiques, stockage) sont gérés par votre administrateur Cardio.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('names the bucket the recordings are kept in', async () => {
+    server({
+      'GET /api/system/storage': () =>
+        json(200, {
+          database_bytes: 1024,
+          blob_bytes: 2048,
+          blob_files: 2,
+          data_dir: '/var/lib/cardio',
+          database: 'postgres',
+          blob_store: 's3://cardio-recordings/clinic-a',
+        }),
+    });
+    renderApp('/settings');
+    const storage = await section();
+    expect(await within(storage).findByText('s3://cardio-recordings/clinic-a')).toBeInTheDocument();
+    expect(within(storage).getByText('Recordings')).toBeInTheDocument();
+    expect(
+      within(storage).getByText(
+        'The recordings are kept in this S3-compatible bucket (--blob-url or CARDIO_BLOB_URL), shared by every server of the installation.',
       ),
     ).toBeInTheDocument();
   });

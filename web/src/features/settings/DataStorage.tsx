@@ -1,7 +1,7 @@
 /**
  * The Settings page's server-wide settings, which belong to administrators (the first account of an
  * installation, and whoever `cardio admin grant` names): the Data & Storage section (storage figures
- * and the data folder, Auto Backup, "Back up now" and the list of backups under Manage) and Data
+ * and the data folder, or the bucket the recordings are kept in, Auto Backup, "Back up now" and the list of backups under Manage) and Data
  * Encryption (in Privacy & Security). On PostgreSQL the server makes no backups and the section says
  * whose job they are.
  *
@@ -41,6 +41,15 @@ function StorageFigures() {
           <p className="field__help">{t('settings.storageLocationHelp')}</p>
         </dd>
       </div>
+      {usage.data.blob_store && (
+        <div>
+          <dt>{t('settings.storageRecordings')}</dt>
+          <dd>
+            <code>{usage.data.blob_store}</code>
+            <p className="field__help">{t('settings.storageRecordingsHelp')}</p>
+          </dd>
+        </div>
+      )}
     </dl>
   );
 }
