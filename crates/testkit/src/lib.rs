@@ -1,6 +1,8 @@
 //! What Cardio's tests need from their surroundings, and what happens when it is missing: the
-//! public datasets (`$CARDIO_DATASETS`, unpacked by `../shared/datasets/unpack`) and a PostgreSQL
-//! server (`$TEST_POSTGRES_URL`, set by the Makefile when one answers).
+//! public datasets (`$CARDIO_DATASETS`, unpacked by `../shared/datasets/unpack`), a PostgreSQL
+//! server (`$TEST_POSTGRES_URL`, set by the Makefile when one answers) and an S3-compatible server
+//! (`$TEST_S3_SERVER`, installed by `make s3-server`); and the synthetic recordings tests upload
+//! ([`signals`]).
 //!
 //! On a developer's machine a test whose precondition is missing says why on stderr and passes,
 //! so the suite runs anywhere. Under CI (`CI=true`) it fails instead: a CI machine that lost its

@@ -83,7 +83,7 @@ pub enum BlobError {
     Remote(String),
 }
 
-/// The store rooted at a folder.
+/// The store: a folder of the data directory, or a bucket ([`BlobStore::with_remote`]).
 #[derive(Debug, Clone)]
 pub struct BlobStore {
     root: PathBuf,
@@ -124,7 +124,8 @@ impl BlobStore {
         self
     }
 
-    /// Where the blobs live, for people: the bucket's URL, or `local`.
+    /// Where the blobs live, as `GET /api/health` names it: `s3` (a bucket) or `local` (the data
+    /// folder).
     pub fn backend_name(&self) -> &'static str {
         if self.remote.is_some() {
             "s3"
