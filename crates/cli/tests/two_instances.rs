@@ -106,13 +106,14 @@ fn start_instance(
     endpoint: &str,
     key: &str,
     data_dir: &Path,
+    blob_url: &str,
 ) -> Result<(Running, String), String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cardio"))
         .args(["serve", "--addr", "127.0.0.1:0"])
         .env("DATABASE_URL", database_url)
         .env("CARDIO_DATA_DIR", data_dir)
         .env("CARDIO_WEB_DIR", data_dir.join("no-web-app"))
-        .env("CARDIO_BLOB_URL", format!("s3://{BUCKET}/clinic"))
+        .env("CARDIO_BLOB_URL", blob_url)
         .env("CARDIO_DATA_KEY", key)
         .env("AWS_ENDPOINT_URL", endpoint)
         .env("AWS_ACCESS_KEY_ID", "cardio-test")
@@ -242,8 +243,9 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
     let (_s3, endpoint) = start_s3(&server);
     let (database_url, database) = create_database(&postgres);
     let (dir_a, dir_b) = (temp_dir("a"), temp_dir("b"));
-    let (a, url_a) = start_instance(&database_url, &endpoint, KEY, &dir_a).unwrap();
-    let (b, url_b) = start_instance(&database_url, &endpoint, KEY, &dir_b).unwrap();
+    let shared = format!("s3://{BUCKET}/clinic");
+    let (a, url_a) = start_instance(&database_url, &endpoint, KEY, &dir_a, &shared).unwrap();
+    let (b, url_b) = start_instance(&database_url, &endpoint, KEY, &dir_b, &shared).unwrap();
 
     // Each names itself and the bucket.
     let health_a = json(ureq::get(&format!("{url_a}/api/health")).call().unwrap());
@@ -420,7 +422,8 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
     assert_ne!(second, id);
 
     // An instance given another key refuses to start, naming the store and both fingerprints.
-    let errors = start_instance(&database_url, &endpoint, OTHER_KEY, &temp_dir("c")).unwrap_err();
+    let errors =
+        start_instance(&database_url, &endpoint, OTHER_KEY, &temp_dir("c"), &shared).unwrap_err();
     assert!(
         errors.contains(&format!(
             "is not the key the blob store s3://{BUCKET}/clinic is written with"
@@ -429,6 +432,23 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
     );
     assert!(errors
         .contains("every instance that shares a store must be given the same CARDIO_DATA_KEY"));
+
+    // A bucket that does not exist is named as such.
+    let errors = start_instance(
+        &database_url,
+        &endpoint,
+        KEY,
+        &temp_dir("d"),
+        "s3://no-such-bucket/clinic",
+    )
+    .unwrap_err();
+    assert!(
+        errors.contains(
+            "the blob store s3://no-such-bucket/clinic cannot be used: blob store (S3): the bucket \
+             of s3://no-such-bucket/clinic does not exist: create it first"
+        ),
+        "{errors}"
+    );
 
     drop(b);
     run_sql(

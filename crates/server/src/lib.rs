@@ -157,8 +157,13 @@ pub enum StartError {
     #[error("{0}")]
     BlobUrl(#[from] blobs::remote::UrlError),
     /// The blob store cannot be reached or was written with another key.
-    #[error("{0}")]
-    BlobStore(blobs::BlobError),
+    #[error("the blob store {url} cannot be used: {reason}")]
+    BlobStore {
+        /// The store's URL.
+        url: String,
+        /// Why (in the message, not as a source, so that an error chain says it once).
+        reason: blobs::BlobError,
+    },
 }
 
 /// A bound, ready-to-run server.
@@ -180,10 +185,14 @@ impl Application {
             blobs = blobs.with_remote(blobs::remote::Remote::from_url(url)?);
             let check = blobs.clone();
             // The bucket must answer, and know this key, before the server takes requests.
+            let unusable = |reason| StartError::BlobStore {
+                url: url.clone(),
+                reason,
+            };
             tokio::task::spawn_blocking(move || check.check_key())
                 .await
-                .map_err(|e| StartError::BlobStore(blobs::BlobError::Remote(e.to_string())))?
-                .map_err(StartError::BlobStore)?;
+                .map_err(|e| unusable(blobs::BlobError::Remote(e.to_string())))?
+                .map_err(unusable)?;
         }
         let db = db::Db::connect(&config.database_url).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)

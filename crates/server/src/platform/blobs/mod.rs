@@ -170,7 +170,16 @@ impl BlobStore {
                 store: remote.url().to_owned(),
             }
             .into()),
-            None => remote.write_marker(&ours),
+            None => remote.write_marker(&ours).map_err(|err| match err {
+                // S3 answers a write to a missing bucket with 404 (NoSuchBucket).
+                BlobError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+                    BlobError::Remote(format!(
+                        "the bucket of {} does not exist: create it first",
+                        remote.url()
+                    ))
+                }
+                other => other,
+            }),
         }
     }
 
