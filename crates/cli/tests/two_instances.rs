@@ -159,6 +159,11 @@ fn call(request: ureq::Request, body: Option<&serde_json::Value>) -> (u16, ureq:
     }
 }
 
+/// `GET url` with the session cookie: status and response.
+fn get(url: &str, cookie: &str) -> (u16, ureq::Response) {
+    call(ureq::get(url).set("Cookie", cookie), None)
+}
+
 fn json(response: ureq::Response) -> serde_json::Value {
     serde_json::from_str(&response.into_string().unwrap()).unwrap()
 }
@@ -216,22 +221,6 @@ fn bucket_keys(endpoint: &str, prefix: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every regular file under `dir`.
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(folder) = pending.pop() {
-        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
-            if entry.path().is_dir() {
-                pending.push(entry.path());
-            } else {
-                found.push(entry.path());
-            }
-        }
-    }
-    found
-}
-
 #[test]
 fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_one_bucket() {
     let Some(server) = cardio_testkit::s3_server() else {
@@ -274,22 +263,16 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
         .collect::<Vec<_>>()
         .join("; ");
     assert!(!cookie.is_empty(), "the sign-up sets a session cookie");
-    let (status, me) = call(
-        ureq::get(&format!("{url_b}/api/auth/me")).set("Cookie", &cookie),
-        None,
-    );
+    let (status, me) = get(&format!("{url_b}/api/auth/me"), &cookie);
     assert_eq!(status, 200);
     assert_eq!(json(me)["email"], email.as_str());
 
     // Upload on A; read the waveform, the PDF and the ZIP on B.
     let ecg = cardio_testkit::signals::realistic_ecg_csv(30.0);
     let id = upload_ecg(&url_a, &cookie, "lead-ii.csv", &ecg);
-    let (status, waveform) = call(
-        ureq::get(&format!(
-            "{url_b}/api/analyses/{id}/waveform?start_s=0&duration_s=5"
-        ))
-        .set("Cookie", &cookie),
-        None,
+    let (status, waveform) = get(
+        &format!("{url_b}/api/analyses/{id}/waveform?start_s=0&duration_s=5"),
+        &cookie,
     );
     assert_eq!(status, 200);
     let waveform = json(waveform);
@@ -300,16 +283,10 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
             .is_some_and(|s| s.len() > 100),
         "{waveform}"
     );
-    let (status, pdf) = call(
-        ureq::get(&format!("{url_b}/api/analyses/{id}/report.pdf")).set("Cookie", &cookie),
-        None,
-    );
+    let (status, pdf) = get(&format!("{url_b}/api/analyses/{id}/report.pdf"), &cookie);
     assert_eq!(status, 200);
     assert!(bytes(pdf).starts_with(b"%PDF-"));
-    let (status, zip) = call(
-        ureq::get(&format!("{url_b}/api/reports/export.zip")).set("Cookie", &cookie),
-        None,
-    );
+    let (status, zip) = get(&format!("{url_b}/api/reports/export.zip"), &cookie);
     assert_eq!(status, 200);
     let zip = bytes(zip);
     assert!(zip.starts_with(b"PK"));
@@ -321,10 +298,7 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
     );
 
     // The storage figures (the first account administers the installation) count the bucket.
-    let (status, storage) = call(
-        ureq::get(&format!("{url_b}/api/system/storage")).set("Cookie", &cookie),
-        None,
-    );
+    let (status, storage) = get(&format!("{url_b}/api/system/storage"), &cookie);
     assert_eq!(status, 200);
     let storage = json(storage);
     assert_eq!(
@@ -347,7 +321,7 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
             "no blob folder in {}",
             dir.display()
         );
-        let stray: Vec<_> = files_under(dir)
+        let stray: Vec<_> = cardio_testkit::files_under(dir)
             .into_iter()
             .filter(|p| std::fs::read(p).is_ok_and(|b| b == ecg))
             .collect();
@@ -387,10 +361,7 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
     std::thread::sleep(Duration::from_millis(200));
     drop(a);
     drop(stream);
-    let (status, list) = call(
-        ureq::get(&format!("{url_b}/api/analyses")).set("Cookie", &cookie),
-        None,
-    );
+    let (status, list) = get(&format!("{url_b}/api/analyses"), &cookie);
     assert_eq!(status, 200);
     let list = json(list);
     let ids: Vec<&str> = list["items"]
@@ -405,12 +376,9 @@ fn two_instances_share_sessions_recordings_and_limits_through_one_database_and_o
         [id.as_str()],
         "the acknowledged upload, and nothing half made"
     );
-    let (status, _) = call(
-        ureq::get(&format!(
-            "{url_b}/api/analyses/{id}/waveform?start_s=10&duration_s=5"
-        ))
-        .set("Cookie", &cookie),
-        None,
+    let (status, _) = get(
+        &format!("{url_b}/api/analyses/{id}/waveform?start_s=10&duration_s=5"),
+        &cookie,
     );
     assert_eq!(status, 200);
     let second = upload_ecg(

@@ -59,6 +59,22 @@ pub fn dataset_file(relative: &str) -> Option<PathBuf> {
     datasets(&[relative]).map(|root| root.join(relative))
 }
 
+/// Every regular file under `dir`, at any depth (a missing folder holds none).
+pub fn files_under(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            if entry.path().is_dir() {
+                pending.push(entry.path());
+            } else {
+                found.push(entry.path());
+            }
+        }
+    }
+    found
+}
+
 /// The command of an S3-compatible server the two-instance test starts on a free port
 /// (`$TEST_S3_SERVER`, set by the Makefile to the `moto_server` it installs), or see [`missing`].
 ///

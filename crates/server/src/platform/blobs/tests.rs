@@ -28,19 +28,12 @@ fn stores_once_under_the_hash_and_reads_back() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The names of the files under `dir`.
 fn files_under(dir: &Path) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(folder) = pending.pop() {
-        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
-            if entry.path().is_dir() {
-                pending.push(entry.path());
-            } else {
-                names.push(entry.file_name().to_string_lossy().into_owned());
-            }
-        }
-    }
-    names
+    cardio_testkit::files_under(dir)
+        .iter()
+        .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
+        .collect()
 }
 
 #[test]
