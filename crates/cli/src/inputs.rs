@@ -15,7 +15,7 @@ use std::{
 };
 
 use anyhow::{anyhow, Context};
-use cardio_formats::{Format, FormatError, ReadOptions, Recording, MAX_FILE_BYTES};
+use cardio_formats::{FormatError, ReadOptions, Recording, MAX_FILE_BYTES};
 use cardio_server::platform::blobs::{remote::Remote, BlobError};
 
 /// One recording to score.
@@ -133,21 +133,14 @@ pub fn recordings_among(keys: Vec<String>) -> Vec<String> {
         .collect()
 }
 
-/// Reads an object: a WFDB header with its signal files from the same "folder" of the bucket, a
-/// MATLAB file through the header beside it when there is one, anything else by its content.
+/// Reads an object, its companion files (a WFDB record's signal files, a MATLAB file's header)
+/// from the same "folder" of the bucket.
 fn read_object(
     bucket: &Remote,
     key: &str,
     options: &ReadOptions,
 ) -> Result<Recording, FormatError> {
     let (dir, name) = key.rsplit_once('/').map_or(("", key), |(d, n)| (d, n));
-    let sibling = |file: &str| {
-        if dir.is_empty() {
-            file.to_owned()
-        } else {
-            format!("{dir}/{file}")
-        }
-    };
     let fetch = |key: &str| {
         bucket.object(key, MAX_FILE_BYTES).map_err(|err| match err {
             BlobError::Io(io) if io.kind() == std::io::ErrorKind::FileTooLarge => {
@@ -160,29 +153,13 @@ fn read_object(
         })
     };
     let bytes = fetch(key)?;
-    let read_header = |header: &[u8]| {
-        cardio_formats::wfdb::read_record(header, |file| {
-            // A WFDB file name is a plain name in the record's folder; refuse anything else.
-            if file.contains(['/', '\\']) || file == ".." || file == "." {
-                return Err(FormatError::Invalid {
-                    format: Format::WfdbHeader,
-                    reason: format!("signal file name {file:?} is not a plain file name"),
-                });
-            }
-            fetch(&sibling(file))
-        })
-    };
-    match cardio_formats::detect(&bytes, Some(name)) {
-        Some(Format::WfdbHeader) => read_header(&bytes),
-        Some(Format::Mat4 | Format::Mat5) => {
-            let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-            match fetch(&sibling(&format!("{stem}.hea"))) {
-                Ok(header) => read_header(&header),
-                Err(_) => cardio_formats::read_bytes(&bytes, Some(name), options),
-            }
+    cardio_formats::read_with_siblings(&bytes, Some(name), options, |file| {
+        if dir.is_empty() {
+            fetch(file)
+        } else {
+            fetch(&format!("{dir}/{file}"))
         }
-        _ => cardio_formats::read_bytes(&bytes, Some(name), options),
-    }
+    })
 }
 
 #[cfg(test)]

@@ -72,6 +72,17 @@ fn start_s3(server: &Path) -> (Running, String) {
     (Running(child), endpoint)
 }
 
+/// The standard AWS variables that point a client at the test's S3 server.
+fn s3_env(endpoint: &str) -> [(&'static str, &str); 5] {
+    [
+        ("AWS_ENDPOINT_URL", endpoint),
+        ("AWS_ACCESS_KEY_ID", "cardio-test"),
+        ("AWS_SECRET_ACCESS_KEY", "cardio-test"),
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_ALLOW_HTTP", "true"),
+    ]
+}
+
 /// A throwaway PostgreSQL database on the test server; returns its URL and the name to drop.
 fn create_database(server_url: &str) -> (String, String) {
     let name = format!("cardio_two_{}", uuid_like());
@@ -115,11 +126,7 @@ fn start_instance(
         .env("CARDIO_WEB_DIR", data_dir.join("no-web-app"))
         .env("CARDIO_BLOB_URL", blob_url)
         .env("CARDIO_DATA_KEY", key)
-        .env("AWS_ENDPOINT_URL", endpoint)
-        .env("AWS_ACCESS_KEY_ID", "cardio-test")
-        .env("AWS_SECRET_ACCESS_KEY", "cardio-test")
-        .env("AWS_REGION", "us-east-1")
-        .env("AWS_ALLOW_HTTP", "true")
+        .envs(s3_env(endpoint))
         .env("RUST_LOG", "warn")
         .env_remove("RUST_BACKTRACE")
         .stdout(Stdio::piped())
@@ -436,11 +443,7 @@ fn migrate_with(data_dir: &Path, endpoint: &str, key: &str, args: &[&str]) -> (i
         .args(args)
         .env("CARDIO_DATA_DIR", data_dir)
         .env("CARDIO_DATA_KEY", key)
-        .env("AWS_ENDPOINT_URL", endpoint)
-        .env("AWS_ACCESS_KEY_ID", "cardio-test")
-        .env("AWS_SECRET_ACCESS_KEY", "cardio-test")
-        .env("AWS_REGION", "us-east-1")
-        .env("AWS_ALLOW_HTTP", "true")
+        .envs(s3_env(endpoint))
         .env_remove("RUST_BACKTRACE")
         .output()
         .unwrap();
@@ -518,13 +521,7 @@ fn a_local_store_migrates_into_a_bucket_and_every_hash_is_verified_there() {
     );
 
     // The orphan sweep on a bucket removes what no analysis names once old enough, and only that.
-    for (name, value) in [
-        ("AWS_ENDPOINT_URL", endpoint.as_str()),
-        ("AWS_ACCESS_KEY_ID", "cardio-test"),
-        ("AWS_SECRET_ACCESS_KEY", "cardio-test"),
-        ("AWS_REGION", "us-east-1"),
-        ("AWS_ALLOW_HTTP", "true"),
-    ] {
+    for (name, value) in s3_env(&endpoint) {
         std::env::set_var(name, value);
     }
     let bucket = cardio_server::platform::blobs::remote::Remote::from_url(&to).unwrap();
@@ -589,11 +586,7 @@ fn predict(endpoint: &str, args: &[&str]) -> (i32, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_cardio"))
         .args(["predict", "ecg"])
         .args(args)
-        .env("AWS_ENDPOINT_URL", endpoint)
-        .env("AWS_ACCESS_KEY_ID", "cardio-test")
-        .env("AWS_SECRET_ACCESS_KEY", "cardio-test")
-        .env("AWS_REGION", "us-east-1")
-        .env("AWS_ALLOW_HTTP", "true")
+        .envs(s3_env(endpoint))
         .output()
         .unwrap();
     (

@@ -231,10 +231,29 @@ pub fn read_path(path: &Path) -> Result<Recording, FormatError> {
 pub fn read_path_with(path: &Path, options: &ReadOptions) -> Result<Recording, FormatError> {
     let bytes = read_file_limited(path)?;
     let name = path.file_name().and_then(|n| n.to_str());
-    match detect(&bytes, name) {
-        Some(Format::WfdbHeader) => {
-            let dir = path.parent().unwrap_or_else(|| Path::new("."));
-            wfdb::read_record(&bytes, |file| {
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    read_with_siblings(&bytes, name, options, |file| {
+        read_file_limited(&dir.join(file))
+    })
+}
+
+/// Reads a recording whose companion files are fetched by name from the same folder, wherever that
+/// is (a disk folder, a bucket prefix): a WFDB header with the signal files it names (plain names
+/// only), a MATLAB file through the `.hea` beside it when that header names it (PhysioNet/CinC
+/// 2017: the header gives rate and gain), anything else by its content.
+///
+/// # Errors
+/// As [`read_bytes`], a signal file name that is not a plain name, or `sibling`'s error for a
+/// signal file a header names.
+pub fn read_with_siblings(
+    bytes: &[u8],
+    name: Option<&str>,
+    options: &ReadOptions,
+    mut sibling: impl FnMut(&str) -> Result<Vec<u8>, FormatError>,
+) -> Result<Recording, FormatError> {
+    let read_header =
+        |header: &[u8], sibling: &mut dyn FnMut(&str) -> Result<Vec<u8>, FormatError>| {
+            wfdb::read_record(header, |file| {
                 // A WFDB file name is a plain name in the record's folder; refuse anything else.
                 if file.contains(['/', '\\']) || file == ".." || file == "." {
                     return Err(FormatError::invalid(
@@ -242,27 +261,33 @@ pub fn read_path_with(path: &Path, options: &ReadOptions) -> Result<Recording, F
                         format!("signal file name {file:?} is not a plain file name"),
                     ));
                 }
-                read_file_limited(&dir.join(file))
+                sibling(file)
             })
+        };
+    match detect(bytes, name) {
+        Some(Format::WfdbHeader) => read_header(bytes, &mut sibling),
+        Some(Format::Mat4 | Format::Mat5) => {
+            match name.and_then(|n| wfdb_header_naming(n, &mut sibling)) {
+                Some(header) => read_header(&header, &mut sibling),
+                None => read_bytes(bytes, name, options),
+            }
         }
-        Some(Format::Mat4 | Format::Mat5) => match wfdb_header_beside(path) {
-            // A WFDB record stored as MATLAB (PhysioNet/CinC 2017): its header gives rate and gain.
-            Some(header) => read_path_with(&header, options),
-            None => read_bytes(&bytes, name, options),
-        },
-        _ => read_bytes(&bytes, name, options),
+        _ => read_bytes(bytes, name, options),
     }
 }
 
-/// The `.hea` beside `path` when it names `path` as a signal file.
-fn wfdb_header_beside(path: &Path) -> Option<std::path::PathBuf> {
-    let header = path.with_extension("hea");
-    if header == path {
+/// The `.hea` beside the file `name` when it names `name` as a signal file.
+fn wfdb_header_naming(
+    name: &str,
+    sibling: &mut impl FnMut(&str) -> Result<Vec<u8>, FormatError>,
+) -> Option<Vec<u8>> {
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let header_name = format!("{stem}.hea");
+    if header_name == name {
         return None;
     }
-    let name = path.file_name()?.to_str()?;
-    let text = std::fs::read_to_string(&header).ok()?;
-    let parsed = wfdb::parse_header(&text).ok()?;
+    let header = sibling(&header_name).ok()?;
+    let parsed = wfdb::parse_header(std::str::from_utf8(&header).ok()?).ok()?;
     parsed
         .signals
         .iter()

@@ -177,25 +177,33 @@ impl Remote {
 
     /// Every object under the prefix whose last segment is a SHA-256 hex name.
     pub fn list(&self) -> Result<Vec<Listed>, BlobError> {
+        let is_blob = |name: &str| name.len() == 64 && name.bytes().all(|b| b.is_ascii_hexdigit());
+        Ok(self
+            .objects_under(&self.prefix)?
+            .into_iter()
+            .filter_map(|meta| {
+                let name = meta.location.filename().filter(|n| is_blob(n))?.to_owned();
+                Some(Listed {
+                    name,
+                    size: meta.size,
+                    modified: meta.last_modified.into(),
+                })
+            })
+            .collect())
+    }
+
+    /// Every object under the folder `prefix` (the whole bucket when empty), as the store lists them.
+    fn objects_under(&self, prefix: &str) -> Result<Vec<object_store::ObjectMeta>, BlobError> {
         let store = self.store.clone();
-        let prefix = (!self.prefix.is_empty()).then(|| ObjectPath::from(self.prefix.as_str()));
+        let prefix = prefix.trim_matches('/');
+        let prefix = (!prefix.is_empty()).then(|| ObjectPath::from(prefix));
         self.block(async move {
-            let mut listed = Vec::new();
+            let mut objects = Vec::new();
             let mut stream = store.list(prefix.as_ref());
             while let Some(meta) = stream.next().await {
-                let meta = meta?;
-                let Some(name) = meta.location.filename() else {
-                    continue;
-                };
-                if name.len() == 64 && name.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    listed.push(Listed {
-                        name: name.to_owned(),
-                        size: meta.size,
-                        modified: meta.last_modified.into(),
-                    });
-                }
+                objects.push(meta?);
             }
-            Ok(listed)
+            Ok(objects)
         })
         .map_err(|e| remote_error(&e))
     }
@@ -245,19 +253,11 @@ impl Remote {
     /// # Errors
     /// The bucket cannot be listed.
     pub fn keys_under(&self, prefix: &str) -> Result<Vec<String>, BlobError> {
-        let store = self.store.clone();
-        let prefix = prefix.trim_matches('/');
-        let prefix = (!prefix.is_empty()).then(|| ObjectPath::from(prefix));
-        let mut keys = self
-            .block(async move {
-                let mut keys = Vec::new();
-                let mut stream = store.list(prefix.as_ref());
-                while let Some(meta) = stream.next().await {
-                    keys.push(meta?.location.to_string());
-                }
-                Ok(keys)
-            })
-            .map_err(|e| remote_error(&e))?;
+        let mut keys: Vec<String> = self
+            .objects_under(prefix)?
+            .into_iter()
+            .map(|meta| meta.location.to_string())
+            .collect();
         keys.sort_unstable();
         Ok(keys)
     }
