@@ -5,9 +5,10 @@
 //! - `train clinical [--datasets DIR] [--out FILE]` reruns the validation, refits the model on
 //!   Cleveland and rewrites `crates/models/params/clinical.json` (deterministic: fixed seed, constant
 //!   training date), then prints the validation table.
-//! - `eval clinical [--datasets DIR] [--json]` prints the model card's validation table.
-//! - `predict clinical FILE.csv [--format csv|json]` reads the seven snake_case columns (empty cell =
-//!   missing) and prints `row,label,prediction,confidence,risk_score`. A row that cannot be scored gets
+//! - `eval clinical [--datasets DIR] [--format table|json]` prints the model card's validation table
+//!   (`json`: the whole report, headed by the four AUROCs of the card).
+//! - `predict clinical FILE.csv [--format csv|json]` reads the seven snake_case columns and any of
+//!   the six optional ones (empty cell = missing) and prints `row,label,prediction,confidence,risk_score`. A row that cannot be scored gets
 //!   an empty label and its error on stderr; the other rows continue and the exit status is 1.
 
 use std::fmt::Write as _;
@@ -37,8 +38,12 @@ pub struct EvalClinicalArgs {
     /// Folder of the unpacked datasets [default: $CARDIO_DATASETS, else ~/.cache/cardio-datasets].
     #[arg(long)]
     datasets: Option<PathBuf>,
-    /// Print the report as JSON instead of the table.
-    #[arg(long)]
+    /// `table` (the model card's table) or `json` (the whole report; its first keys are
+    /// `cv_auroc_seven`, `cv_auroc_seven_plus_sex`, `cv_auroc_all`, `external_auroc_hungary`).
+    #[arg(long, value_enum, default_value_t = crate::gate::Format::Table)]
+    format: crate::gate::Format,
+    /// The same as `--format json`.
+    #[arg(long, hide = true)]
     json: bool,
 }
 
@@ -64,7 +69,9 @@ enum PredictModel {
 #[derive(Args)]
 struct PredictClinicalArgs {
     /// CSV with the columns age, chest_pain_type, cholesterol, fasting_blood_sugar,
-    /// exercise_induced_angina, vessels_colored_by_flourosopy, thalassemia (empty cell = missing).
+    /// exercise_induced_angina, vessels_colored_by_flourosopy, thalassemia, and optionally sex
+    /// (male|female), resting_blood_pressure, resting_ecg, max_heart_rate, st_depression,
+    /// st_slope (empty cell = missing).
     file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Csv)]
@@ -80,7 +87,7 @@ enum Format {
     Json,
 }
 
-/// The seven input columns, in the spec's order.
+/// The seven required input columns, in the spec's order.
 pub const COLUMNS: [&str; 7] = [
     "age",
     "chest_pain_type",
@@ -89,6 +96,16 @@ pub const COLUMNS: [&str; 7] = [
     "exercise_induced_angina",
     "vessels_colored_by_flourosopy",
     "thalassemia",
+];
+
+/// The optional columns (the six more UCI attributes); a CSV may have any of them.
+pub const OPTIONAL_COLUMNS: [&str; 6] = [
+    "sex",
+    "resting_blood_pressure",
+    "resting_ecg",
+    "max_heart_rate",
+    "st_depression",
+    "st_slope",
 ];
 
 /// Runs `cardio train clinical`.
@@ -111,7 +128,7 @@ pub fn train(args: &TrainClinicalArgs) -> anyhow::Result<()> {
 pub fn eval(args: &EvalClinicalArgs) -> anyhow::Result<bool> {
     let root = args.datasets.clone().unwrap_or_else(default_root);
     let report = validation::evaluate(&root)?;
-    if args.json {
+    if args.json || args.format == crate::gate::Format::Json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", validation::table(&report));
@@ -166,8 +183,9 @@ pub fn predict(args: &PredictArgs) -> anyhow::Result<bool> {
     Ok(ok)
 }
 
-/// Parses the input CSV: a header naming the seven columns (any order, extra columns ignored), then
-/// one patient per line. Returns `(1-based row, input or the reason it is unusable)`.
+/// Parses the input CSV: a header naming the seven columns and any of the optional ones (any order,
+/// other columns ignored), then one patient per line. Returns `(1-based row, input or the reason it
+/// is unusable)`.
 pub fn parse_csv(text: &str) -> anyhow::Result<Vec<(usize, Result<ClinicalInput, String>)>> {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     let header: Vec<String> = lines
@@ -176,12 +194,17 @@ pub fn parse_csv(text: &str) -> anyhow::Result<Vec<(usize, Result<ClinicalInput,
         .split(',')
         .map(|h| h.trim().trim_matches('"').to_ascii_lowercase())
         .collect();
-    let mut index = [0usize; 7];
+    let mut index = [None; 13];
     for (slot, name) in index.iter_mut().zip(COLUMNS) {
-        *slot = header
-            .iter()
-            .position(|h| h == name)
-            .with_context(|| format!("the CSV has no column {name:?}"))?;
+        *slot = Some(
+            header
+                .iter()
+                .position(|h| h == name)
+                .with_context(|| format!("the CSV has no column {name:?}"))?,
+        );
+    }
+    for (slot, name) in index[7..].iter_mut().zip(OPTIONAL_COLUMNS) {
+        *slot = header.iter().position(|h| h == name);
     }
     Ok(lines
         .enumerate()
@@ -195,22 +218,30 @@ pub fn parse_csv(text: &str) -> anyhow::Result<Vec<(usize, Result<ClinicalInput,
         .collect())
 }
 
-fn parse_row(cells: &[&str], index: &[usize; 7]) -> Result<ClinicalInput, String> {
+fn parse_row(cells: &[&str], index: &[Option<usize>; 13]) -> Result<ClinicalInput, String> {
+    let name = |k: usize| clinical::FIELDS[k];
+    let raw = |k: usize| index[k].and_then(|i| cells.get(i).copied()).unwrap_or("");
     let cell = |k: usize| -> Result<Option<f64>, String> {
-        let raw = cells.get(index[k]).copied().unwrap_or("");
+        let raw = raw(k);
         if raw.is_empty() {
             return Ok(None);
         }
         raw.parse::<f64>()
             .map(Some)
-            .map_err(|_| format!("{}: {raw:?} is not a number", COLUMNS[k]))
+            .map_err(|_| format!("{}: {raw:?} is not a number", name(k)))
     };
     let code = |k: usize| -> Result<Option<u8>, String> {
         match cell(k)? {
             None => Ok(None),
             Some(v) if v.fract() == 0.0 && (0.0..=255.0).contains(&v) => Ok(Some(v as u8)),
-            Some(v) => Err(format!("{}: {v} is not a whole-number code", COLUMNS[k])),
+            Some(v) => Err(format!("{}: {v} is not a whole-number code", name(k))),
         }
+    };
+    let sex = match raw(7).to_ascii_lowercase().as_str() {
+        "" => None,
+        "male" | "m" | "1" => Some(clinical::Sex::Male),
+        "female" | "f" | "0" => Some(clinical::Sex::Female),
+        other => return Err(format!("sex: {other:?} is not male or female")),
     };
     Ok(ClinicalInput {
         age: cell(0)?.ok_or("age is required")?,
@@ -220,6 +251,12 @@ fn parse_row(cells: &[&str], index: &[usize; 7]) -> Result<ClinicalInput, String
         exercise_induced_angina: code(4)?,
         vessels_colored_by_flourosopy: code(5)?,
         thalassemia: code(6)?,
+        sex,
+        resting_blood_pressure: cell(8)?,
+        resting_ecg: code(9)?,
+        max_heart_rate: cell(10)?,
+        st_depression: cell(11)?,
+        st_slope: code(12)?,
     })
 }
 
@@ -240,6 +277,24 @@ mod tests {
         assert_eq!(first.cholesterol, None);
         assert_eq!(first.vessels_colored_by_flourosopy, None);
         assert!(rows[1].1.as_ref().unwrap_err().contains("chest_pain_type"));
+    }
+
+    #[test]
+    fn optional_columns_are_read_when_present() {
+        let text = "age,chest_pain_type,cholesterol,fasting_blood_sugar,exercise_induced_angina,vessels_colored_by_flourosopy,thalassemia,sex,st_slope,max_heart_rate\n\
+                    63,3,286,100,1,2,2,female,1,108\n50,0,200,90,0,0,0,x,,\n";
+
+        let rows = parse_csv(text).unwrap();
+
+        let first = rows[0].1.as_ref().unwrap();
+        assert_eq!(first.sex, Some(clinical::Sex::Female));
+        assert_eq!(first.st_slope, Some(1));
+        assert_eq!(first.max_heart_rate, Some(108.0));
+        assert_eq!(first.resting_blood_pressure, None);
+        assert_eq!(
+            rows[1].1.as_ref().unwrap_err(),
+            "sex: \"x\" is not male or female"
+        );
     }
 
     #[test]

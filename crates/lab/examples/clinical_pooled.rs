@@ -8,10 +8,12 @@ use cardio_lab::clinical::data::{self, Record, Site};
 use cardio_lab::clinical::metrics::{delong, stratified_folds, SplitMix64};
 use cardio_lab::clinical::train::{self, imputation, train_submodel};
 use cardio_lab::clinical::validation::{FOLDS, REPEATS, SEED};
-use cardio_models::clinical::model::{encode, Imputation, FULL_EXTRA_FEATURES, REDUCED_FEATURES};
+use cardio_models::clinical::model::{
+    encode, Imputation, Pattern, FULL_EXTRA_FEATURES, REDUCED_FEATURES,
+};
 
 fn row(r: &Record, imp: &Imputation) -> Vec<f64> {
-    let mut x = encode(&r.input, imp, true);
+    let mut x = encode(&r.input, imp, Pattern::seven(true));
     let flag = |b: bool| f64::from(u8::from(b));
     x.push(flag(r.input.vessels_colored_by_flourosopy.is_none()));
     x.push(flag(r.input.thalassemia.is_none()));
@@ -52,10 +54,13 @@ fn main() {
             let x: Vec<Vec<f64>> = pooled.iter().map(|r| row(r, &imp)).collect();
             let targets: Vec<bool> = pooled.iter().map(|r| r.disease).collect();
             let model = train_submodel(&names, &x, &targets, seed);
-            let base = train::fit(&train, seed);
+            let base =
+                train::fit_patterns(&train, seed, &[Pattern::seven(false), Pattern::seven(true)]);
             for i in (0..cleveland.len()).filter(|&i| fold[i] == f) {
                 pooled_p[i] = model.probability(&row(&cleveland[i], &imp));
-                base_p[i] = base.score(&cleveland[i].input, false).probability;
+                base_p[i] = base
+                    .score(&cleveland[i].input, Some(Pattern::seven(true)))
+                    .map_or(f64::NAN, |s| s.probability);
             }
         }
         pooled_aucs.push(delong(&pooled_p, &labels).unwrap().0);

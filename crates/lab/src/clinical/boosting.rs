@@ -5,7 +5,7 @@
 use super::data::Record;
 use super::logistic::sigmoid;
 use super::train::{imputation, MIN_CLASS_ROWS};
-use cardio_models::clinical::model::{encode, has_full_fields, Imputation};
+use cardio_models::clinical::model::{encode, has_full_fields, Imputation, Pattern};
 use cardio_models::clinical::ClinicalInput;
 
 /// Boosting rounds.
@@ -135,7 +135,7 @@ impl BoostedModel {
         let y: Vec<bool> = records.iter().map(|r| r.disease).collect();
         let x: Vec<Vec<f64>> = records
             .iter()
-            .map(|r| encode(&r.input, &imputation, false))
+            .map(|r| encode(&r.input, &imputation, Pattern::seven(false)))
             .collect();
         let reduced = fit(&x, &y);
         let complete: Vec<&Record> = records
@@ -146,7 +146,7 @@ impl BoostedModel {
         let full = (pos >= MIN_CLASS_ROWS && complete.len() - pos >= MIN_CLASS_ROWS).then(|| {
             let x: Vec<Vec<f64>> = complete
                 .iter()
-                .map(|r| encode(&r.input, &imputation, true))
+                .map(|r| encode(&r.input, &imputation, Pattern::seven(true)))
                 .collect();
             let y: Vec<bool> = complete.iter().map(|r| r.disease).collect();
             fit(&x, &y)
@@ -162,9 +162,13 @@ impl BoostedModel {
     pub fn probability(&self, input: &ClinicalInput) -> f64 {
         match &self.full {
             Some(m) if has_full_fields(input) => {
-                sigmoid(m.logit(&encode(input, &self.imputation, true)))
+                sigmoid(m.logit(&encode(input, &self.imputation, Pattern::seven(true))))
             }
-            _ => sigmoid(self.reduced.logit(&encode(input, &self.imputation, false))),
+            _ => sigmoid(self.reduced.logit(&encode(
+                input,
+                &self.imputation,
+                Pattern::seven(false),
+            ))),
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Loading the UCI Heart Disease files and mapping the raw UCI codes to the intake form's codes.
 //!
 //! The four `processed.<site>.data` files hold 14 comma-separated attributes with `?` for a missing
-//! value; `num` (0-4) > 0 means angiographic disease (> 50 % diameter narrowing). Only the seven form
-//! fields and the target are kept, mapped exactly as the form codes them:
+//! value; `num` (0-4) > 0 means angiographic disease (> 50 % diameter narrowing). The thirteen
+//! attributes are mapped exactly as the form and the API code them:
 //!
 //! | form field | UCI | mapping |
 //! |---|---|---|
@@ -13,13 +13,19 @@
 //! | `exercise_induced_angina` | `exang` 0/1 | as is |
 //! | `vessels_colored_by_flourosopy` | `ca` 0-3 | as is, `?` missing |
 //! | `thalassemia` | `thal` 3/6/7 | 0 normal, 1 fixed defect, 2 reversible defect, `?` missing |
+//! | `sex` | `sex` 1/0 | male / female |
+//! | `resting_blood_pressure` | `trestbps` mm Hg | `0` (one Swiss row) and `?` are missing |
+//! | `resting_ecg` | `restecg` 0/1/2 | as is |
+//! | `max_heart_rate` | `thalach` bpm | as is |
+//! | `st_depression` | `oldpeak` mm | as is (negative values are kept) |
+//! | `st_slope` | `slope` 1/2/3 | `slope - 1`: 0 up, 1 flat, 2 down |
 //!
 //! Identical rows (all 14 raw attributes equal within a site) are removed before any validation.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use cardio_models::clinical::{ClinicalError, ClinicalInput};
+use cardio_models::clinical::{ClinicalError, ClinicalInput, Sex};
 
 /// The four sites of the UCI collection, in the order of `heart-disease.names`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -175,6 +181,22 @@ pub fn map_row(f: &[&str]) -> Result<Record, String> {
         Some(7) => Some(2),
         Some(other) => return Err(format!("thal: {other} is not 3, 6 or 7")),
     };
+    let sex = match code(f[1], "sex")? {
+        None => None,
+        Some(0) => Some(Sex::Female),
+        Some(1) => Some(Sex::Male),
+        Some(other) => return Err(format!("sex: {other} is not 0/1")),
+    };
+    let resting_ecg = match code(f[6], "restecg")? {
+        None => None,
+        Some(v @ 0..=2) => Some(v),
+        Some(other) => return Err(format!("restecg: {other} outside 0-2")),
+    };
+    let st_slope = match code(f[10], "slope")? {
+        None => None,
+        Some(v @ 1..=3) => Some(v - 1),
+        Some(other) => return Err(format!("slope: {other} outside 1-3")),
+    };
     let num = code(f[13], "num")?.ok_or("num is missing")?;
     Ok(Record {
         input: ClinicalInput {
@@ -187,6 +209,12 @@ pub fn map_row(f: &[&str]) -> Result<Record, String> {
             exercise_induced_angina,
             vessels_colored_by_flourosopy: vessels,
             thalassemia,
+            sex,
+            resting_blood_pressure: value(f[3], "trestbps")?.filter(|&v| v > 0.0),
+            resting_ecg,
+            max_heart_rate: value(f[7], "thalach")?,
+            st_depression: value(f[9], "oldpeak")?,
+            st_slope,
         },
         disease: num > 0,
     })
@@ -213,6 +241,12 @@ mod tests {
         assert_eq!(a.exercise_induced_angina, Some(0));
         assert_eq!(a.vessels_colored_by_flourosopy, Some(0));
         assert_eq!(a.thalassemia, Some(1));
+        assert_eq!(a.sex, Some(Sex::Male));
+        assert_eq!(a.resting_blood_pressure, Some(145.0));
+        assert_eq!(a.resting_ecg, Some(2));
+        assert_eq!(a.max_heart_rate, Some(150.0));
+        assert_eq!(a.st_depression, Some(2.3));
+        assert_eq!(a.st_slope, Some(2));
         assert!(!rows[0].disease);
         let b = &rows[1].input;
         assert_eq!(b.chest_pain_type, 3);
@@ -226,6 +260,8 @@ mod tests {
         assert_eq!(c.fasting_blood_sugar, None);
         assert_eq!(c.vessels_colored_by_flourosopy, None);
         assert_eq!(c.thalassemia, Some(2));
+        assert_eq!(c.st_slope, None);
+        assert_eq!(c.resting_ecg, Some(0));
     }
 
     #[test]

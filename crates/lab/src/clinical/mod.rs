@@ -4,7 +4,7 @@
 //!
 //! - [`data`]: loading the UCI files, mapping their codes to the form's, de-duplication.
 //! - [`logistic`]: L2-penalised logistic regression (Newton) and Platt scaling, written here.
-//! - [`train`]: the training of the full and reduced (no `ca`/`thal`) sub-models.
+//! - [`train`]: the training of the pattern sub-models (one per combination of given attributes).
 //! - [`boosting`]: gradient-boosted stumps, the comparison model of the card.
 //! - [`metrics`]: AUROC with DeLong CI, Brier, calibration, seeded stratified folds.
 //! - [`validation`]: the repeated CV and external checks of the model card.
@@ -47,8 +47,10 @@ pub fn train(root: &Path) -> Result<(ClinicalParams, validation::ClinicalReport)
             cv_auroc: report.cv.auroc,
             cv_auroc_ci_low: report.cv.auroc_ci_low,
             cv_auroc_ci_high: report.cv.auroc_ci_high,
+            cv_auroc_seven_plus_sex: report.cv_auroc_seven_plus_sex,
+            cv_auroc_all: report.cv_auroc_all,
             external_cleveland_to_hungary_auroc: report.external[0].auroc,
-            external_hungary_to_cleveland_auroc: report.external[1].auroc,
+            external_hungary_to_cleveland_auroc: report.external[2].auroc,
         },
     };
     Ok((params, report))

@@ -1,12 +1,12 @@
-//! Training of the clinical model ([`cardio_models::clinical::model`]): for each sub-model,
+//! Training of the clinical model ([`cardio_models::clinical::model`]): for each pattern sub-model
+//! (trained on the rows that have the pattern's attributes),
 //! `lambda` is chosen from [`LAMBDAS`] by the mean out-of-fold log-loss of a seeded stratified
 //! 5-fold CV inside the training data, and the Platt calibration `sigmoid(a * logit + b)` is fitted
 //! on those out-of-fold logits; the model is then refitted on all training rows. Nothing outside
 //! the training rows is looked at. Deterministic for a seed.
 
 use cardio_models::clinical::model::{
-    encode, has_full_fields, sigmoid, Fitted, Imputation, SubModel, FULL_EXTRA_FEATURES,
-    REDUCED_FEATURES,
+    encode, sigmoid, Fitted, Imputation, Pattern, PatternModel, SubModel,
 };
 
 use super::data::Record;
@@ -140,37 +140,49 @@ pub fn train_submodel(names: &[&str], raw: &[Vec<f64>], y: &[bool], seed: u64) -
     model
 }
 
-/// Trains both sub-models on `records` with a fixed `seed`: the committed model when `records` is
-/// Cleveland and `seed` the validation seed.
-pub fn fit(records: &[Record], seed: u64) -> Fitted {
+/// Trains one pattern's sub-model on the records that have its attributes; `None` when they have
+/// fewer than [`MIN_CLASS_ROWS`] of a class. The seed is derived from `seed` and the pattern, so a
+/// pattern's sub-model does not depend on which other patterns are trained.
+pub fn fit_pattern(
+    records: &[Record],
+    imputation: &Imputation,
+    pattern: Pattern,
+    seed: u64,
+) -> Option<PatternModel> {
+    let rows: Vec<&Record> = records
+        .iter()
+        .filter(|r| pattern.within(Pattern::of(&r.input)))
+        .collect();
+    let pos = rows.iter().filter(|r| r.disease).count();
+    if pos < MIN_CLASS_ROWS || rows.len() - pos < MIN_CLASS_ROWS {
+        return None;
+    }
+    let x: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|r| encode(&r.input, imputation, pattern))
+        .collect();
+    let y: Vec<bool> = rows.iter().map(|r| r.disease).collect();
+    let pattern_seed = seed ^ (u64::from(pattern.full) << 8 | u64::from(pattern.optional));
+    let model = train_submodel(&pattern.columns(), &x, &y, pattern_seed);
+    Some(PatternModel { pattern, model })
+}
+
+/// Trains the sub-models of `patterns` on `records` with a fixed `seed` (those with too few rows
+/// left out): the committed model when `records` is Cleveland, `patterns` is [`Pattern::all`] and
+/// `seed` the validation seed.
+pub fn fit_patterns(records: &[Record], seed: u64, patterns: &[Pattern]) -> Fitted {
     let imputation = imputation(records);
-    let y: Vec<bool> = records.iter().map(|r| r.disease).collect();
-    let reduced_x: Vec<Vec<f64>> = records
+    let submodels = patterns
         .iter()
-        .map(|r| encode(&r.input, &imputation, false))
+        .filter_map(|&p| fit_pattern(records, &imputation, p, seed))
         .collect();
-    let reduced = train_submodel(&REDUCED_FEATURES, &reduced_x, &y, seed);
-    let complete: Vec<&Record> = records
-        .iter()
-        .filter(|r| has_full_fields(&r.input))
-        .collect();
-    let pos = complete.iter().filter(|r| r.disease).count();
-    let full = (pos >= MIN_CLASS_ROWS && complete.len() - pos >= MIN_CLASS_ROWS).then(|| {
-        let names: Vec<&str> = REDUCED_FEATURES
-            .iter()
-            .chain(&FULL_EXTRA_FEATURES)
-            .copied()
-            .collect();
-        let x: Vec<Vec<f64>> = complete
-            .iter()
-            .map(|r| encode(&r.input, &imputation, true))
-            .collect();
-        let y: Vec<bool> = complete.iter().map(|r| r.disease).collect();
-        train_submodel(&names, &x, &y, seed ^ 0x5EED)
-    });
     Fitted {
         imputation,
-        full,
-        reduced,
+        submodels,
     }
+}
+
+/// Trains every pattern's sub-model ([`fit_patterns`] with [`Pattern::all`]).
+pub fn fit(records: &[Record], seed: u64) -> Fitted {
+    fit_patterns(records, seed, &Pattern::all())
 }

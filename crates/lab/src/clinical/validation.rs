@@ -6,9 +6,14 @@
 //!   out-of-fold probabilities of all patients are pooled into one AUROC, Brier score and threshold
 //!   metrics; the table shows their mean over the repeats. The 95 % CI of the AUROC is `mean ± 1.96 ×
 //!   sqrt(mean DeLong variance)` over the repeats; the range over the repeats is shown beside it.
-//! - The same CV with the reduced sub-model forced (what a patient without `ca`/`thal` gets), and of
-//!   gradient-boosted stumps as a comparison (fixed settings, same folds; not deployed).
-//! - **External**: train on all of Cleveland, test on Hungary, and the reverse; AUROC with a DeLong CI.
+//! - The CV is run for what the model is given: the seven form fields, the seven and sex, all
+//!   thirteen UCI attributes (each patient scored by the pattern sub-model of exactly those fields);
+//!   the seven with the reduced sub-model forced (what a patient without `ca`/`thal` gets), and
+//!   gradient-boosted stumps on the seven as a comparison (fixed settings, same folds; not
+//!   deployed).
+//! - **External**: train on all of Cleveland, test on Hungary, each Hungarian patient scored with
+//!   every attribute the data has for them (and, as a comparison, with the seven form fields only);
+//!   and the reverse. AUROC with a DeLong CI.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -22,6 +27,7 @@ use super::metrics::{
     SplitMix64, ThresholdMetrics,
 };
 use super::train;
+use cardio_models::clinical::model::{Attribute, Pattern};
 use cardio_models::clinical::{ClinicalError, THRESHOLD};
 
 /// Outer CV repeats.
@@ -77,9 +83,13 @@ pub struct ExternalReport {
     pub test_rows: usize,
     /// Test patients with disease.
     pub test_positives: usize,
-    /// Test patients scored by the full sub-model (both `ca` and `thal` present and a full model
+    /// What the test patients were scored with: `seven form fields` or `every attribute given`.
+    pub attributes: String,
+    /// Test patients scored by a full sub-model (both `ca` and `thal` present and a full model
     /// trained).
     pub test_rows_full_model: usize,
+    /// Test patients per set of fields their sub-model scored (comma-separated snake_case).
+    pub test_rows_by_attributes: std::collections::BTreeMap<String, usize>,
     /// AUROC.
     pub auroc: f64,
     /// DeLong 95 % CI, lower end.
@@ -97,13 +107,33 @@ pub struct ExternalReport {
 /// The whole validation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClinicalReport {
-    /// CV on Cleveland with the deployed routing (full sub-model when `ca` and `thal` are present).
+    /// CV AUROC with the seven form fields ([`Self::cv`]).
+    pub cv_auroc_seven: f64,
+    /// Its 95 % CI.
+    pub cv_auroc_seven_ci: [f64; 2],
+    /// CV AUROC with the seven form fields and sex ([`Self::cv_seven_plus_sex`]).
+    pub cv_auroc_seven_plus_sex: f64,
+    /// Its 95 % CI.
+    pub cv_auroc_seven_plus_sex_ci: [f64; 2],
+    /// CV AUROC with all thirteen attributes ([`Self::cv_all`]).
+    pub cv_auroc_all: f64,
+    /// Its 95 % CI.
+    pub cv_auroc_all_ci: [f64; 2],
+    /// AUROC trained on Cleveland, tested on Hungary with every attribute each patient has.
+    pub external_auroc_hungary: f64,
+    /// Its DeLong 95 % CI.
+    pub external_auroc_hungary_ci: [f64; 2],
+    /// CV on Cleveland with the seven form fields (full sub-model when `ca` and `thal` are present).
     pub cv: CvReport,
-    /// CV on Cleveland with the reduced sub-model for everybody.
+    /// CV on Cleveland with the seven form fields and sex.
+    pub cv_seven_plus_sex: CvReport,
+    /// CV on Cleveland with all thirteen attributes.
+    pub cv_all: CvReport,
+    /// CV on Cleveland with the reduced seven-field sub-model for everybody.
     pub cv_reduced: CvReport,
-    /// CV on Cleveland of the comparison model (boosted stumps, same folds).
+    /// CV on Cleveland of the comparison model (boosted stumps on the seven, same folds).
     pub cv_boosted: CvReport,
-    /// Cleveland → Hungary and Hungary → Cleveland.
+    /// Cleveland → Hungary (every attribute, then the seven only) and Hungary → Cleveland.
     pub external: Vec<ExternalReport>,
 }
 
@@ -111,11 +141,17 @@ pub struct ClinicalReport {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Candidate {
-    /// The deployed logistic model (full sub-model when `ca` and `thal` are present).
+    /// The deployed logistic model given the seven form fields (full sub-model when `ca` and
+    /// `thal` are present).
     Logistic,
-    /// The logistic reduced sub-model (no `ca`/`thal`) for every patient.
+    /// The deployed model given the seven form fields and sex.
+    LogisticSevenPlusSex,
+    /// The deployed model given all thirteen attributes.
+    LogisticAll,
+    /// The logistic reduced seven-field sub-model (no `ca`/`thal`) for every patient.
     LogisticReduced,
-    /// Gradient-boosted stumps ([`super::boosting`]), same routing; a comparison, not deployed.
+    /// Gradient-boosted stumps ([`super::boosting`]) on the seven, same routing; a comparison, not
+    /// deployed.
     Boosted,
 }
 
@@ -123,10 +159,41 @@ impl Candidate {
     /// The table's description.
     pub fn describe(self) -> &'static str {
         match self {
-            Self::Logistic => "logistic",
-            Self::LogisticReduced => "logistic without ca/thal",
-            Self::Boosted => "boosted stumps (comparison)",
+            Self::Logistic => "logistic, seven form fields",
+            Self::LogisticSevenPlusSex => "logistic, seven + sex",
+            Self::LogisticAll => "logistic, all thirteen",
+            Self::LogisticReduced => "logistic, seven without ca/thal",
+            Self::Boosted => "boosted stumps, seven (comparison)",
         }
+    }
+
+    /// The widest pattern a patient is scored with (the deployed routing within it).
+    pub fn limit(self) -> Pattern {
+        match self {
+            Self::Logistic | Self::Boosted => Pattern::seven(true),
+            Self::LogisticSevenPlusSex => Pattern {
+                full: true,
+                optional: Attribute::Sex.bit(),
+            },
+            Self::LogisticAll => Pattern {
+                full: true,
+                optional: Pattern::ALL_OPTIONAL,
+            },
+            Self::LogisticReduced => Pattern::seven(false),
+        }
+    }
+
+    /// The patterns trained in each fold: the limit with and without `ca`/`thal`.
+    fn patterns(self) -> Vec<Pattern> {
+        let limit = self.limit();
+        let mut patterns = vec![Pattern {
+            full: false,
+            optional: limit.optional,
+        }];
+        if limit.full {
+            patterns.push(limit);
+        }
+        patterns
     }
 }
 
@@ -162,11 +229,12 @@ pub fn cross_validate(
                     p[i] = fitted.probability(&records[i].input);
                 }
             } else {
-                let fitted = train::fit(&train, SEED ^ ((r * folds + f) as u64 + 1));
+                let seed = SEED ^ ((r * folds + f) as u64 + 1);
+                let fitted = train::fit_patterns(&train, seed, &model.patterns());
                 for i in test {
                     p[i] = fitted
-                        .score(&records[i].input, model == Candidate::LogisticReduced)
-                        .probability;
+                        .score(&records[i].input, Some(model.limit()))
+                        .map_or(0.5, |s| s.probability);
                 }
             }
         }
@@ -203,16 +271,28 @@ pub fn cross_validate(
     }
 }
 
-/// Trains on one set and tests on another.
+/// Trains on one set and tests on another, each test patient scored with the attributes they have
+/// within `limit`.
 pub fn external(
     train_site: &str,
     train: &[Record],
     test_site: &str,
     test: &[Record],
+    limit: Pattern,
 ) -> ExternalReport {
-    let model = train::fit(train, SEED);
-    let scored: Vec<_> = test.iter().map(|r| model.score(&r.input, false)).collect();
-    let p: Vec<f64> = scored.iter().map(|s| s.probability).collect();
+    let patterns: Vec<Pattern> = Pattern::all()
+        .into_iter()
+        .filter(|p| p.within(limit))
+        .collect();
+    let model = train::fit_patterns(train, SEED, &patterns);
+    let scored: Vec<_> = test
+        .iter()
+        .map(|r| model.score(&r.input, Some(limit)))
+        .collect();
+    let p: Vec<f64> = scored
+        .iter()
+        .map(|s| s.as_ref().map_or(0.5, |s| s.probability))
+        .collect();
     let y: Vec<bool> = test.iter().map(|r| r.disease).collect();
     let (auroc, lo, hi) = delong_ci(&p, &y).unwrap_or((f64::NAN, f64::NAN, f64::NAN));
     ExternalReport {
@@ -221,7 +301,22 @@ pub fn external(
         train_rows: train.len(),
         test_rows: test.len(),
         test_positives: y.iter().filter(|&&v| v).count(),
-        test_rows_full_model: scored.iter().filter(|s| s.full).count(),
+        attributes: if limit.optional == 0 {
+            "seven form fields".into()
+        } else {
+            "every attribute given".into()
+        },
+        test_rows_full_model: scored
+            .iter()
+            .filter(|s| s.as_ref().is_some_and(|s| s.pattern.full))
+            .count(),
+        test_rows_by_attributes: {
+            let mut counts = std::collections::BTreeMap::new();
+            for s in scored.iter().flatten() {
+                *counts.entry(s.pattern.fields().join(",")).or_insert(0) += 1;
+            }
+            counts
+        },
         auroc,
         auroc_ci_low: lo,
         auroc_ci_high: hi,
@@ -239,41 +334,34 @@ pub fn external(
 pub fn evaluate(root: &Path) -> Result<ClinicalReport, ClinicalError> {
     let cleveland = data::load_site(root, Site::Cleveland)?;
     let hungary = data::load_site(root, Site::Hungary)?;
+    let cv = |model| cross_validate(Site::Cleveland.name(), &cleveland, REPEATS, FOLDS, model);
+    let everything = Pattern {
+        full: true,
+        optional: Pattern::ALL_OPTIONAL,
+    };
+    let (c, h) = (Site::Cleveland.name(), Site::Hungary.name());
+    let seven = cv(Candidate::Logistic);
+    let seven_plus_sex = cv(Candidate::LogisticSevenPlusSex);
+    let all = cv(Candidate::LogisticAll);
+    let to_hungary = external(c, &cleveland, h, &hungary, everything);
     Ok(ClinicalReport {
-        cv: cross_validate(
-            Site::Cleveland.name(),
-            &cleveland,
-            REPEATS,
-            FOLDS,
-            Candidate::Logistic,
-        ),
-        cv_reduced: cross_validate(
-            Site::Cleveland.name(),
-            &cleveland,
-            REPEATS,
-            FOLDS,
-            Candidate::LogisticReduced,
-        ),
-        cv_boosted: cross_validate(
-            Site::Cleveland.name(),
-            &cleveland,
-            REPEATS,
-            FOLDS,
-            Candidate::Boosted,
-        ),
+        cv_auroc_seven: seven.auroc,
+        cv_auroc_seven_ci: [seven.auroc_ci_low, seven.auroc_ci_high],
+        cv_auroc_seven_plus_sex: seven_plus_sex.auroc,
+        cv_auroc_seven_plus_sex_ci: [seven_plus_sex.auroc_ci_low, seven_plus_sex.auroc_ci_high],
+        cv_auroc_all: all.auroc,
+        cv_auroc_all_ci: [all.auroc_ci_low, all.auroc_ci_high],
+        external_auroc_hungary: to_hungary.auroc,
+        external_auroc_hungary_ci: [to_hungary.auroc_ci_low, to_hungary.auroc_ci_high],
+        cv: seven,
+        cv_seven_plus_sex: seven_plus_sex,
+        cv_all: all,
+        cv_reduced: cv(Candidate::LogisticReduced),
+        cv_boosted: cv(Candidate::Boosted),
         external: vec![
-            external(
-                Site::Cleveland.name(),
-                &cleveland,
-                Site::Hungary.name(),
-                &hungary,
-            ),
-            external(
-                Site::Hungary.name(),
-                &hungary,
-                Site::Cleveland.name(),
-                &cleveland,
-            ),
+            to_hungary,
+            external(c, &cleveland, h, &hungary, Pattern::seven(true)),
+            external(h, &hungary, c, &cleveland, everything),
         ],
     })
 }
@@ -290,7 +378,13 @@ pub fn table(r: &ClinicalReport) -> String {
         "| validation | n (disease) | AUROC [95% CI] | AUROC range | accuracy | sensitivity | specificity | Brier | cal. slope | cal. intercept |"
     );
     let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
-    for cv in [&r.cv, &r.cv_reduced, &r.cv_boosted] {
+    for cv in [
+        &r.cv,
+        &r.cv_seven_plus_sex,
+        &r.cv_all,
+        &r.cv_reduced,
+        &r.cv_boosted,
+    ] {
         let _ = writeln!(
             s,
             "| {}x{}-fold CV, {}, {} | {} ({}) | {:.3} [{:.3}-{:.3}] | {:.3}-{:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.2} | {:.2} |",
@@ -316,9 +410,10 @@ pub fn table(r: &ClinicalReport) -> String {
     for e in &r.external {
         let _ = writeln!(
             s,
-            "| train {} -> test {} ({} of {} with ca+thal) | {} ({}) | {:.3} [{:.3}-{:.3}] | - | {:.3} | {:.3} | {:.3} | {:.3} | {:.2} | {:.2} |",
+            "| train {} -> test {}, {} ({} of {} with ca+thal) | {} ({}) | {:.3} [{:.3}-{:.3}] | - | {:.3} | {:.3} | {:.3} | {:.3} | {:.2} | {:.2} |",
             e.train_site,
             e.test_site,
+            e.attributes,
             e.test_rows_full_model,
             e.test_rows,
             e.test_rows,

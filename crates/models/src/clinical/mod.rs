@@ -1,10 +1,11 @@
 //! The clinical risk model ("clinical-lr"): the probability of angiographic coronary artery disease
-//! from the intake form's seven parameters (spec §3), trained and validated on the UCI Heart Disease
-//! data. The model card is `cards/clinical.md`; the trained parameters are `params/clinical.json`,
+//! from the intake form's seven parameters (spec §3) and whichever of six more UCI attributes are
+//! known (sex, resting blood pressure, resting ECG, maximal heart rate, ST depression, ST slope),
+//! trained and validated on the UCI Heart Disease data. The model card is `cards/clinical.md`; the trained parameters are `params/clinical.json`,
 //! compiled in and parsed once.
 //!
-//! - [`model`]: feature coding, the full and reduced (no `ca`/`thal`) sub-models and how an input
-//!   is scored.
+//! - [`model`]: feature coding, the pattern sub-models (one per combination of given attributes) and
+//!   how an input is scored.
 //!
 //! The data loader, the training and the validation of the model card are in `cardio-lab`
 //! (`clinical`).
@@ -20,6 +21,7 @@
 //!     exercise_induced_angina: Some(1),
 //!     vessels_colored_by_flourosopy: Some(2),
 //!     thalassemia: Some(2),
+//!     ..ClinicalInput::default()
 //! };
 //! let result = predict(&input).unwrap();
 //! assert_eq!(result.label, ClinicalLabel::Disease);
@@ -38,9 +40,9 @@ use model::Fitted;
 /// Identifier of the model in results and parameters.
 pub const MODEL_ID: &str = "clinical-lr";
 /// Version of the model; bump it when the features, training or data change.
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "2.0.0";
 /// Training date written into the parameters (a constant so that training is reproducible).
-pub const TRAINING_DATE: &str = "2026-11-22";
+pub const TRAINING_DATE: &str = "2026-11-26";
 /// Probability at or above which the label is `disease`.
 pub const THRESHOLD: f64 = 0.5;
 /// Where `cardio train clinical` writes the parameters.
@@ -81,8 +83,36 @@ pub enum ClinicalError {
     Params(String),
 }
 
-/// The seven clinical parameters of the form (spec §3), `None` where a value is missing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The patient's sex (UCI `sex`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sex {
+    /// UCI `sex = 1`.
+    Male,
+    /// UCI `sex = 0`.
+    Female,
+}
+
+impl Sex {
+    /// `male` or `female`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Male => "male",
+            Self::Female => "female",
+        }
+    }
+}
+
+/// Resting blood pressure accepted, mm Hg.
+pub const RESTING_BLOOD_PRESSURE_RANGE: (f64, f64) = (60.0, 260.0);
+/// Maximal heart rate accepted, bpm.
+pub const MAX_HEART_RATE_RANGE: (f64, f64) = (50.0, 250.0);
+/// ST depression accepted, mm (negative: elevation).
+pub const ST_DEPRESSION_RANGE: (f64, f64) = (-5.0, 10.0);
+
+/// The seven clinical parameters of the form (spec §3) and the six optional UCI attributes, `None`
+/// where a value is missing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClinicalInput {
     /// Years, 0-120.
     pub age: f64,
@@ -103,6 +133,24 @@ pub struct ClinicalInput {
     /// 0 normal, 1 fixed defect, 2 reversible defect.
     #[serde(default)]
     pub thalassemia: Option<u8>,
+    /// Sex (optional).
+    #[serde(default)]
+    pub sex: Option<Sex>,
+    /// Resting blood pressure, mm Hg (optional), [`RESTING_BLOOD_PRESSURE_RANGE`].
+    #[serde(default)]
+    pub resting_blood_pressure: Option<f64>,
+    /// Resting ECG (optional): 0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy.
+    #[serde(default)]
+    pub resting_ecg: Option<u8>,
+    /// Maximal heart rate achieved at exercise, bpm (optional), [`MAX_HEART_RATE_RANGE`].
+    #[serde(default)]
+    pub max_heart_rate: Option<f64>,
+    /// ST depression induced by exercise relative to rest, mm (optional), [`ST_DEPRESSION_RANGE`].
+    #[serde(default)]
+    pub st_depression: Option<f64>,
+    /// Slope of the peak exercise ST segment (optional): 0 upsloping, 1 flat, 2 downsloping.
+    #[serde(default)]
+    pub st_slope: Option<u8>,
 }
 
 impl ClinicalInput {
@@ -141,6 +189,24 @@ impl ClinicalInput {
         if self.thalassemia.is_some_and(|v| v > 2) {
             return bad("thalassemia", "must be 0, 1 or 2");
         }
+        let outside = |v: Option<f64>, (lo, hi): (f64, f64)| {
+            v.is_some_and(|v| !(v.is_finite() && (lo..=hi).contains(&v)))
+        };
+        if outside(self.resting_blood_pressure, RESTING_BLOOD_PRESSURE_RANGE) {
+            return bad("resting_blood_pressure", "must be between 60 and 260 mm Hg");
+        }
+        if self.resting_ecg.is_some_and(|v| v > 2) {
+            return bad("resting_ecg", "must be 0, 1 or 2");
+        }
+        if outside(self.max_heart_rate, MAX_HEART_RATE_RANGE) {
+            return bad("max_heart_rate", "must be between 50 and 250 bpm");
+        }
+        if outside(self.st_depression, ST_DEPRESSION_RANGE) {
+            return bad("st_depression", "must be between -5 and 10 mm");
+        }
+        if self.st_slope.is_some_and(|v| v > 2) {
+            return bad("st_slope", "must be 0, 1 or 2");
+        }
         Ok(())
     }
 }
@@ -148,12 +214,16 @@ impl ClinicalInput {
 /// Headline validation figures carried in the parameters (and so in every result's details).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Headline {
-    /// Repeated 10-fold CV AUROC on Cleveland.
+    /// Repeated 10-fold CV AUROC on Cleveland with the seven form fields.
     pub cv_auroc: f64,
     /// Its 95 % CI, lower end.
     pub cv_auroc_ci_low: f64,
     /// Its 95 % CI, upper end.
     pub cv_auroc_ci_high: f64,
+    /// The same with the seven form fields and sex.
+    pub cv_auroc_seven_plus_sex: f64,
+    /// The same with all thirteen UCI attributes.
+    pub cv_auroc_all: f64,
     /// Train Cleveland, test Hungary.
     pub external_cleveland_to_hungary_auroc: f64,
     /// Train Hungary, test Cleveland.
@@ -175,7 +245,7 @@ pub struct ClinicalParams {
     pub seed: u64,
     /// [`THRESHOLD`].
     pub threshold: f64,
-    /// Imputation and the two sub-models.
+    /// Imputation and the pattern sub-models.
     pub model: Fitted,
     /// Headline validation figures.
     pub validation: Headline,
@@ -292,6 +362,11 @@ pub struct ClinicalPrediction {
     pub contributions: Vec<Contribution>,
     /// `full` or `reduced` (no `ca`/`thal`).
     pub submodel: String,
+    /// The snake_case fields the sub-model scored (a missing cholesterol, blood sugar or exercise
+    /// angina is scored as the training average and still listed).
+    pub attributes_used: Vec<String>,
+    /// The snake_case fields of the thirteen that were not given.
+    pub attributes_missing: Vec<String>,
     /// [`MODEL_ID`].
     pub model_id: String,
     /// Version of the parameters.
@@ -309,16 +384,63 @@ pub fn predict(input: &ClinicalInput) -> Result<ClinicalPrediction, ClinicalErro
     predict_with(params()?, input)
 }
 
+/// Every field of the model, in the order of the API: the seven of the form, then the optional six.
+pub const FIELDS: [&str; 13] = [
+    "age",
+    "chest_pain_type",
+    "cholesterol",
+    "fasting_blood_sugar",
+    "exercise_induced_angina",
+    "vessels_colored_by_flourosopy",
+    "thalassemia",
+    "sex",
+    "resting_blood_pressure",
+    "resting_ecg",
+    "max_heart_rate",
+    "st_depression",
+    "st_slope",
+];
+
+impl ClinicalInput {
+    /// The snake_case fields that are given (age and chest pain type always are).
+    pub fn given_fields(&self) -> Vec<&'static str> {
+        let given = [
+            true,
+            true,
+            self.cholesterol.is_some_and(|c| c > 0.0),
+            self.fasting_blood_sugar.is_some(),
+            self.exercise_induced_angina.is_some(),
+            self.vessels_colored_by_flourosopy.is_some(),
+            self.thalassemia.is_some(),
+            self.sex.is_some(),
+            self.resting_blood_pressure.is_some(),
+            self.resting_ecg.is_some(),
+            self.max_heart_rate.is_some(),
+            self.st_depression.is_some(),
+            self.st_slope.is_some(),
+        ];
+        FIELDS
+            .iter()
+            .zip(given)
+            .filter_map(|(f, g)| g.then_some(*f))
+            .collect()
+    }
+}
+
 /// Predicts with given parameters.
 ///
 /// # Errors
-/// [`ClinicalError::OutOfRange`] for a value outside the form's ranges.
+/// [`ClinicalError::OutOfRange`] for a value outside the form's ranges, [`ClinicalError::Params`]
+/// when the parameters hold no sub-model for the input (never for the committed ones).
 pub fn predict_with(
     params: &ClinicalParams,
     input: &ClinicalInput,
 ) -> Result<ClinicalPrediction, ClinicalError> {
     input.validate()?;
-    let scored = params.model.score(input, false);
+    let scored = params
+        .model
+        .score(input, None)
+        .ok_or_else(|| ClinicalError::Params("no sub-model for these fields".into()))?;
     let p = scored.probability;
     let label = if p >= params.threshold {
         ClinicalLabel::Disease
@@ -327,9 +449,11 @@ pub fn predict_with(
     };
     let band = RiskBand::of(p);
     let mut advice = band.advice();
-    if !scored.full {
+    if !scored.pattern.full {
         advice.push(Advice::new("clinical.reduced_model"));
     }
+    let given = input.given_fields();
+    let used = scored.pattern.fields();
     advice.push(Advice::new("disclaimer"));
     let recommendations = catalogue::english(&advice);
     Ok(ClinicalPrediction {
@@ -346,7 +470,18 @@ pub fn predict_with(
             .into_iter()
             .map(|(feature, value)| Contribution { feature, value })
             .collect(),
-        submodel: if scored.full { "full" } else { "reduced" }.into(),
+        submodel: if scored.pattern.full {
+            "full"
+        } else {
+            "reduced"
+        }
+        .into(),
+        attributes_used: used.iter().map(|f| (*f).to_string()).collect(),
+        attributes_missing: FIELDS
+            .iter()
+            .filter(|f| !given.contains(f))
+            .map(|f| (*f).to_string())
+            .collect(),
         model_id: params.model_id.clone(),
         version: params.version.clone(),
         cv_auroc: params.validation.cv_auroc,

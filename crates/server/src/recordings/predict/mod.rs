@@ -235,6 +235,7 @@ pub async fn clinical_prediction(
         exercise_induced_angina: request.exercise_induced_angina,
         vessels_colored_by_flourosopy: request.vessels_colored_by_flourosopy,
         thalassemia: request.thalassemia,
+        ..ClinicalInput::default()
     };
     let predicted = clinical::predict_with(params, &input).map_err(|err| match err {
         ClinicalError::OutOfRange { .. } => ApiError::Validation(err.to_string()),
