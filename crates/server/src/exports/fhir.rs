@@ -216,7 +216,7 @@ fn clinical_observations(record: &ClinicalRecord, subject: &str) -> Vec<Value> {
         "imaging",
     );
     thalassemia["valueCodeableConcept"] = json!({"text": pick(&thal, p.thalassemia)});
-    vec![
+    let mut observations = vec![
         age,
         cholesterol,
         glucose,
@@ -224,7 +224,49 @@ fn clinical_observations(record: &ClinicalRecord, subject: &str) -> Vec<Value> {
         angina,
         vessels,
         thalassemia,
-    ]
+    ];
+    // The optional parameters, where entered (sex is the Patient resource's gender).
+    if let Some(v) = p.resting_blood_pressure {
+        let mut bp = base(loinc("8480-6", "Systolic blood pressure"), "vital-signs");
+        bp["valueQuantity"] = quantity(v, "mm[Hg]", "mm[Hg]");
+        observations.push(bp);
+    }
+    if let Some(v) = p.resting_ecg {
+        let names = [
+            "Normal",
+            "ST-T wave abnormality",
+            "Left ventricular hypertrophy",
+        ];
+        let mut ecg = base(json!({"text": "Resting ECG"}), "exam");
+        ecg["valueCodeableConcept"] = json!({"text": pick(&names, v)});
+        observations.push(ecg);
+    }
+    if let Some(v) = p.max_heart_rate {
+        let mut hr = base(
+            json!({"text": "Maximum heart rate achieved at exercise"}),
+            "exam",
+        );
+        hr["valueQuantity"] = quantity(v, "/min", "/min");
+        observations.push(hr);
+    }
+    if let Some(v) = p.st_depression {
+        let mut st = base(
+            json!({"text": "ST depression induced by exercise relative to rest"}),
+            "exam",
+        );
+        st["valueQuantity"] = quantity(v, "mm", "mm");
+        observations.push(st);
+    }
+    if let Some(v) = p.st_slope {
+        let names = ["Upsloping", "Flat", "Downsloping"];
+        let mut slope = base(
+            json!({"text": "Slope of the peak exercise ST segment"}),
+            "exam",
+        );
+        slope["valueCodeableConcept"] = json!({"text": pick(&names, v)});
+        observations.push(slope);
+    }
+    observations
 }
 
 /// The signal as `SampledData`: integers times `factor` (µV for ECG), `E` for invalid samples.

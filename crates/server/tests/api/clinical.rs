@@ -8,6 +8,7 @@ use crate::helpers::{clinical_form, merge, patient_form, tick, TestApp};
 crate::backend_tests!(
     stores_clinical_parameters_with_a_history,
     names_the_clinical_field_that_is_out_of_range,
+    optional_clinical_values_are_stored_and_the_form_sex_wins,
     attaches_parameters_to_a_screening_of_the_same_patient,
 );
 
@@ -44,10 +45,50 @@ pub async fn stores_clinical_parameters_with_a_history(mut app: TestApp) {
         json!({
             "age": 50, "chest_pain_type": 0, "cholesterol": 200.0, "fasting_blood_sugar": 100.0,
             "exercise_induced_angina": 0, "vessels_colored_by_flourosopy": 0, "thalassemia": 0,
+            // The patient record's sex; the optional values not entered.
+            "sex": "female", "resting_blood_pressure": null, "resting_ecg": null,
+            "max_heart_rate": null, "st_depression": null, "st_slope": null,
         })
     );
     assert_eq!(history[1]["patientId"], id);
     assert!(history[1]["screeningId"].is_null());
+}
+
+pub async fn optional_clinical_values_are_stored_and_the_form_sex_wins(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let id = app.create_patient(patient_form()).await;
+    let form = merge(
+        clinical_form(),
+        json!({
+            "sex": "male", "resting_blood_pressure": 132.5, "resting_ecg": 2,
+            "max_heart_rate": 150, "st_depression": -0.5, "st_slope": 2,
+        }),
+    );
+
+    let response = app
+        .post(&format!("/api/patients/{id}/clinical"), form)
+        .await;
+
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+    let stored = &response.json()["parameters"];
+    assert_eq!(stored["sex"], "male", "the form's value over the record's");
+    assert_eq!(stored["resting_blood_pressure"], 132.5);
+    assert_eq!(stored["resting_ecg"], 2);
+    assert_eq!(stored["max_heart_rate"], 150.0);
+    assert_eq!(stored["st_depression"], -0.5);
+    assert_eq!(stored["st_slope"], 2);
+    let history = app
+        .get(&format!("/api/patients/{id}/clinical"))
+        .await
+        .json();
+    assert_eq!(&history[0]["parameters"], stored);
+    let bad_sex = app
+        .post(
+            &format!("/api/patients/{id}/clinical"),
+            merge(clinical_form(), json!({"sex": "x"})),
+        )
+        .await;
+    assert_eq!(bad_sex.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
 pub async fn names_the_clinical_field_that_is_out_of_range(mut app: TestApp) {
@@ -84,6 +125,26 @@ pub async fn names_the_clinical_field_that_is_out_of_range(mut app: TestApp) {
             "Vessels colored by fluoroscopy must be 0, 1, 2 or 3.",
         ),
         (json!({"thalassemia": 3}), "Thalassemia must be 0, 1 or 2."),
+        (
+            json!({"resting_blood_pressure": 300}),
+            "Resting blood pressure must be from 60 to 260 mm Hg.",
+        ),
+        (
+            json!({"resting_ecg": 3}),
+            "Resting ECG must be 0 (normal), 1 (ST-T wave abnormality) or 2 (left ventricular hypertrophy).",
+        ),
+        (
+            json!({"max_heart_rate": 30}),
+            "Maximum heart rate must be from 50 to 250 bpm.",
+        ),
+        (
+            json!({"st_depression": 12}),
+            "ST depression must be from -5 to 10 mm.",
+        ),
+        (
+            json!({"st_slope": 1.5}),
+            "ST slope must be 0 (upsloping), 1 (flat) or 2 (downsloping).",
+        ),
     ];
     for (change, message) in cases {
         let response = app

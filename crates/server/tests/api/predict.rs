@@ -21,6 +21,7 @@ use std::{
 
 crate::backend_tests!(
     a_clinical_prediction_is_returned_stored_and_audited,
+    a_clinical_prediction_uses_every_optional_value_given,
     clinical_values_out_of_range_or_missing_are_422,
     predictions_need_a_signed_in_user,
     an_unloaded_model_answers_503_with_the_spec_text,
@@ -211,6 +212,9 @@ pub async fn a_clinical_prediction_is_returned_stored_and_audited(mut app: TestA
         exercise_induced_angina: Some(1),
         vessels_colored_by_flourosopy: Some(2),
         thalassemia: Some(2),
+        // The patient record's.
+        sex: Some(cardio_models::clinical::Sex::Female),
+        ..Default::default()
     })
     .unwrap();
     assert_eq!(body["model"], "Clinical");
@@ -227,6 +231,21 @@ pub async fn a_clinical_prediction_is_returned_stored_and_audited(mut app: TestA
     assert_eq!(body["details"]["model"]["metric"], "cv_auroc");
     assert_eq!(body["details"]["submodel"], "full");
     assert_eq!(body["details"]["input"]["age"], json!(63.0));
+    assert_eq!(body["details"]["input"]["sex"], "female");
+    assert_eq!(body["details"]["sex_source"], "patient_record");
+    assert_eq!(
+        body["details"]["attributes_used"],
+        json!([
+            "age",
+            "chest_pain_type",
+            "cholesterol",
+            "fasting_blood_sugar",
+            "exercise_induced_angina",
+            "vessels_colored_by_flourosopy",
+            "thalassemia",
+            "sex"
+        ])
+    );
 
     let analyses = app.get("/api/analyses").await.json();
     let list = analyses.as_array().unwrap();
@@ -251,6 +270,82 @@ pub async fn a_clinical_prediction_is_returned_stored_and_audited(mut app: TestA
         .audit_actions()
         .await
         .contains(&"create analysis".to_owned()));
+}
+
+pub async fn a_clinical_prediction_uses_every_optional_value_given(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let form = json!({
+        "age": 63, "chest_pain_type": 3, "cholesterol": 286, "fasting_blood_sugar": 100,
+        "exercise_induced_angina": 1, "vessels_colored_by_flourosopy": 2, "thalassemia": 2,
+    });
+    let more = json!({
+        "sex": "male", "resting_blood_pressure": 160, "resting_ecg": 2, "max_heart_rate": 108,
+        "st_depression": 1.5, "st_slope": 1,
+    });
+
+    let seven = app.post("/api/predict/clinical", form.clone()).await.json();
+    let all = app
+        .post("/api/predict/clinical", merge(form, more))
+        .await
+        .json();
+
+    assert_eq!(seven["details"]["sex_source"], "none");
+    assert_eq!(
+        seven["details"]["attributes_used"]
+            .as_array()
+            .unwrap()
+            .len(),
+        7
+    );
+    assert_eq!(
+        seven["details"]["attributes_missing"],
+        json!([
+            "sex",
+            "resting_blood_pressure",
+            "resting_ecg",
+            "max_heart_rate",
+            "st_depression",
+            "st_slope"
+        ])
+    );
+    assert_eq!(all["details"]["sex_source"], "request");
+    assert_eq!(
+        all["details"]["attributes_used"].as_array().unwrap().len(),
+        13
+    );
+    assert_eq!(all["details"]["attributes_missing"], json!([]));
+    let expected = cardio_models::clinical::predict(&cardio_models::clinical::ClinicalInput {
+        age: 63.0,
+        chest_pain_type: 3,
+        cholesterol: Some(286.0),
+        fasting_blood_sugar: Some(100.0),
+        exercise_induced_angina: Some(1),
+        vessels_colored_by_flourosopy: Some(2),
+        thalassemia: Some(2),
+        sex: Some(cardio_models::clinical::Sex::Male),
+        resting_blood_pressure: Some(160.0),
+        resting_ecg: Some(2),
+        max_heart_rate: Some(108.0),
+        st_depression: Some(1.5),
+        st_slope: Some(1),
+    })
+    .unwrap();
+    assert!((all["risk_score"].as_f64().unwrap() - expected.risk_score).abs() < 1e-12);
+    assert_ne!(all["risk_score"], seven["risk_score"]);
+    let out_of_range = app
+        .post(
+            "/api/predict/clinical",
+            merge(
+                json!({"age": 50, "chest_pain_type": 0}),
+                json!({"max_heart_rate": 20}),
+            ),
+        )
+        .await;
+    assert_eq!(out_of_range.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        out_of_range.detail(),
+        "max_heart_rate: must be between 50 and 250 bpm"
+    );
 }
 
 pub async fn clinical_values_out_of_range_or_missing_are_422(mut app: TestApp) {

@@ -242,6 +242,7 @@ pub async fn a_screening_report_has_the_combined_result_its_rule_and_the_strips(
     let mut clinical = json!({
         "age": 63, "chest_pain_type": 3, "cholesterol": 286, "fasting_blood_sugar": 100,
         "exercise_induced_angina": 1, "vessels_colored_by_flourosopy": 2, "thalassemia": 2,
+        "resting_blood_pressure": 145, "st_depression": 2.3, "st_slope": 1,
     });
     clinical["screening_id"] = json!(id);
     let response = app
@@ -307,6 +308,11 @@ pub async fn a_screening_report_has_the_combined_result_its_rule_and_the_strips(
         "Clinical parameters",
         "Asymptomatic",
         "286 mg/dL",
+        // The optional values entered, and the sex from the patient record.
+        "Sex Female",
+        "Resting blood pressure 145 mm Hg",
+        "ST depression 2.3 mm",
+        "ST slope Flat",
         "Combined result",
         &format!("Overall risk {:.1}% — {band}", risk * 100.0),
         "Overall risk = the highest risk score",

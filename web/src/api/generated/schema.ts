@@ -692,7 +692,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Predicts the likelihood of coronary artery disease from the seven clinical parameters. */
+        /**
+         * Predicts the likelihood of coronary artery disease from the seven clinical parameters and any of
+         *     the six optional ones; `details.attributes_used` names the fields the model scored.
+         */
         post: operations["predict_clinical"];
         delete?: never;
         options?: never;
@@ -1217,7 +1220,10 @@ export interface components {
              */
             ppg: number;
         };
-        /** @description The clinical form as submitted. Numbers may be sent as JSON numbers; every field is required. */
+        /**
+         * @description The clinical form as submitted. Numbers may be sent as JSON numbers; the seven fields of the
+         *     spec are required, the six after them optional (absent or null: not entered).
+         */
         ClinicalForm: {
             /**
              * Format: double
@@ -1250,10 +1256,42 @@ export interface components {
              */
             fasting_blood_sugar: number | null;
             /**
+             * Format: double
+             * @description bpm, 50 to 250 (optional).
+             * @default null
+             */
+            max_heart_rate: number | null;
+            /**
+             * Format: double
+             * @description mm Hg, 60 to 260 (optional).
+             * @default null
+             */
+            resting_blood_pressure: number | null;
+            /**
+             * Format: double
+             * @description 0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy (optional).
+             * @default null
+             */
+            resting_ecg: number | null;
+            /**
              * @description The screening these parameters belong to, if any.
              * @default null
              */
             screening_id: string | null;
+            /** @default null */
+            sex: null | components["schemas"]["Sex"];
+            /**
+             * Format: double
+             * @description mm, -5 to 10 (optional).
+             * @default null
+             */
+            st_depression: number | null;
+            /**
+             * Format: double
+             * @description 0 upsloping, 1 flat, 2 downsloping (optional).
+             * @default null
+             */
+            st_slope: number | null;
             /**
              * Format: double
              * @description 0 to 2.
@@ -1267,7 +1305,7 @@ export interface components {
              */
             vessels_colored_by_flourosopy: number | null;
         };
-        /** @description The seven clinical parameters, validated. */
+        /** @description The seven clinical parameters and the six optional ones, validated. */
         ClinicalParameters: {
             /**
              * Format: int64
@@ -1294,6 +1332,32 @@ export interface components {
              * @description Fasting blood sugar, mg/dl, 0 or more.
              */
             fasting_blood_sugar: number;
+            /**
+             * Format: double
+             * @description Maximal heart rate achieved, bpm, 50 to 250 (optional).
+             */
+            max_heart_rate?: number | null;
+            /**
+             * Format: double
+             * @description Resting blood pressure, mm Hg, 60 to 260 (optional).
+             */
+            resting_blood_pressure?: number | null;
+            /**
+             * Format: int64
+             * @description Resting ECG (optional): 0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy.
+             */
+            resting_ecg?: number | null;
+            sex?: null | components["schemas"]["Sex"];
+            /**
+             * Format: double
+             * @description ST depression induced by exercise relative to rest, mm, -5 to 10 (optional).
+             */
+            st_depression?: number | null;
+            /**
+             * Format: int64
+             * @description Slope of the peak exercise ST segment (optional): 0 up, 1 flat, 2 down.
+             */
+            st_slope?: number | null;
             /**
              * Format: int64
              * @description 0 normal, 1 fixed defect, 2 reversible defect.
@@ -1332,10 +1396,36 @@ export interface components {
              * @description mg/dl (the model uses > 120 mg/dl).
              */
             fasting_blood_sugar?: number | null;
+            /**
+             * Format: double
+             * @description Maximal heart rate achieved at exercise, bpm, 50-250 (optional).
+             */
+            max_heart_rate?: number | null;
             /** @description One of the user's patients. */
             patient_id?: string | null;
+            /**
+             * Format: double
+             * @description Resting blood pressure, mm Hg, 60-260 (optional).
+             */
+            resting_blood_pressure?: number | null;
+            /**
+             * Format: int32
+             * @description Resting ECG, 0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy (optional).
+             */
+            resting_ecg?: number | null;
             /** @description One of the user's screenings. */
             screening_id?: string | null;
+            sex?: null | components["schemas"]["Sex"];
+            /**
+             * Format: double
+             * @description ST depression induced by exercise relative to rest, mm, -5 to 10 (optional).
+             */
+            st_depression?: number | null;
+            /**
+             * Format: int32
+             * @description Slope of the peak exercise ST segment, 0 up, 1 flat, 2 down (optional).
+             */
+            st_slope?: number | null;
             /**
              * Format: int32
              * @description 0 normal, 1 fixed defect, 2 reversible defect.
@@ -2270,6 +2360,11 @@ export interface components {
             /** @description RFC 3339 time of the last save; `null` until the user first saves (the defaults apply). */
             updatedAt?: string | null;
         };
+        /**
+         * @description The patient's sex as the clinical model codes it.
+         * @enum {string}
+         */
+        Sex: "male" | "female";
         /** @description A patient record's share, as the doctor sees it. */
         Share: {
             /** @description RFC 3339, once accepted. */

@@ -15,7 +15,7 @@ use crate::{
     platform::error::ApiError,
     recordings::stored::Recordings,
     records::analyses::{store::AdviceItem, store::Analysis, store::Modality},
-    records::clinical::store::ClinicalRecord,
+    records::clinical::store::{ClinicalRecord, Sex},
     records::combine::{self, CombinedResult, ModalityStatus},
     records::patients::{fields::Gender, Patient},
     records::reviews::store::{Agreement, Review},
@@ -212,6 +212,22 @@ pub(super) fn write_clinical(out: &mut Writer, s: &Strings, record: Option<&Clin
     ];
     for (name, value) in s.parameter_names.iter().zip(values) {
         out.field(name, &value, 70.0);
+    }
+    let optional = [
+        p.sex.map(|sex| match sex {
+            Sex::Male => s.sexes[0].to_owned(),
+            Sex::Female => s.sexes[1].to_owned(),
+        }),
+        p.resting_blood_pressure.map(|v| format!("{v:.0} mm Hg")),
+        p.resting_ecg.map(|v| pick(&s.resting_ecg_types, v)),
+        p.max_heart_rate.map(|v| format!("{v:.0} bpm")),
+        p.st_depression.map(|v| format!("{v:.1} mm")),
+        p.st_slope.map(|v| pick(&s.st_slope_types, v)),
+    ];
+    for (name, value) in s.optional_parameter_names.iter().zip(optional) {
+        if let Some(value) = value {
+            out.field(name, &value, 70.0);
+        }
     }
     out.paragraph(
         &format!("{} {}", s.recorded, when(&record.created_at)),

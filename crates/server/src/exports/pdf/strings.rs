@@ -53,6 +53,13 @@ pub struct Strings {
     pub chest_pain_types: [&'static str; 4],
     /// Normal, fixed defect, reversible defect.
     pub thalassemia_types: [&'static str; 3],
+    /// Sex, resting blood pressure, resting ECG, maximal heart rate, ST depression, ST slope (the
+    /// optional parameters, printed when entered).
+    pub optional_parameter_names: [&'static str; 6],
+    /// Resting ECG: normal, ST-T wave abnormality, left ventricular hypertrophy.
+    pub resting_ecg_types: [&'static str; 3],
+    /// ST slope: upsloping, flat, downsloping.
+    pub st_slope_types: [&'static str; 3],
     /// "Yes".
     pub yes: &'static str,
     /// "No".
@@ -177,6 +184,20 @@ pub const EN: Strings = Strings {
         "Asymptomatic",
     ],
     thalassemia_types: ["Normal", "Fixed defect", "Reversible defect"],
+    optional_parameter_names: [
+        "Sex",
+        "Resting blood pressure",
+        "Resting ECG",
+        "Maximum heart rate",
+        "ST depression",
+        "ST slope",
+    ],
+    resting_ecg_types: [
+        "Normal",
+        "ST-T wave abnormality",
+        "Left ventricular hypertrophy",
+    ],
+    st_slope_types: ["Upsloping", "Flat", "Downsloping"],
     yes: "Yes",
     no: "No",
     combined_result: "Combined result",
@@ -263,6 +284,20 @@ pub const ES: Strings = Strings {
         "Asintomático",
     ],
     thalassemia_types: ["Normal", "Defecto fijo", "Defecto reversible"],
+    optional_parameter_names: [
+        "Sexo",
+        "Presión arterial en reposo",
+        "ECG en reposo",
+        "Frecuencia cardiaca máxima",
+        "Depresión del ST",
+        "Pendiente del ST",
+    ],
+    resting_ecg_types: [
+        "Normal",
+        "Anomalía de la onda ST-T",
+        "Hipertrofia ventricular izquierda",
+    ],
+    st_slope_types: ["Ascendente", "Plana", "Descendente"],
     yes: "Sí",
     no: "No",
     combined_result: "Resultado combinado",
@@ -349,6 +384,20 @@ pub const FR: Strings = Strings {
         "Asymptomatique",
     ],
     thalassemia_types: ["Normal", "Défaut fixe", "Défaut réversible"],
+    optional_parameter_names: [
+        "Sexe",
+        "Pression artérielle au repos",
+        "ECG de repos",
+        "Fréquence cardiaque maximale",
+        "Sous-décalage du ST",
+        "Pente du segment ST",
+    ],
+    resting_ecg_types: [
+        "Normal",
+        "Anomalie de l'onde ST-T",
+        "Hypertrophie ventriculaire gauche",
+    ],
+    st_slope_types: ["Ascendante", "Plate", "Descendante"],
     yes: "Oui",
     no: "Non",
     combined_result: "Résultat combiné",
@@ -476,6 +525,9 @@ mod tests {
         texts.extend(s.parameter_names);
         texts.extend(s.chest_pain_types);
         texts.extend(s.thalassemia_types);
+        texts.extend(s.optional_parameter_names);
+        texts.extend(s.resting_ecg_types);
+        texts.extend(s.st_slope_types);
         texts.extend(s.statuses);
         texts.extend(s.modalities);
         texts.extend(s.bands);

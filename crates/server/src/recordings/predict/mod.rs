@@ -1,5 +1,5 @@
 //! The prediction endpoints of spec §7: `POST /api/predict/clinical` (JSON, the seven clinical
-//! fields) and `POST /api/predict/{ecg,pcg,ppg}/upload` (multipart, field `file`, optional
+//! fields and six optional ones) and `POST /api/predict/{ecg,pcg,ppg}/upload` (multipart, field `file`, optional
 //! `patient_id`, `screening_id`, `sampling_rate`).
 //!
 //! Every answer is stored as an analysis (with the uploaded file in the blob store) and audited in
@@ -34,6 +34,7 @@ use crate::{
     records::analyses::{
         self, store::Modality, store::NewAnalysis, store::PredictionResult, store::StoredFile,
     },
+    records::clinical::store::Sex,
     records::patients::{self, PATIENT_NOT_FOUND},
     records::screenings::{self, SCREENING_NOT_FOUND},
 };
@@ -72,6 +73,19 @@ pub struct ClinicalPredictRequest {
     pub vessels_colored_by_flourosopy: Option<u8>,
     /// 0 normal, 1 fixed defect, 2 reversible defect.
     pub thalassemia: Option<u8>,
+    /// `male` or `female` (optional; when absent, the patient record's sex where the result
+    /// belongs to a patient).
+    pub sex: Option<Sex>,
+    /// Resting blood pressure, mm Hg, 60-260 (optional).
+    pub resting_blood_pressure: Option<f64>,
+    /// Resting ECG, 0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy (optional).
+    pub resting_ecg: Option<u8>,
+    /// Maximal heart rate achieved at exercise, bpm, 50-250 (optional).
+    pub max_heart_rate: Option<f64>,
+    /// ST depression induced by exercise relative to rest, mm, -5 to 10 (optional).
+    pub st_depression: Option<f64>,
+    /// Slope of the peak exercise ST segment, 0 up, 1 flat, 2 down (optional).
+    pub st_slope: Option<u8>,
     /// One of the user's patients.
     pub patient_id: Option<String>,
     /// One of the user's screenings.
@@ -98,6 +112,8 @@ pub struct RecordingUpload {
 struct Owner {
     patient_id: Option<String>,
     screening_id: Option<String>,
+    /// The patient record's sex (none without a patient, or for "other").
+    patient_sex: Option<Sex>,
 }
 
 async fn check_owner(
@@ -121,17 +137,17 @@ async fn check_owner(
             _ => patient_id = Some(screening.patient_id),
         }
     }
+    let mut patient_sex = None;
     if let Some(id) = &patient_id {
-        if patients::store::find(&mut conn, id, user_id)
+        let patient = patients::store::find(&mut conn, id, user_id)
             .await?
-            .is_none()
-        {
-            return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
-        }
+            .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
+        patient_sex = Sex::of_gender(patient.gender);
     }
     Ok(Owner {
         patient_id,
         screening_id,
+        patient_sex,
     })
 }
 
@@ -201,7 +217,8 @@ fn to_result(modality: Modality, prediction: Prediction) -> PredictionResult {
     }
 }
 
-/// Predicts the likelihood of coronary artery disease from the seven clinical parameters.
+/// Predicts the likelihood of coronary artery disease from the seven clinical parameters and any of
+/// the six optional ones; `details.attributes_used` names the fields the model scored.
 #[utoipa::path(
     post, path = "/api/predict/clinical", operation_id = "predict_clinical", tag = "predict",
     request_body = ClinicalPredictRequest,
@@ -235,7 +252,17 @@ pub async fn clinical_prediction(
         exercise_induced_angina: request.exercise_induced_angina,
         vessels_colored_by_flourosopy: request.vessels_colored_by_flourosopy,
         thalassemia: request.thalassemia,
-        ..ClinicalInput::default()
+        sex: request.sex.or(owner.patient_sex).map(Sex::to_model),
+        resting_blood_pressure: request.resting_blood_pressure,
+        resting_ecg: request.resting_ecg,
+        max_heart_rate: request.max_heart_rate,
+        st_depression: request.st_depression,
+        st_slope: request.st_slope,
+    };
+    let sex_source = match (request.sex, owner.patient_sex) {
+        (Some(_), _) => "request",
+        (None, Some(_)) => "patient_record",
+        (None, None) => "none",
     };
     let predicted = clinical::predict_with(params, &input).map_err(|err| match err {
         ClinicalError::OutOfRange { .. } => ApiError::Validation(err.to_string()),
@@ -260,6 +287,15 @@ pub async fn clinical_prediction(
     );
     details.insert("risk_band".into(), serde_json::json!(predicted.risk_band));
     details.insert("submodel".into(), serde_json::json!(predicted.submodel));
+    details.insert(
+        "attributes_used".into(),
+        serde_json::json!(predicted.attributes_used),
+    );
+    details.insert(
+        "attributes_missing".into(),
+        serde_json::json!(predicted.attributes_missing),
+    );
+    details.insert("sex_source".into(), serde_json::json!(sex_source));
     details.insert(
         "contributions".into(),
         serde_json::json!(predicted.contributions),

@@ -6,7 +6,23 @@ use axum::{extract::State, http::StatusCode, routing::get, Router};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::store::{self, ClinicalParameters, ClinicalRecord};
+use super::store::{self, ClinicalParameters, ClinicalRecord, Sex};
+use cardio_models::clinical::{
+    MAX_HEART_RATE_RANGE, RESTING_BLOOD_PRESSURE_RANGE, ST_DEPRESSION_RANGE,
+};
+
+/// The 422 of a resting blood pressure outside its range.
+pub const RESTING_BLOOD_PRESSURE_MESSAGE: &str =
+    "Resting blood pressure must be from 60 to 260 mm Hg.";
+/// The 422 of a resting ECG code outside 0-2.
+pub const RESTING_ECG_MESSAGE: &str =
+    "Resting ECG must be 0 (normal), 1 (ST-T wave abnormality) or 2 (left ventricular hypertrophy).";
+/// The 422 of a maximal heart rate outside its range.
+pub const MAX_HEART_RATE_MESSAGE: &str = "Maximum heart rate must be from 50 to 250 bpm.";
+/// The 422 of an ST depression outside its range.
+pub const ST_DEPRESSION_MESSAGE: &str = "ST depression must be from -5 to 10 mm.";
+/// The 422 of an ST slope code outside 0-2.
+pub const ST_SLOPE_MESSAGE: &str = "ST slope must be 0 (upsloping), 1 (flat) or 2 (downsloping).";
 use crate::{
     accounts::auth::{session::CurrentDoctor, ClientAddr},
     platform::audit::{self, Action},
@@ -27,7 +43,8 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/patients/{id}/clinical", get(history).post(create))
 }
 
-/// The clinical form as submitted. Numbers may be sent as JSON numbers; every field is required.
+/// The clinical form as submitted. Numbers may be sent as JSON numbers; the seven fields of the
+/// spec are required, the six after them optional (absent or null: not entered).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(default)]
 pub struct ClinicalForm {
@@ -45,6 +62,18 @@ pub struct ClinicalForm {
     pub vessels_colored_by_flourosopy: Option<f64>,
     /// 0 to 2.
     pub thalassemia: Option<f64>,
+    /// `male` or `female` (optional).
+    pub sex: Option<Sex>,
+    /// mm Hg, 60 to 260 (optional).
+    pub resting_blood_pressure: Option<f64>,
+    /// 0 normal, 1 ST-T wave abnormality, 2 left ventricular hypertrophy (optional).
+    pub resting_ecg: Option<f64>,
+    /// bpm, 50 to 250 (optional).
+    pub max_heart_rate: Option<f64>,
+    /// mm, -5 to 10 (optional).
+    pub st_depression: Option<f64>,
+    /// 0 upsloping, 1 flat, 2 downsloping (optional).
+    pub st_slope: Option<f64>,
     /// The screening these parameters belong to, if any.
     pub screening_id: Option<String>,
 }
@@ -76,6 +105,30 @@ fn non_negative(value: Option<f64>, label: &str) -> Result<f64, ApiError> {
             "{label} must be 0 mg/dl or more."
         )))
     }
+}
+
+/// An optional number within `lo..=hi` (`None` when not given).
+fn optional_in_range(
+    value: Option<f64>,
+    (lo, hi): (f64, f64),
+    message: &str,
+) -> Result<Option<f64>, ApiError> {
+    match value {
+        None => Ok(None),
+        Some(v) if v.is_finite() && (lo..=hi).contains(&v) => Ok(Some(v)),
+        Some(_) => Err(ApiError::Validation(message.to_owned())),
+    }
+}
+
+/// An optional whole-number code within `range`.
+fn optional_code(
+    value: Option<f64>,
+    range: std::ops::RangeInclusive<i64>,
+    message: &str,
+) -> Result<Option<i64>, ApiError> {
+    value
+        .map(|v| whole_in_range(Some(v), range, "", message))
+        .transpose()
 }
 
 impl ClinicalForm {
@@ -117,6 +170,24 @@ impl ClinicalForm {
                 "Thalassemia",
                 "Thalassemia must be 0, 1 or 2.",
             )?,
+            sex: self.sex,
+            resting_blood_pressure: optional_in_range(
+                self.resting_blood_pressure,
+                RESTING_BLOOD_PRESSURE_RANGE,
+                RESTING_BLOOD_PRESSURE_MESSAGE,
+            )?,
+            resting_ecg: optional_code(self.resting_ecg, 0..=2, RESTING_ECG_MESSAGE)?,
+            max_heart_rate: optional_in_range(
+                self.max_heart_rate,
+                MAX_HEART_RATE_RANGE,
+                MAX_HEART_RATE_MESSAGE,
+            )?,
+            st_depression: optional_in_range(
+                self.st_depression,
+                ST_DEPRESSION_RANGE,
+                ST_DEPRESSION_MESSAGE,
+            )?,
+            st_slope: optional_code(self.st_slope, 0..=2, ST_SLOPE_MESSAGE)?,
         })
     }
 }
@@ -141,13 +212,12 @@ pub async fn create(
     Json(form): Json<ClinicalForm>,
 ) -> Result<(StatusCode, Json<ClinicalRecord>), ApiError> {
     let mut tx = state.db.begin().await?;
-    if patients::store::find(&mut tx, &patient_id, doctor.id())
+    let patient = patients::store::find(&mut tx, &patient_id, doctor.id())
         .await?
-        .is_none()
-    {
-        return Err(ApiError::NotFound(PATIENT_NOT_FOUND.into()));
-    }
-    let parameters = form.validate()?;
+        .ok_or_else(|| ApiError::NotFound(PATIENT_NOT_FOUND.into()))?;
+    let mut parameters = form.validate()?;
+    // The sex the patient record gives, where the form leaves it out.
+    parameters.sex = parameters.sex.or_else(|| Sex::of_gender(patient.gender));
     if let Some(screening_id) = &form.screening_id {
         let screening = screenings::store::find_row(&mut tx, screening_id, doctor.id()).await?;
         if screening.is_none_or(|s| s.patient_id != patient_id) {
@@ -232,7 +302,7 @@ mod tests {
             exercise_induced_angina: Some(0.0),
             vessels_colored_by_flourosopy: Some(0.0),
             thalassemia: Some(0.0),
-            screening_id: None,
+            ..ClinicalForm::default()
         }
     }
 
@@ -246,9 +316,34 @@ mod tests {
     }
 
     #[test]
+    fn optional_values_are_kept_when_given_and_none_when_not() {
+        let p = valid().validate().unwrap();
+        assert_eq!(
+            (p.sex, p.resting_blood_pressure, p.st_slope),
+            (None, None, None)
+        );
+        let form = ClinicalForm {
+            sex: Some(Sex::Female),
+            resting_blood_pressure: Some(130.0),
+            resting_ecg: Some(2.0),
+            max_heart_rate: Some(150.0),
+            st_depression: Some(-0.5),
+            st_slope: Some(1.0),
+            ..valid()
+        };
+        let p = form.validate().unwrap();
+        assert_eq!(p.sex, Some(Sex::Female));
+        assert_eq!(p.resting_blood_pressure, Some(130.0));
+        assert_eq!(p.resting_ecg, Some(2));
+        assert_eq!(p.max_heart_rate, Some(150.0));
+        assert_eq!(p.st_depression, Some(-0.5));
+        assert_eq!(p.st_slope, Some(1));
+    }
+
+    #[test]
     fn names_the_field_that_is_out_of_range() {
         type BreakIt = fn(&mut ClinicalForm);
-        let cases: [(BreakIt, &str); 8] = [
+        let cases: [(BreakIt, &str); 14] = [
             (
                 |f| f.age = Some(121.0),
                 "Age must be a whole number from 0 to 120.",
@@ -278,6 +373,18 @@ mod tests {
                 |f| f.thalassemia = Some(3.0),
                 "Thalassemia must be 0, 1 or 2.",
             ),
+            (
+                |f| f.resting_blood_pressure = Some(40.0),
+                RESTING_BLOOD_PRESSURE_MESSAGE,
+            ),
+            (|f| f.resting_ecg = Some(1.5), RESTING_ECG_MESSAGE),
+            (|f| f.max_heart_rate = Some(251.0), MAX_HEART_RATE_MESSAGE),
+            (|f| f.st_depression = Some(-6.0), ST_DEPRESSION_MESSAGE),
+            (
+                |f| f.st_depression = Some(f64::INFINITY),
+                ST_DEPRESSION_MESSAGE,
+            ),
+            (|f| f.st_slope = Some(3.0), ST_SLOPE_MESSAGE),
         ];
         for (break_it, message) in cases {
             let mut form = valid();
