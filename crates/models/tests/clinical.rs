@@ -138,7 +138,8 @@ fn every_optional_attribute_given_is_used_and_named() {
 
 #[test]
 fn optional_values_outside_their_ranges_are_errors_naming_them() {
-    let cases: [(fn(&mut ClinicalInput), &str); 5] = [
+    type Spoil = fn(&mut ClinicalInput);
+    let cases: [(Spoil, &str); 5] = [
         (
             |i| i.resting_blood_pressure = Some(300.0),
             "resting_blood_pressure: must be between 60 and 260 mm Hg",
