@@ -18,6 +18,7 @@ export type PatientStatus = components['schemas']['Status'];
 export type Gender = components['schemas']['Gender'];
 export type ClinicalForm = components['schemas']['ClinicalForm'];
 export type ClinicalParameters = components['schemas']['ClinicalParameters'];
+export type PatientSummary = components['schemas']['PatientSummary'];
 export type ClinicalRecord = components['schemas']['ClinicalRecord'];
 export type Screening = components['schemas']['Screening'];
 export type AuditEntry = components['schemas']['AuditEntry'];

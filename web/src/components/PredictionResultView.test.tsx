@@ -52,6 +52,8 @@ describe('PredictionResultView: additional details', () => {
             { feature: 'cholesterol', value: 0.01 },
             { feature: 'thalassemia_reversible_defect', value: -0.6 },
           ],
+          attributes_used: ['age', 'chest_pain_type', 'cholesterol', 'thalassemia', 'sex'],
+          attributes_missing: ['st_slope'],
         })}
       />,
     );
@@ -65,6 +67,9 @@ describe('PredictionResultView: additional details', () => {
     expect(details).toHaveTextContent('submodel: full');
     expect(details).not.toHaveTextContent('contributions');
     expect(details).not.toHaveTextContent('chest pain asymptomatic');
+    expect(factors).toHaveTextContent('Computed from: Age, Chest Pain Type, Cholesterol (mg/dl), Thalassemia, Sex.');
+    expect(factors).toHaveTextContent('Not given (the model does without them): Slope of Peak Exercise ST Segment.');
+    expect(details).not.toHaveTextContent('attributes');
   });
 });
 

@@ -4,7 +4,7 @@ import type { PredictionResult } from '../api/client';
 import type { LoadWaveformWindow } from '../api/waveforms';
 import { ResultBadge } from './RiskBadge';
 import { AnalysisWaveform } from './waveform/AnalysisWaveform';
-import { clinicalFactors, type ClinicalAttribute } from '../lib/clinicalFactors';
+import { clinicalFactors, clinicalFields, type ClinicalAttribute } from '../lib/clinicalFactors';
 import { modalityOfModel, reasonText, useClinicalText } from '../lib/clinicalText';
 import { detailLabel, detailValue, percent } from '../lib/prediction';
 
@@ -100,10 +100,14 @@ export function PredictionResultView({
   // The clinical model's columns read as ranked factors; the raw columns stay out of the details list.
   const factors = clinicalFactors(details.contributions);
   const largest = Math.max(...factors.map((f) => Math.abs(f.value)), 1e-9);
-  const listed =
-    factors.length > 0
-      ? Object.fromEntries(Object.entries(details).filter(([key]) => key !== 'contributions'))
-      : details;
+  const used = clinicalFields(details.attributes_used);
+  const missing = clinicalFields(details.attributes_missing);
+  const shownApart = new Set([
+    'attributes_used',
+    'attributes_missing',
+    ...(factors.length > 0 ? ['contributions'] : []),
+  ]);
+  const listed = Object.fromEntries(Object.entries(details).filter(([key]) => !shownApart.has(key)));
   return (
     <div className="result">
       <p className="muted">
@@ -170,6 +174,18 @@ export function PredictionResultView({
               </li>
             ))}
           </ol>
+          {used.length > 0 && (
+            <p className="muted">
+              {t('results.factors.used', { fields: used.map((field) => t(`clinicalParams.${field}`)).join(', ') })}
+            </p>
+          )}
+          {missing.length > 0 && (
+            <p className="muted">
+              {t('results.factors.missing', {
+                fields: missing.map((field) => t(`clinicalParams.${field}`)).join(', '),
+              })}
+            </p>
+          )}
         </section>
       )}
       {withDetails && Object.keys(listed).length > 0 && (

@@ -42,6 +42,12 @@ const KNOWN_SERVER_TEXTS = {
   'Vessels colored by fluoroscopy must be 0, 1, 2 or 3.': 'errors.server.vesselsRange',
   'Thalassemia is required.': 'errors.server.thalassemiaRequired',
   'Thalassemia must be 0, 1 or 2.': 'errors.server.thalassemiaRange',
+  'Resting blood pressure must be from 60 to 260 mm Hg.': 'errors.server.restingBloodPressureRange',
+  'Resting ECG must be 0 (normal), 1 (ST-T wave abnormality) or 2 (left ventricular hypertrophy).':
+    'errors.server.restingEcgRange',
+  'Maximum heart rate must be from 50 to 250 bpm.': 'errors.server.maxHeartRateRange',
+  'ST depression must be from -5 to 10 mm.': 'errors.server.stDepressionRange',
+  'ST slope must be 0 (upsloping), 1 (flat) or 2 (downsloping).': 'errors.server.stSlopeRange',
   'Current password is incorrect.': 'errors.server.currentPasswordWrong',
   'Display name is required.': 'errors.server.displayNameRequired',
   'Display name must be at most 100 characters.': 'errors.server.displayNameTooLong',

@@ -18,6 +18,10 @@ import {
   clinicalBody,
   clinicalValuesOf,
   emptyClinicalValues,
+  MAX_HEART_RATE_RANGE,
+  OPTIONAL_CLINICAL_FIELDS,
+  RESTING_BP_RANGE,
+  ST_DEPRESSION_RANGE,
   validateClinical,
   type ClinicalErrors,
   type ClinicalField,
@@ -29,7 +33,10 @@ import { ScreeningState } from './ScreeningState';
 import { StepProgress } from './StepProgress';
 import { useScreeningFromUrl } from './useScreeningFromUrl';
 
-/** Clinical data step (spec §2): the screening's patient, then the seven parameters, saved on the server. */
+/**
+ * Clinical data step (spec §2): the screening's patient, then the seven parameters and, folded under "More
+ * clinical values (optional)", the six more the clinical model uses when given; saved on the server.
+ */
 export function ClinicalDataPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
@@ -60,6 +67,11 @@ const CHEST_PAIN = ['0', '1', '2', '3'] as const;
 const ANGINA = ['0', '1'] as const;
 const VESSELS = ['0', '1', '2', '3'] as const;
 const THALASSEMIA = ['0', '1', '2'] as const;
+const SEXES = ['male', 'female'] as const;
+const RESTING_ECG = ['0', '1', '2'] as const;
+const ST_SLOPE = ['0', '1', '2'] as const;
+
+const isOptional = (name: ClinicalField) => (OPTIONAL_CLINICAL_FIELDS as readonly string[]).includes(name);
 
 function ClinicalForm({ screening }: { screening: Screening }) {
   const { t } = useTranslation();
@@ -67,7 +79,12 @@ function ClinicalForm({ screening }: { screening: Screening }) {
   const save = useSaveClinical();
   const prefilled = Boolean(screening.clinical);
   const [values, setValues] = useState<ClinicalValues>(() =>
-    screening.clinical ? clinicalValuesOf(screening.clinical.parameters) : emptyClinicalValues(),
+    screening.clinical ? clinicalValuesOf(screening.clinical.parameters) : emptyClinicalValues(screening.patient),
+  );
+  const fromRecord = !prefilled && (values.age !== '' || values.sex !== '');
+  // Open when a value other than the record's sex is there (a saved entry, or an error to show).
+  const [moreOpen, setMoreOpen] = useState(() =>
+    OPTIONAL_CLINICAL_FIELDS.some((name) => name !== 'sex' && values[name] !== ''),
   );
   const [errors, setErrors] = useState<ClinicalErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
@@ -105,6 +122,7 @@ function ClinicalForm({ screening }: { screening: Screening }) {
     const first = CLINICAL_FIELDS.find((field) => problems[field]);
     if (first) {
       save.reset();
+      if (isOptional(first)) setMoreOpen(true);
       formRef.current?.querySelector<HTMLElement>(`#clinical-${first}`)?.focus();
       return;
     }
@@ -117,11 +135,17 @@ function ClinicalForm({ screening }: { screening: Screening }) {
     exerciseInducedAngina: ANGINA.map((value) => ({ value, label: t(`clinicalParams.angina.${value}`) })),
     vesselsColoredByFlourosopy: VESSELS.map((value) => ({ value, label: value })),
     thalassemia: THALASSEMIA.map((value) => ({ value, label: t(`clinicalParams.thal.${value}`) })),
+    sex: SEXES.map((value) => ({ value, label: t(`clinicalParams.sexes.${value}`) })),
+    restingEcg: RESTING_ECG.map((value) => ({ value, label: t(`clinicalParams.restingEcgOption.${value}`) })),
+    stSlope: ST_SLOPE.map((value) => ({ value, label: t(`clinicalParams.stSlopeOption.${value}`) })),
   };
 
   const field = (name: ClinicalField, label: string, control: ReactNode) => (
     <div className="field">
-      <label htmlFor={`clinical-${name}`} className="field__label field__label--required">
+      <label
+        htmlFor={`clinical-${name}`}
+        className={isOptional(name) ? 'field__label' : 'field__label field__label--required'}
+      >
         {label}
       </label>
       {control}
@@ -137,7 +161,7 @@ function ClinicalForm({ screening }: { screening: Screening }) {
     name,
     value: values[name],
     disabled: busy,
-    'aria-required': true,
+    'aria-required': !isOptional(name),
     'aria-invalid': errors[name] ? true : undefined,
     'aria-describedby': errors[name] ? `clinical-${name}-error` : undefined,
   });
@@ -155,7 +179,7 @@ function ClinicalForm({ screening }: { screening: Screening }) {
   );
   const select = (name: ClinicalField) => (
     <select {...common(name)} className="select select--input" onChange={(event) => onChange(name, event.target.value)}>
-      <option value="">{t('clinicalParams.select')}</option>
+      <option value="">{isOptional(name) ? t('clinicalParams.notEntered') : t('clinicalParams.select')}</option>
       {(choices[name] ?? []).map((option) => (
         <option key={option.value} value={option.value}>
           {option.label}
@@ -168,6 +192,7 @@ function ClinicalForm({ screening }: { screening: Screening }) {
     <form ref={formRef} className="card form" noValidate onSubmit={onSubmit} aria-busy={busy}>
       <h2 className="section__title">{t('clinical.parametersTitle')}</h2>
       {prefilled ? <p className="notice">{t('clinical.prefilled')}</p> : null}
+      {fromRecord ? <p className="field__help">{t('clinical.fromRecord')}</p> : null}
       <ErrorBanner message={save.isError ? apiErrorMessage(save.error, t('errors.clinicalSaveFailed'), t) : null} />
       <div className="form-grid">
         {field('age', t('clinicalParams.age'), number('age', AGE_MIN, AGE_MAX, '1'))}
@@ -178,6 +203,34 @@ function ClinicalForm({ screening }: { screening: Screening }) {
         {field('vesselsColoredByFlourosopy', t('clinicalParams.vessels'), select('vesselsColoredByFlourosopy'))}
         {field('thalassemia', t('clinicalParams.thalassemia'), select('thalassemia'))}
       </div>
+      <details
+        className="form-more"
+        open={moreOpen}
+        onToggle={(event) => setMoreOpen((event.currentTarget as HTMLDetailsElement).open)}
+      >
+        <summary className="form-more__summary">{t('clinical.moreValues')}</summary>
+        <p className="field__help">{t('clinical.moreValuesHint')}</p>
+        <div className="form-grid">
+          {field('sex', t('clinicalParams.sex'), select('sex'))}
+          {field(
+            'restingBloodPressure',
+            t('clinicalParams.restingBloodPressure'),
+            number('restingBloodPressure', RESTING_BP_RANGE[0], RESTING_BP_RANGE[1]),
+          )}
+          {field('restingEcg', t('clinicalParams.restingEcg'), select('restingEcg'))}
+          {field(
+            'maxHeartRate',
+            t('clinicalParams.maxHeartRate'),
+            number('maxHeartRate', MAX_HEART_RATE_RANGE[0], MAX_HEART_RATE_RANGE[1]),
+          )}
+          {field(
+            'stDepression',
+            t('clinicalParams.stDepression'),
+            number('stDepression', ST_DEPRESSION_RANGE[0], ST_DEPRESSION_RANGE[1], '0.1'),
+          )}
+          {field('stSlope', t('clinicalParams.stSlope'), select('stSlope'))}
+        </div>
+      </details>
       <div className="form-actions">
         <Link to={paths.intake} className="button button--secondary">
           {t('common.back')}
