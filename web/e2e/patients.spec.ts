@@ -80,6 +80,9 @@ test('a doctor adds a patient, finds it, runs diagnostics and continues after a 
   await page.getByLabel('Exercise Induced Angina').selectOption({ label: 'Yes' });
   await page.getByLabel('Vessels Colored by Fluoroscopy').selectOption('1');
   await page.getByLabel('Thalassemia').selectOption({ label: 'Fixed Defect' });
+  await page.getByText('More clinical values (optional)').click();
+  await page.getByLabel('ST Depression, Exercise vs Rest (mm)').fill('1.4');
+  await page.getByLabel('Slope of Peak Exercise ST Segment').selectOption({ label: 'Flat' });
   await page.getByRole('button', { name: 'Continue to PCG Sensor' }).click();
   await expect(page.getByText('Clinical Data Saved!')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/sensor-pcg\\?screening=${screeningId}$`));
@@ -95,6 +98,9 @@ test('a doctor adds a patient, finds it, runs diagnostics and continues after a 
   const history = page.getByRole('table', { name: 'Clinical parameters, newest first' });
   await expect(history).toContainText('Non-anginal Pain');
   await expect(history).toContainText('Fixed Defect');
+  await expect(history).toContainText(
+    'ST Depression, Exercise vs Rest (mm): 1.4; Slope of Peak Exercise ST Segment: Flat',
+  );
 
   // A second doctor sees none of it.
   const other = await browser.newContext({ baseURL });

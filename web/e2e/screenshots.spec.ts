@@ -150,6 +150,11 @@ for (const variant of VARIANTS) {
     await page.goto(`/clinical-data?screening=${screeningId}`);
     await expect(page.locator('.patient-card__name')).toHaveText('María López');
     await shot(page, variant.name, 'clinical-data');
+    // "More clinical values (optional)" opened from the keyboard.
+    await page.locator('.form-more__summary').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.form-more')).toHaveAttribute('open', '');
+    await shot(page, variant.name, 'clinical-data-more');
 
     await page.goto(`/sensor-pcg?screening=${screeningId}`);
     await expect(page.locator('.patient-card__name')).toHaveText('María López');

@@ -20,7 +20,11 @@ function server(handlers: Record<string, Handler> = {}) {
       patient = next;
       return json(200, patient);
     },
-    'GET /api/patients/p-1/clinical': () => json(200, [makeClinicalRecord()]),
+    'GET /api/patients/p-1/clinical': () => {
+      const withMore = makeClinicalRecord({ id: 'c-2' });
+      withMore.parameters = { ...withMore.parameters, sex: 'female', resting_ecg: 1, st_depression: 1.4 };
+      return json(200, [withMore, makeClinicalRecord()]);
+    },
     'GET /api/patients/p-1/screenings': () => json(200, [makeScreening({ clinical: makeClinicalRecord() })]),
     'GET /api/patients/missing': () => json(404, { detail: 'Patient not found.' }),
     'GET /api/analyses': () => json(200, []),
@@ -40,10 +44,14 @@ describe('Patient detail page', () => {
     expect(screen.getByText('Active')).toHaveClass('badge--success');
 
     const history = await screen.findByRole('table', { name: 'Clinical parameters, newest first' });
-    const cells = within(within(history).getAllByRole('row')[1] as HTMLElement)
-      .getAllByRole('cell')
-      .map((cell) => cell.textContent);
-    expect(cells.slice(1)).toEqual(['46', 'Atypical Angina', '210', '95', 'No', '2', 'Reversible Defect']);
+    const cells = (row: number) =>
+      within(within(history).getAllByRole('row')[row] as HTMLElement)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    expect(cells(2).slice(1)).toEqual(['46', 'Atypical Angina', '210', '95', 'No', '2', 'Reversible Defect', '—']);
+    expect(cells(1)[8]).toBe(
+      'Sex: Female; Resting ECG: ST-T Wave Abnormality; ST Depression, Exercise vs Rest (mm): 1.4',
+    );
 
     const screenings = await screen.findByRole('table', { name: 'Screenings, newest first' });
     expect(within(screenings).getByText('In progress')).toBeInTheDocument();

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -41,6 +42,35 @@ function codeOf<K extends string>(value: number, codes: readonly K[]): K | undef
   return codes[value];
 }
 
+/** The optional values of an entry as "label: value" in the reader's language, '—' when none was entered. */
+function optionalValues(p: ClinicalRecord['parameters'], t: TFunction): string {
+  const coded = <K extends string>(
+    value: number | null | undefined,
+    codes: readonly K[],
+    label: (code: K) => string,
+  ) => {
+    if (value === null || value === undefined) return null;
+    const code = codeOf(value, codes);
+    return code ? label(code) : String(value);
+  };
+  const parts: [string, string | null][] = [
+    [t('clinicalParams.sex'), p.sex ? String(t(`clinicalParams.sexes.${p.sex}`)) : null],
+    [t('clinicalParams.restingBloodPressure'), p.resting_blood_pressure?.toString() ?? null],
+    [
+      t('clinicalParams.restingEcg'),
+      coded(p.resting_ecg, ['0', '1', '2'] as const, (c) => t(`clinicalParams.restingEcgOption.${c}`)),
+    ],
+    [t('clinicalParams.maxHeartRate'), p.max_heart_rate?.toString() ?? null],
+    [t('clinicalParams.stDepression'), p.st_depression?.toString() ?? null],
+    [
+      t('clinicalParams.stSlope'),
+      coded(p.st_slope, ['0', '1', '2'] as const, (c) => t(`clinicalParams.stSlopeOption.${c}`)),
+    ],
+  ];
+  const entered = parts.filter(([, value]) => value !== null).map(([label, value]) => `${label}: ${value}`);
+  return entered.length > 0 ? entered.join('; ') : '—';
+}
+
 export function ClinicalHistory({ patientId }: { patientId: string }) {
   const { t } = useTranslation();
   const history = useClinicalHistory(patientId);
@@ -82,6 +112,7 @@ export function ClinicalHistory({ patientId }: { patientId: string }) {
                   return code ? t(`clinicalParams.thal.${code}`) : r.parameters.thalassemia;
                 },
               },
+              { header: t('patientDetail.moreValues'), cell: (r) => optionalValues(r.parameters, t) },
             ]}
           />
         )}
