@@ -2,6 +2,7 @@
 //! patient, in the exact CSV format (and as JSON).
 
 use std::{
+    fmt::Write as _,
     path::{Path, PathBuf},
     process::Command,
 };
@@ -142,8 +143,9 @@ fn synthetic_uci(n: usize, seed: u64) -> String {
             next(15) as f64 / 10.0
         };
         let slope = 1 + next(3);
-        text.push_str(&format!(
-            "{},{},{cp},{},{},{},{},{},{},{oldpeak},{slope},{},{},{}\n",
+        let _ = writeln!(
+            text,
+            "{},{},{cp},{},{},{},{},{},{},{oldpeak},{slope},{},{},{}",
             35 + next(40),
             next(2),
             100 + next(80),
@@ -155,7 +157,7 @@ fn synthetic_uci(n: usize, seed: u64) -> String {
             next(4),
             [3, 6, 7][next(3) as usize],
             if disease { 1 + next(4) } else { 0 },
-        ));
+        );
     }
     text
 }
