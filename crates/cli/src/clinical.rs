@@ -87,26 +87,8 @@ enum Format {
     Json,
 }
 
-/// The seven required input columns, in the spec's order.
-pub const COLUMNS: [&str; 7] = [
-    "age",
-    "chest_pain_type",
-    "cholesterol",
-    "fasting_blood_sugar",
-    "exercise_induced_angina",
-    "vessels_colored_by_flourosopy",
-    "thalassemia",
-];
-
-/// The optional columns (the six more UCI attributes); a CSV may have any of them.
-pub const OPTIONAL_COLUMNS: [&str; 6] = [
-    "sex",
-    "resting_blood_pressure",
-    "resting_ecg",
-    "max_heart_rate",
-    "st_depression",
-    "st_slope",
-];
+/// The input columns: the model's fields ([`clinical::FIELDS`]), the first [`REQUIRED`] required.
+const REQUIRED: usize = 7;
 
 /// Runs `cardio train clinical`.
 pub fn train(args: &TrainClinicalArgs) -> anyhow::Result<()> {
@@ -194,17 +176,12 @@ pub fn parse_csv(text: &str) -> anyhow::Result<Vec<(usize, Result<ClinicalInput,
         .split(',')
         .map(|h| h.trim().trim_matches('"').to_ascii_lowercase())
         .collect();
-    let mut index = [None; 13];
-    for (slot, name) in index.iter_mut().zip(COLUMNS) {
-        *slot = Some(
-            header
-                .iter()
-                .position(|h| h == name)
-                .with_context(|| format!("the CSV has no column {name:?}"))?,
-        );
-    }
-    for (slot, name) in index[7..].iter_mut().zip(OPTIONAL_COLUMNS) {
+    let mut index = [None; clinical::FIELDS.len()];
+    for (k, (slot, name)) in index.iter_mut().zip(clinical::FIELDS).enumerate() {
         *slot = header.iter().position(|h| h == name);
+        if k < REQUIRED && slot.is_none() {
+            anyhow::bail!("the CSV has no column {name:?}");
+        }
     }
     Ok(lines
         .enumerate()
@@ -218,7 +195,10 @@ pub fn parse_csv(text: &str) -> anyhow::Result<Vec<(usize, Result<ClinicalInput,
         .collect())
 }
 
-fn parse_row(cells: &[&str], index: &[Option<usize>; 13]) -> Result<ClinicalInput, String> {
+fn parse_row(
+    cells: &[&str],
+    index: &[Option<usize>; clinical::FIELDS.len()],
+) -> Result<ClinicalInput, String> {
     let name = |k: usize| clinical::FIELDS[k];
     let raw = |k: usize| index[k].and_then(|i| cells.get(i).copied()).unwrap_or("");
     let cell = |k: usize| -> Result<Option<f64>, String> {
