@@ -144,11 +144,14 @@ pub fn predict(args: &PredictArgs) -> anyhow::Result<bool> {
                     p.confidence,
                     p.risk_score
                 );
-                let mut value = serde_json::to_value(&p)?;
-                if let Some(obj) = value.as_object_mut() {
-                    obj.insert("row".into(), row.into());
+                // Whole results are kept only for JSON output (about 18 kB a row as values).
+                if args.format == Format::Json {
+                    let mut value = serde_json::to_value(&p)?;
+                    if let Some(obj) = value.as_object_mut() {
+                        obj.insert("row".into(), row.into());
+                    }
+                    json.push(value);
                 }
-                json.push(value);
             }
             Err(err) => {
                 ok = false;

@@ -313,6 +313,8 @@ pub async fn a_screening_report_has_the_combined_result_its_rule_and_the_strips(
         "Resting blood pressure 145 mm Hg",
         "ST depression 2.3 mm",
         "ST slope Flat",
+        // The clinical result names the values it was computed from.
+        "Computed from Age, Chest pain type, Cholesterol, Fasting blood sugar",
         "Combined result",
         &format!("Overall risk {:.1}% — {band}", risk * 100.0),
         "Overall risk = the highest risk score",

@@ -311,6 +311,25 @@ pub(super) fn write_combined(out: &mut Writer, s: &Strings, combined: Option<&Co
     }
 }
 
+/// The clinical model's `details.attributes_used` in the report's language ("Age, Chest pain type,
+/// ..."); `None` for other results and for those stored before the field existed.
+pub(super) fn fields_used(s: &Strings, details: &serde_json::Value) -> Option<String> {
+    let used = details.get("attributes_used")?.as_array()?;
+    let labels: Vec<&str> = used
+        .iter()
+        .filter_map(|field| {
+            let k = cardio_models::clinical::FIELDS
+                .iter()
+                .position(|f| Some(*f) == field.as_str())?;
+            s.parameter_names
+                .get(k)
+                .or_else(|| s.optional_parameter_names.get(k - s.parameter_names.len()))
+                .copied()
+        })
+        .collect();
+    (!labels.is_empty()).then(|| labels.join(", "))
+}
+
 pub(super) fn write_analysis(
     out: &mut Writer,
     s: &Strings,
@@ -339,6 +358,9 @@ pub(super) fn write_analysis(
     );
     for (label, value) in measured_values(s, &r.details) {
         out.field(&label, &value, LABEL_W);
+    }
+    if let Some(fields) = fields_used(s, &r.details) {
+        out.field(s.computed_from, &fields, LABEL_W);
     }
     if let Some(file) = &a.file_name {
         out.field(s.file, file, LABEL_W);

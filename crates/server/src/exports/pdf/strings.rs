@@ -100,6 +100,8 @@ pub struct Strings {
     pub recorded: &'static str,
     /// "Model".
     pub model: &'static str,
+    /// "Computed from" (the clinical values a clinical result used).
+    pub computed_from: &'static str,
     /// "version".
     pub version: &'static str,
     /// Heading of the recommendations.
@@ -223,6 +225,7 @@ pub const EN: Strings = Strings {
     file: "File",
     recorded: "Analysed",
     model: "Model",
+    computed_from: "Computed from",
     version: "version",
     recommendations: "Recommendations",
     review: "Doctor's review",
@@ -323,6 +326,7 @@ pub const ES: Strings = Strings {
     file: "Archivo",
     recorded: "Analizado",
     model: "Modelo",
+    computed_from: "Calculado con",
     version: "versión",
     recommendations: "Recomendaciones",
     review: "Revisión del médico",
@@ -423,6 +427,7 @@ pub const FR: Strings = Strings {
     file: "Fichier",
     recorded: "Analysé le",
     model: "Modèle",
+    computed_from: "Calculé à partir de",
     version: "version",
     recommendations: "Recommandations",
     review: "Avis du médecin",
@@ -497,6 +502,7 @@ mod tests {
             s.file,
             s.recorded,
             s.model,
+            s.computed_from,
             s.version,
             s.recommendations,
             s.review,
