@@ -14,7 +14,7 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 
 use crate::{
-    helpers::{clinical_form, patient_form, Part, TestApp},
+    helpers::{clinical_form, merge, patient_form, Part, TestApp},
     predict::{realistic_ecg_csv, realistic_pulse_values},
 };
 
@@ -119,7 +119,10 @@ async fn seed(app: &mut TestApp) -> (String, String) {
     let response = app
         .post(
             &format!("/api/patients/{patient}/clinical"),
-            clinical_form(),
+            merge(
+                clinical_form(),
+                json!({"resting_blood_pressure": 138, "st_depression": 1.2, "st_slope": 1}),
+            ),
         )
         .await;
     assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
@@ -214,6 +217,25 @@ pub async fn a_patient_exports_as_a_valid_fhir_r4_bundle(mut app: TestApp) {
     assert_eq!(coded("30525-0")[0]["valueQuantity"]["value"], json!(50.0));
     assert_eq!(coded("2093-3")[0]["valueQuantity"]["unit"], "mg/dL");
     assert_eq!(coded("1558-6").len(), 1);
+    // The optional values entered: blood pressure coded, the others as text; none not entered.
+    assert_eq!(coded("8480-6")[0]["valueQuantity"]["value"], json!(138.0));
+    assert_eq!(coded("8480-6")[0]["valueQuantity"]["code"], "mm[Hg]");
+    let by_text = |text: &str| {
+        observations
+            .iter()
+            .filter(|o| o["code"]["text"] == text)
+            .copied()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        by_text("ST depression induced by exercise relative to rest")[0]["valueQuantity"]["value"],
+        json!(1.2)
+    );
+    assert_eq!(
+        by_text("Slope of the peak exercise ST segment")[0]["valueCodeableConcept"]["text"],
+        "Flat"
+    );
+    assert!(by_text("Resting ECG").is_empty());
     let rates = coded("8867-4");
     assert_eq!(rates.len(), 2);
     assert!(rates
