@@ -54,6 +54,7 @@ describe('PredictionResultView: additional details', () => {
           ],
           attributes_used: ['age', 'chest_pain_type', 'cholesterol', 'thalassemia', 'sex'],
           attributes_missing: ['st_slope'],
+          sex_source: 'patient_record',
         })}
       />,
     );
@@ -67,9 +68,12 @@ describe('PredictionResultView: additional details', () => {
     expect(details).toHaveTextContent('submodel: full');
     expect(details).not.toHaveTextContent('contributions');
     expect(details).not.toHaveTextContent('chest pain asymptomatic');
-    expect(factors).toHaveTextContent('Computed from: Age, Chest Pain Type, Cholesterol (mg/dl), Thalassemia, Sex.');
+    expect(factors).toHaveTextContent(
+      'Computed from: Age, Chest Pain Type, Cholesterol (mg/dl), Thalassemia, Sex. Sex from the patient record.',
+    );
     expect(factors).toHaveTextContent('Not given (the model does without them): Slope of Peak Exercise ST Segment.');
     expect(details).not.toHaveTextContent('attributes');
+    expect(details).not.toHaveTextContent('patient_record');
   });
 });
 

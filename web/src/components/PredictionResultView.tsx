@@ -105,6 +105,7 @@ export function PredictionResultView({
   const shownApart = new Set([
     'attributes_used',
     'attributes_missing',
+    'sex_source',
     ...(factors.length > 0 ? ['contributions'] : []),
   ]);
   const listed = Object.fromEntries(Object.entries(details).filter(([key]) => !shownApart.has(key)));
@@ -177,6 +178,7 @@ export function PredictionResultView({
           {used.length > 0 && (
             <p className="muted">
               {t('results.factors.used', { fields: used.map((field) => t(`clinicalParams.${field}`)).join(', ') })}
+              {details.sex_source === 'patient_record' ? ` ${t('results.factors.sexFromRecord')}` : ''}
             </p>
           )}
           {missing.length > 0 && (
