@@ -187,6 +187,21 @@ const PREDICT_PATHS: [&str; 3] = [
     "/api/predict/ppg/upload",
 ];
 
+/// The model input of the seven-field form the clinical tests send (63, asymptomatic, 286, 100,
+/// angina, two vessels, reversible defect).
+fn seven_fields() -> cardio_models::clinical::ClinicalInput {
+    cardio_models::clinical::ClinicalInput {
+        age: 63.0,
+        chest_pain_type: 3,
+        cholesterol: Some(286.0),
+        fasting_blood_sugar: Some(100.0),
+        exercise_induced_angina: Some(1),
+        vessels_colored_by_flourosopy: Some(2),
+        thalassemia: Some(2),
+        ..Default::default()
+    }
+}
+
 pub async fn a_clinical_prediction_is_returned_stored_and_audited(mut app: TestApp) {
     app.signed_in_doctor().await;
     let patient_id = app.create_patient(patient_form()).await;
@@ -205,16 +220,9 @@ pub async fn a_clinical_prediction_is_returned_stored_and_audited(mut app: TestA
     assert_eq!(response.status, StatusCode::OK, "{}", response.text);
     let body = response.json();
     let expected = cardio_models::clinical::predict(&cardio_models::clinical::ClinicalInput {
-        age: 63.0,
-        chest_pain_type: 3,
-        cholesterol: Some(286.0),
-        fasting_blood_sugar: Some(100.0),
-        exercise_induced_angina: Some(1),
-        vessels_colored_by_flourosopy: Some(2),
-        thalassemia: Some(2),
         // The patient record's.
         sex: Some(cardio_models::clinical::Sex::Female),
-        ..Default::default()
+        ..seven_fields()
     })
     .unwrap();
     assert_eq!(body["model"], "Clinical");
@@ -315,19 +323,13 @@ pub async fn a_clinical_prediction_uses_every_optional_value_given(mut app: Test
     );
     assert_eq!(all["details"]["attributes_missing"], json!([]));
     let expected = cardio_models::clinical::predict(&cardio_models::clinical::ClinicalInput {
-        age: 63.0,
-        chest_pain_type: 3,
-        cholesterol: Some(286.0),
-        fasting_blood_sugar: Some(100.0),
-        exercise_induced_angina: Some(1),
-        vessels_colored_by_flourosopy: Some(2),
-        thalassemia: Some(2),
         sex: Some(cardio_models::clinical::Sex::Male),
         resting_blood_pressure: Some(160.0),
         resting_ecg: Some(2),
         max_heart_rate: Some(108.0),
         st_depression: Some(1.5),
         st_slope: Some(1),
+        ..seven_fields()
     })
     .unwrap();
     assert!((all["risk_score"].as_f64().unwrap() - expected.risk_score).abs() < 1e-12);
