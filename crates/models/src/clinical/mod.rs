@@ -1,8 +1,8 @@
 //! The clinical risk model ("clinical-lr"): the probability of angiographic coronary artery disease
 //! from the intake form's seven parameters (spec §3) and whichever of six more UCI attributes are
 //! known (sex, resting blood pressure, resting ECG, maximal heart rate, ST depression, ST slope),
-//! trained and validated on the UCI Heart Disease data. The model card is `cards/clinical.md`; the trained parameters are `params/clinical.json`,
-//! compiled in and parsed once.
+//! trained and validated on the UCI Heart Disease data. The model card is `cards/clinical.md`; the
+//! trained parameters are `params/clinical.json`, compiled in and parsed once.
 //!
 //! - [`model`]: feature coding, the pattern sub-models (one per combination of given attributes) and
 //!   how an input is scored.
@@ -91,16 +91,6 @@ pub enum Sex {
     Male,
     /// UCI `sex = 0`.
     Female,
-}
-
-impl Sex {
-    /// `male` or `female`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Self::Male => "male",
-            Self::Female => "female",
-        }
-    }
 }
 
 /// Resting blood pressure accepted, mm Hg.
@@ -404,7 +394,7 @@ pub const FIELDS: [&str; 13] = [
 impl ClinicalInput {
     /// The snake_case fields that are given (age and chest pain type always are).
     pub fn given_fields(&self) -> Vec<&'static str> {
-        let given = [
+        let form = [
             true,
             true,
             self.cholesterol.is_some_and(|c| c > 0.0),
@@ -412,16 +402,11 @@ impl ClinicalInput {
             self.exercise_induced_angina.is_some(),
             self.vessels_colored_by_flourosopy.is_some(),
             self.thalassemia.is_some(),
-            self.sex.is_some(),
-            self.resting_blood_pressure.is_some(),
-            self.resting_ecg.is_some(),
-            self.max_heart_rate.is_some(),
-            self.st_depression.is_some(),
-            self.st_slope.is_some(),
         ];
+        let optional = model::Attribute::ALL.map(|a| a.given(self));
         FIELDS
             .iter()
-            .zip(given)
+            .zip(form.into_iter().chain(optional))
             .filter_map(|(f, g)| g.then_some(*f))
             .collect()
     }
