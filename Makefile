@@ -15,7 +15,7 @@ S3_VENV ?= $(HOME)/.cache/cardio/s3-venv
 export TEST_S3_SERVER ?= $(S3_VENV)/bin/moto_server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium s3-server test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput golden train-ppg clean
+.PHONY: help run build build-web deps-web chromium s3-server test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput golden train-ppg train-pcg clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
@@ -27,6 +27,7 @@ help:
 	@echo "make bench-throughput  server CPU per upload vs the model's, p50/p99 at 10/20/50 (SQLite, PostgreSQL)"
 	@echo "make golden       recompute the signal crate's golden vectors with SciPy/NeuroKit2 (venv outside the repo)"
 	@echo "make train-ppg    retrain the PPG rhythm model (trees and waveform network; PyTorch in a venv outside the repo)"
+	@echo "make train-pcg    retrain the heart-sound model (networks and trees; PyTorch in a venv outside the repo)"
 	@echo "make fmt | lint   format | lint everything"
 
 ## Setup -------------------------------------------------------------------------------------------
@@ -133,6 +134,21 @@ train-ppg:
 	cp $(PPG_TRAIN_DIR)/ppg-rhythm-cnn.bin crates/models/params/ppg-rhythm-cnn.bin
 	cargo build --release -p cardio-lab --example ppg_rhythm
 	$(CARGO_TARGET_DIR)/release/examples/ppg_rhythm train
+
+# Retrains the heart-sound model (crates/models/cards/pcg.md): the networks' input (every CinC 2016
+# recording's log-mel spectrogram, written by the Rust code inference uses), the twelve networks
+# (PyTorch in a venv outside the repo; a GPU when there is one, else about an hour on two cores),
+# then the boosted trees and the card's figures. Needs CARDIO_DATASETS.
+PCG_TRAIN_DIR ?= $(HOME)/.cache/cardio/pcg-train
+train-pcg:
+	[ -x $(TRAIN_VENV)/bin/python ] || python3 -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/pip install -q -r training/pcg_cnn/requirements.txt
+	cargo build --release -p cardio-lab --example pcg_model
+	$(CARGO_TARGET_DIR)/release/examples/pcg_model dump $(PCG_TRAIN_DIR)
+	$(TRAIN_VENV)/bin/python training/pcg_cnn/train.py --dump $(PCG_TRAIN_DIR) --out $(PCG_TRAIN_DIR)
+	cp $(PCG_TRAIN_DIR)/pcg-cnn.bin crates/models/params/pcg-cnn.bin
+	cargo build --release -p cardio-lab --example pcg_model
+	$(CARGO_TARGET_DIR)/release/examples/pcg_model train
 
 ## Housekeeping ------------------------------------------------------------------------------------
 fmt: deps-web

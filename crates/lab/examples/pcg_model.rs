@@ -4,6 +4,7 @@
 //! cargo run --release -p cardio-lab --example pcg_model -- train   # writes params, prints report
 //! cargo run --release -p cardio-lab --example pcg_model -- eval    # prints the report
 //! cargo run --release -p cardio-lab --example pcg_model -- time    # ms per 30-s recording
+//! cargo run --release -p cardio-lab --example pcg_model -- dump DIR  # the network's training input
 //! ```
 
 use std::path::PathBuf;
@@ -104,7 +105,17 @@ fn main() -> ExitCode {
             .map(|report| println!("{report}"))
             .map_err(|e| e.to_string()),
         "time" => time(&root),
-        other => Err(format!("unknown mode {other}; use train, eval or time")),
+        "dump" => std::env::args()
+            .nth(2)
+            .ok_or_else(|| "dump needs an output folder".to_string())
+            .and_then(|dir| {
+                let records = pcg_lab::data::load(&root).map_err(|e| e.to_string())?;
+                pcg_lab::spectra::dump(&records, std::path::Path::new(&dir))
+                    .map_err(|e| e.to_string())
+            }),
+        other => Err(format!(
+            "unknown mode {other}; use train, eval, time or dump DIR"
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

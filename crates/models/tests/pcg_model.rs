@@ -135,12 +135,15 @@ fn a_prediction_carries_the_model_probabilities_and_finite_measurements() {
     let sum: f64 = probs.values().map(|v| v.as_f64().unwrap()).sum();
     assert!((sum - 1.0).abs() < 1e-12);
     assert_eq!(probs[&p.label].as_f64().unwrap(), p.confidence);
+    let trees = p.details["classifier_probability_abnormal"]
+        .as_f64()
+        .unwrap();
+    let net = p.details["network_probability_abnormal"].as_f64().unwrap();
     assert_eq!(
-        p.risk_score,
-        p.details["classifier_probability_abnormal"]
-            .as_f64()
-            .unwrap()
+        p.details["probability_abnormal"].as_f64().unwrap(),
+        p.risk_score
     );
+    assert!((p.risk_score - (0.75 * net + 0.25 * trees)).abs() < 1e-12);
     assert_eq!(p.details["model"]["id"], "pcg-gbdt");
     assert!((p.details["heart_rate_bpm"].as_f64().unwrap() - 75.0).abs() < 3.0);
     assert_eq!(p.details["sampling_rate_hz"].as_f64().unwrap(), 1000.0);

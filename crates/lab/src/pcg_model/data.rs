@@ -1,6 +1,7 @@
-//! Loading the PhysioNet/CinC Challenge 2016 training sets (`$CARDIO_DATASETS/cinc2016`, the 1 kHz
-//! subset described in its `SOURCE.md`) and extracting every recording's features, two threads at a
-//! time.
+//! Loading the PhysioNet/CinC Challenge 2016 training set, all 3240 recordings at 1 kHz
+//! (`$CARDIO_DATASETS/cinc2016`, sites a-f, with 300 of site e's normal recordings, and
+//! `$CARDIO_DATASETS/cinc2016_site_e_rest`, the other 1658; see each `SOURCE.md`), and extracting
+//! every recording's features, two threads at a time.
 //!
 //! Liu, C., Springer, D., Li, Q., et al. (2016), "An open access database for the evaluation of heart
 //! sound algorithms", *Physiological Measurement* 37(12), 2181-2213.
@@ -8,6 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use cardio_models::pcg_model::features::{self, Extracted};
+use cardio_models::pcg_model::network::{self, Network};
+use cardio_models::pcg_model::spectrogram;
 
 use super::PcgError;
 
@@ -27,21 +30,35 @@ pub struct Record {
     pub path: PathBuf,
 }
 
-/// The labelled recordings of `root/cinc2016/training-{a..f}` (sites in order, names as listed).
+/// The dataset folders under `$CARDIO_DATASETS` that together hold the 3240 recordings.
+pub const FOLDERS: [&str; 2] = ["cinc2016", "cinc2016_site_e_rest"];
+
+/// The labelled recordings of `root/cinc2016/training-{a..f}` (sites in order, names as listed),
+/// then those of `root/cinc2016_site_e_rest/training-e`.
 ///
 /// # Errors
-/// [`PcgError::MissingDataset`] without the folder; [`PcgError::Parse`] on a malformed
+/// [`PcgError::MissingDataset`] without either folder; [`PcgError::Parse`] on a malformed
 /// `REFERENCE.csv` line.
 pub fn load(root: &Path) -> Result<Vec<Record>, PcgError> {
-    let dir = root.join("cinc2016");
-    if !dir.is_dir() {
-        return Err(PcgError::MissingDataset {
-            path: dir.display().to_string(),
-        });
+    for folder in FOLDERS {
+        let dir = root.join(folder);
+        if !dir.is_dir() {
+            return Err(PcgError::MissingDataset {
+                path: dir.display().to_string(),
+            });
+        }
     }
     let mut records = Vec::new();
-    for site in SITES {
-        let folder = dir.join(format!("training-{site}"));
+    let folders = SITES
+        .iter()
+        .map(|site| {
+            (
+                *site,
+                root.join(FOLDERS[0]).join(format!("training-{site}")),
+            )
+        })
+        .chain([("e", root.join(FOLDERS[1]).join("training-e"))]);
+    for (site, folder) in folders {
         let reference = folder.join("REFERENCE.csv");
         let text = std::fs::read_to_string(&reference).map_err(|_| PcgError::MissingDataset {
             path: reference.display().to_string(),
@@ -74,40 +91,77 @@ pub fn load(root: &Path) -> Result<Vec<Record>, PcgError> {
     Ok(records)
 }
 
-/// The features of one recording file, or the reason it cannot be analysed.
+/// The heart-sound network's probabilities of abnormal for one recording
+/// ([`cardio_models::pcg_model::network`]), each `NaN` when the recording gives no spectrogram.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NetworkScores {
+    /// By the network trained without the recording's outer CV fold.
+    pub cv: f64,
+    /// By the network trained without the recording's site.
+    pub without_site: f64,
+    /// By the deployed network (trained on every recording, this one too).
+    pub deployed: f64,
+}
+
+/// What one recording gives: its features (or why it cannot be analysed) and the network's scores.
+pub type Analysed = (Result<Extracted, String>, NetworkScores);
+
+/// The features of one recording file, or the reason it cannot be analysed, and the scores of the
+/// networks `[cv, without_site, deployed]`.
 ///
 /// # Errors
 /// [`PcgError::Read`] when the file cannot be read.
-pub fn extract_file(path: &Path) -> Result<Result<Extracted, String>, PcgError> {
+pub fn extract_file(path: &Path, nets: [&Network; 3]) -> Result<Analysed, PcgError> {
     let rec = cardio_formats::read_path(path).map_err(|e| PcgError::Read {
         path: path.display().to_string(),
         reason: e.to_string(),
     })?;
-    Ok(features::prepare(&rec)
+    let prepared = features::prepare(&rec);
+    let spec = prepared
+        .as_ref()
+        .ok()
+        .and_then(|p| spectrogram::spectrogram(&p.x));
+    let score = |k: usize| spec.as_ref().map_or(f64::NAN, |s| nets[k].p_abnormal(s));
+    let scores = NetworkScores {
+        cv: score(0),
+        without_site: score(1),
+        deployed: score(2),
+    };
+    let extracted = prepared
         .and_then(|p| features::extract(&p))
-        .map_err(|e| e.to_string()))
+        .map_err(|e| e.to_string());
+    Ok((extracted, scores))
 }
 
-/// What one extraction thread returns: `(record index, features or why not)`.
-type Part = Result<Vec<(usize, Result<Extracted, String>)>, PcgError>;
-
-/// Features of every record, in order, on two threads. A recording that cannot be analysed gets the
-/// reason instead.
+/// Features and network scores of every record, in order, on two threads; `folds` is each
+/// record's outer CV fold. A recording that cannot be analysed gets the reason instead.
 ///
 /// # Errors
-/// [`PcgError::Read`] when a file cannot be read.
-pub fn extract_all(records: &[Record]) -> Result<Vec<Result<Extracted, String>>, PcgError> {
+/// [`PcgError::Read`] when a file cannot be read; [`PcgError::Network`] when the committed
+/// network weights do not load.
+pub fn extract_all(records: &[Record], folds: &[usize]) -> Result<Vec<Analysed>, PcgError> {
     const THREADS: usize = 2;
-    let parts: Vec<Part> = std::thread::scope(|s| {
+    let nets = network::networks().map_err(|e| PcgError::Network(e.to_string()))?;
+    let job = |i: usize| -> Result<Analysed, PcgError> {
+        let r = &records[i];
+        let site = SITES.iter().position(|s| *s == r.site).unwrap_or(0);
+        extract_file(
+            &r.path,
+            [
+                &nets.folds[folds[i]],
+                &nets.without_site[site],
+                &nets.deployed,
+            ],
+        )
+    };
+    let job = &job;
+    let parts: Vec<Result<Vec<(usize, Analysed)>, PcgError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..THREADS)
             .map(|t| {
                 s.spawn(move || {
-                    records
-                        .iter()
-                        .enumerate()
-                        .skip(t)
+                    (t..records.len())
                         .step_by(THREADS)
-                        .map(|(i, r)| extract_file(&r.path).map(|e| (i, e)))
+                        .map(|i| job(i).map(|a| (i, a)))
                         .collect::<Result<Vec<_>, _>>()
                 })
             })
@@ -124,14 +178,19 @@ pub fn extract_all(records: &[Record]) -> Result<Vec<Result<Extracted, String>>,
             })
             .collect()
     });
-    let mut out: Vec<Option<Result<Extracted, String>>> = vec![None; records.len()];
+    let mut out: Vec<Option<Analysed>> = vec![None; records.len()];
     for part in parts {
-        for (i, e) in part? {
-            out[i] = Some(e);
+        for (i, a) in part? {
+            out[i] = Some(a);
         }
     }
+    let none = NetworkScores {
+        cv: f64::NAN,
+        without_site: f64::NAN,
+        deployed: f64::NAN,
+    };
     Ok(out
         .into_iter()
-        .map(|e| e.unwrap_or_else(|| Err("not processed".into())))
+        .map(|a| a.unwrap_or_else(|| (Err("not processed".into()), none)))
         .collect())
 }

@@ -1,12 +1,16 @@
-//! The research side of the heart-sound model ([`cardio_models::pcg_model`]): the CinC 2016 data,
-//! the training of `params/pcg-gbdt.json` and the validation of its model card
-//! (`crates/models/cards/pcg.md`).
+//! The research side of the heart-sound model ([`cardio_models::pcg_model`]): the CinC 2016 data
+//! (all 3240 training recordings), the training of `params/pcg-gbdt.json` (the boosted trees) and
+//! the validation of its model card (`crates/models/cards/pcg.md`), which scores the trees, the
+//! network (`params/pcg-cnn.bin`, trained by `training/pcg_cnn/train.py`) and their blend.
 //!
-//! - [`data`]: loading `cinc2016` and extracting features on two threads.
-//! - [`validation`]: the boosted-tree classifier, 5-fold CV stratified by site and label,
-//!   leave-one-site-out, bootstrap CIs: the model card's table.
+//! - [`data`]: loading `cinc2016` and `cinc2016_site_e_rest`, extracting features and the network's
+//!   probabilities on two threads.
+//! - [`spectra`]: the spectrograms the network's training reads.
+//! - [`validation`]: the boosted-tree classifier, the blend, 5-fold CV stratified by site and
+//!   label, leave-one-site-out, bootstrap CIs: the model card's table.
 
 pub mod data;
+pub mod spectra;
 pub mod validation;
 
 use std::path::Path;
@@ -20,7 +24,7 @@ pub use validation::Report;
 #[derive(Debug, thiserror::Error)]
 pub enum PcgError {
     /// The dataset folder or a file of it is not there.
-    #[error("dataset not found: {path} (unpack cinc2016 into $CARDIO_DATASETS)")]
+    #[error("dataset not found: {path} (unpack cinc2016 and cinc2016_site_e_rest into $CARDIO_DATASETS)")]
     MissingDataset {
         /// The path looked for.
         path: String,
@@ -35,6 +39,9 @@ pub enum PcgError {
         /// What is wrong.
         reason: String,
     },
+    /// The committed network weights do not load.
+    #[error("{0}")]
+    Network(String),
     /// A recording cannot be read.
     #[error("cannot read {path}: {reason}")]
     Read {
@@ -60,12 +67,15 @@ pub fn dataset(root: &Path) -> Result<validation::Dataset, PcgError> {
         })?;
     let refused =
         crate::gate::validation::out_of_fold_refusals(&examples, GateModality::Pcg, "CinC 2016");
-    let extracted = data::extract_all(&records)?
+    let folds = validation::stratified_folds(&records, validation::FOLDS, validation::SEED);
+    let (extracted, network) = data::extract_all(&records, &folds)?
         .into_iter()
         .zip(&records)
-        .map(|(e, r)| {
-            e.map(|mut e| {
-                let out = refused.get(&r.name).copied().unwrap_or(false);
+        .map(|((e, scores), r)| {
+            let e = e.map(|mut e| {
+                let Some(&out) = refused.get(&r.name) else {
+                    return (e.values, e.measured);
+                };
                 if out == e.measured.gate.plausible {
                     e.measured.gate = gate::Verdict {
                         plausible: !out,
@@ -80,16 +90,22 @@ pub fn dataset(root: &Path) -> Result<validation::Dataset, PcgError> {
                     };
                 }
                 (e.values, e.measured)
-            })
+            });
+            (e, scores)
         })
-        .collect();
-    Ok(validation::Dataset { records, extracted })
+        .unzip();
+    Ok(validation::Dataset {
+        records,
+        extracted,
+        network,
+    })
 }
 
 /// Runs the model card's validation (features of all recordings, 5-fold CV, leave-one-site-out).
 ///
 /// # Errors
-/// [`PcgError::MissingDataset`] when `cinc2016` is not unpacked under `root`; [`PcgError::Read`]
+/// [`PcgError::MissingDataset`] when `cinc2016` or `cinc2016_site_e_rest` is not unpacked under
+/// `root`; [`PcgError::Read`]
 /// when a recording cannot be read.
 pub fn evaluate(root: &Path) -> Result<Report, PcgError> {
     let data = dataset(root)?;
@@ -109,7 +125,7 @@ pub fn train(root: &Path) -> Result<(Params, Report), PcgError> {
         version: VERSION.into(),
         training_date: TRAINING_DATE.into(),
         trained_on: format!(
-            "PhysioNet/CinC Challenge 2016 training sets a-f, 1 kHz subset: {} recordings ({} abnormal), {} analysable",
+            "PhysioNet/CinC Challenge 2016 training sets a-f at 1 kHz, all {} recordings ({} abnormal), {} analysable",
             report.records,
             report.abnormal,
             report.records - report.failed.len()

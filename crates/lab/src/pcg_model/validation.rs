@@ -30,9 +30,10 @@ use cardio_models::gbdt::{Gbdt, GbdtConfig};
 pub use cardio_models::pcg_model::decision::{decide, gate, Decision};
 use cardio_models::pcg_model::features::Measured;
 
-use super::data::{Record, SITES};
+use super::data::{NetworkScores, Record, SITES};
 use crate::clinical::metrics::{calibration, delong_ci, Calibration};
 use crate::resample::{self, draw, percentile_linear, SplitMix64};
+use cardio_models::pcg_model::network::blend;
 
 /// The seed of everything random in training and validation.
 pub const SEED: u64 = 0x0C1C_2016;
@@ -130,6 +131,8 @@ pub struct Dataset {
     pub records: Vec<Record>,
     /// Features and measurements, or why the recording could not be analysed.
     pub extracted: Vec<Result<(Vec<f64>, Measured), String>>,
+    /// The heart-sound network's probabilities of abnormal (fold's, site's, deployed network).
+    pub network: Vec<NetworkScores>,
 }
 
 impl Dataset {
@@ -169,6 +172,11 @@ fn probability(data: &Dataset, model: &Gbdt, i: usize) -> f64 {
     data.extracted[i]
         .as_ref()
         .map_or(f64::NAN, |(f, _)| model.predict_proba(f)[1])
+}
+
+/// `Some(p)` for a finite probability.
+fn finite(p: f64) -> Option<f64> {
+    p.is_finite().then_some(p)
 }
 
 fn outcome(data: &Dataset, i: usize, p: f64, min_periodicity: f64) -> Outcome {
@@ -399,6 +407,18 @@ pub struct Importance {
 /// The whole validation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
+    /// Recordings validated (`cardio eval pcg --format json`'s headline keys come first).
+    pub n_recordings: usize,
+    /// Pooled out-of-fold MAcc of the 5-fold CV (the blend, the gate applied).
+    pub cv_macc: f64,
+    /// Its bootstrap 95 % CI, `[low, high]`.
+    pub cv_macc_ci: [f64; 2],
+    /// Mean MAcc over the six held-out sites.
+    pub loso_macc_mean: f64,
+    /// MAcc of each held-out site, by site letter.
+    pub loso_macc_by_site: std::collections::BTreeMap<String, f64>,
+    /// Fraction of recordings called unsure in the CV.
+    pub unsure_rate: f64,
     /// Recordings.
     pub records: usize,
     /// Abnormal recordings.
@@ -418,10 +438,10 @@ pub struct Report {
     /// Calibration of the pooled out-of-fold probability of abnormal, analysable recordings
     /// (the gate not applied).
     pub cv_calibration: Calibration,
-    /// CV specificity with each site-e normal recording weighted by 1958/300, i.e. as if all of
-    /// site e's normal recordings were there (the subset kept 300 of 1958; every other recording
-    /// was kept): `(Se, weighted Sp, MAcc)`, point estimates.
-    pub cv_full_mix: (f64, f64, f64),
+    /// The CV of each part of the blend alone (trees, network), same folds and gate.
+    pub cv_alone: Vec<Scores>,
+    /// Leave-one-site-out mean MAcc of each part alone: `(trees, network)`.
+    pub leave_one_site_out_alone_mean_macc: (f64, f64),
     /// Resubstitution (final model on its own training data): an upper bound, for contrast only.
     pub training_fit: Scores,
     /// Top features of the final model by split gain.
@@ -440,13 +460,19 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
     let n = data.records.len();
     let folds = stratified_folds(&data.records, FOLDS, SEED);
     let mut cv_out: Vec<Option<Outcome>> = vec![None; n];
+    let mut cv_trees: Vec<Option<Outcome>> = vec![None; n];
+    let mut cv_net: Vec<Option<Outcome>> = vec![None; n];
     let mut cv_settings = Vec::new();
     for f in 0..FOLDS {
         let train: Vec<usize> = (0..n).filter(|&i| folds[i] != f).collect();
         let (settings, model) = train_on(data, &train, SEED + f as u64 + 1);
         for i in (0..n).filter(|&i| folds[i] == f) {
-            let p = probability(data, &model, i);
-            cv_out[i] = Some(outcome(data, i, p, settings.min_periodicity));
+            let trees = probability(data, &model, i);
+            let net = data.network[i].cv;
+            let t = settings.min_periodicity;
+            cv_out[i] = Some(outcome(data, i, blend(trees, finite(net)), t));
+            cv_trees[i] = Some(outcome(data, i, trees, t));
+            cv_net[i] = Some(outcome(data, i, net, t));
         }
         cv_settings.push(settings);
     }
@@ -456,6 +482,12 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
         &cv_out,
         SEED,
     );
+    let cv_trees: Vec<Outcome> = cv_trees.into_iter().flatten().collect();
+    let cv_network: Vec<Outcome> = cv_net.into_iter().flatten().collect();
+    let cv_alone = vec![
+        scores("5-fold CV, boosted trees alone", &cv_trees, SEED + 10),
+        scores("5-fold CV, network alone", &cv_network, SEED + 11),
+    ];
     let (p, y): (Vec<f64>, Vec<bool>) = cv_out
         .iter()
         .filter(|o| o.p_abnormal.is_finite())
@@ -477,38 +509,46 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
             )
         })
         .collect();
-    let cv_full_mix = {
-        let (mut kept, mut all) = (0.0_f64, 0.0_f64);
-        for (r, o) in data.records.iter().zip(&cv_out) {
-            if !r.abnormal {
-                let w = if r.site == "e" { 1958.0 / 300.0 } else { 1.0 };
-                all += w;
-                if o.decision == Decision::Normal {
-                    kept += w;
-                }
-            }
-        }
-        let sp = kept / all.max(1e-300);
-        (cv.se.value, sp, f64::midpoint(cv.se.value, sp))
-    };
     let mut loso_settings = Vec::new();
+    let mut loso_alone = [0.0; 2];
     let leave_one_site_out: Vec<Scores> = SITES
         .iter()
         .enumerate()
         .map(|(k, site)| {
             let train: Vec<usize> = (0..n).filter(|&i| data.records[i].site != *site).collect();
             let (settings, model) = train_on(data, &train, SEED + 200 + k as u64);
-            let o: Vec<Outcome> = (0..n)
-                .filter(|&i| data.records[i].site == *site)
-                .map(|i| {
+            let held: Vec<usize> = (0..n).filter(|&i| data.records[i].site == *site).collect();
+            let gate_min = settings.min_periodicity;
+            let trees: Vec<f64> = held.iter().map(|&i| probability(data, &model, i)).collect();
+            let o: Vec<Outcome> = held
+                .iter()
+                .zip(&trees)
+                .map(|(&i, &p)| {
                     outcome(
                         data,
                         i,
-                        probability(data, &model, i),
-                        settings.min_periodicity,
+                        blend(p, finite(data.network[i].without_site)),
+                        gate_min,
                     )
                 })
                 .collect();
+            let alone = |k: usize| {
+                let o: Vec<Outcome> = held
+                    .iter()
+                    .zip(&trees)
+                    .map(|(&i, &p)| {
+                        let p = if k == 0 {
+                            p
+                        } else {
+                            data.network[i].without_site
+                        };
+                        outcome(data, i, p, gate_min)
+                    })
+                    .collect();
+                se_sp(&o).2
+            };
+            loso_alone[0] += alone(0);
+            loso_alone[1] += alone(1);
             loso_settings.push(settings);
             scores(
                 &format!("train on the other sites, test on site {site}"),
@@ -524,12 +564,11 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
     let fit_out: Vec<Outcome> = all
         .iter()
         .map(|&i| {
-            outcome(
-                data,
-                i,
+            let p = blend(
                 probability(data, &model, i),
-                settings.min_periodicity,
-            )
+                finite(data.network[i].deployed),
+            );
+            outcome(data, i, p, settings.min_periodicity)
         })
         .collect();
     let training_fit = scores("final model on its own training data", &fit_out, SEED + 400);
@@ -546,6 +585,16 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
     top.sort_by(|a, b| b.share.total_cmp(&a.share));
     top.truncate(12);
     let report = Report {
+        n_recordings: n,
+        cv_macc: cv.macc.value,
+        cv_macc_ci: [cv.macc.low, cv.macc.high],
+        loso_macc_mean: leave_one_site_out_mean_macc,
+        loso_macc_by_site: SITES
+            .iter()
+            .zip(&leave_one_site_out)
+            .map(|(site, s)| ((*site).to_string(), s.macc.value))
+            .collect(),
+        unsure_rate: cv.unsure_fraction,
         records: n,
         abnormal: data.records.iter().filter(|r| r.abnormal).count(),
         failed: data
@@ -560,7 +609,8 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
         leave_one_site_out,
         leave_one_site_out_mean_macc,
         cv_calibration,
-        cv_full_mix,
+        cv_alone,
+        leave_one_site_out_alone_mean_macc: (loso_alone[0] / 6.0, loso_alone[1] / 6.0),
         training_fit,
         top_features: top,
         cv_settings,
@@ -605,6 +655,9 @@ impl fmt::Display for Report {
         );
         let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
         let _ = writeln!(s, "{}", row(&self.cv));
+        for part in &self.cv_alone {
+            let _ = writeln!(s, "{}", row(part));
+        }
         for site in &self.cv_per_site {
             let _ = writeln!(s, "{}", row(site));
         }
@@ -619,8 +672,8 @@ impl fmt::Display for Report {
         );
         let _ = writeln!(
             s,
-            "CV reweighted to the site mix of all 3240 challenge recordings (site-e normals x 1958/300): Se {:.3}, Sp {:.3}, MAcc {:.3}",
-            self.cv_full_mix.0, self.cv_full_mix.1, self.cv_full_mix.2
+            "Leave-one-site-out mean MAcc of each part alone: boosted trees {:.3}, network {:.3}",
+            self.leave_one_site_out_alone_mean_macc.0, self.leave_one_site_out_alone_mean_macc.1
         );
         let _ = writeln!(
             s,

@@ -53,9 +53,10 @@ pub fn gate(m: &Measured, min_periodicity: f64, min_cycles: usize) -> Option<Str
     None
 }
 
-/// The decision from the gate and the probability of abnormal.
+/// The decision from the gate and the probability of abnormal (`unsure` when the gate refuses the
+/// recording or there is no probability).
 pub fn decide(gated_out: bool, p_abnormal: f64, threshold: f64) -> Decision {
-    if gated_out {
+    if gated_out || !p_abnormal.is_finite() {
         Decision::Unsure
     } else if p_abnormal >= threshold {
         Decision::Abnormal

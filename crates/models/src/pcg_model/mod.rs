@@ -1,13 +1,18 @@
-//! The heart-sound model ("pcg-gbdt"): a phonocardiogram (any rate from 1 kHz up, resampled to
-//! 1 kHz) to `normal`, `abnormal` or `unsure` (quality too poor to judge, as the PhysioNet/CinC
-//! Challenge 2016 allowed), trained and validated on the challenge's training sets. The model card is
-//! `cards/pcg.md`; the trained parameters are `params/pcg-gbdt.json`, compiled in and parsed once.
+//! The heart-sound model ("pcg-gbdt", the id kept from its first version): a phonocardiogram (any
+//! rate from 1 kHz up, resampled to 1 kHz) to `normal`, `abnormal` or `unsure` (quality too poor to
+//! judge, as the PhysioNet/CinC Challenge 2016 allowed), trained and validated on the challenge's
+//! 3240 training recordings. Its probability of abnormal blends a small convolutional network on
+//! the log-mel spectrogram with boosted trees on segmentation features (Potes et al. 2016). The
+//! model card is `cards/pcg.md`; the trained parameters are `params/pcg-gbdt.json` (trees) and
+//! `params/pcg-cnn.bin` (network), compiled in and parsed once.
 //!
 //! - [`features`]: preparation (channel, resampling, the first [`features::MAX_SECONDS`] s) and the
 //!   segmentation-based features (timing, band energies of S1/systole/S2/diastole, MFCC-like
 //!   cepstra, spectral and quality measures).
 //! - [`hsmm`]: a duration-dependent (semi-Markov) S1/systole/S2/diastole segmentation whose
 //!   cycles give a second block of per-cycle features.
+//! - [`spectrogram`]: the network's input, a log-mel spectrogram normalised per recording.
+//! - [`network`]: the network, its weights and the blend with the trees.
 //! - [`decision`]: the quality gate (`unsure`) and the decision from the probability of abnormal.
 //!
 //! Loading `cinc2016`, the training and the validation of the model card (5-fold CV stratified by
@@ -40,6 +45,8 @@
 pub mod decision;
 pub mod features;
 pub mod hsmm;
+pub mod network;
+pub mod spectrogram;
 
 use std::sync::OnceLock;
 
@@ -55,9 +62,9 @@ pub use decision::Decision;
 /// Identifier of the model in results and parameters.
 pub const MODEL_ID: &str = "pcg-gbdt";
 /// Version of the model; bump it when the features, training or data change.
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "2.0.0";
 /// Training date written into the parameters (a constant so that training is reproducible).
-pub const TRAINING_DATE: &str = "2026-11-22";
+pub const TRAINING_DATE: &str = "2026-11-26";
 /// Where `cardio train pcg` writes the parameters.
 pub const PARAMS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/pcg-gbdt.json");
 /// Name of the headline metric in results.
@@ -182,12 +189,15 @@ impl Model {
         let extracted =
             features::extract(&prepared).map_err(|e| PredictError::Unusable(e.to_string()))?;
         let p = &self.params;
+        let nets = network::networks().map_err(|e| PredictError::ModelNotLoaded(e.to_string()))?;
+        let p_network = spectrogram::spectrogram(&prepared.x).map(|s| nets.deployed.p_abnormal(&s));
         let probs = p.classifier.predict_proba(&extracted.values);
-        let p_abnormal = probs
+        let p_trees = probs
             .get(1)
             .copied()
             .filter(|v| v.is_finite())
             .unwrap_or(0.5);
+        let p_abnormal = network::blend(p_trees, p_network);
         let m = &extracted.measured;
         // Loaded here so that a gate that cannot load is a 503, not an unsure result.
         gate::gate(GateModality::Pcg)?;
@@ -222,7 +232,9 @@ impl Model {
             "probabilities".into(),
             json!({"normal": prob_normal, "abnormal": prob_abnormal, "unsure": prob_unsure}),
         );
-        details.insert("classifier_probability_abnormal".into(), json!(p_abnormal));
+        details.insert("classifier_probability_abnormal".into(), json!(p_trees));
+        details.insert("network_probability_abnormal".into(), num(p_network));
+        details.insert("probability_abnormal".into(), json!(p_abnormal));
         details.insert("heart_rate_bpm".into(), timing(m.heart_rate_bpm));
         details.insert("systole_s".into(), timing(m.systole_s));
         details.insert("median_cycle_s".into(), timing(m.median_cycle_s));

@@ -18,15 +18,14 @@
 //! threshold chosen inside that fold's training patients), then the deployed one. The format is
 //! little-endian: `CPPGCNN1`, a `u32` count, and per network its `f32` blend weight and threshold,
 //! each convolution's weight `[out][in][tap]` and bias, and the head's weight `[6][64]` and bias.
-//! This forward pass is written here (a few loops) rather than through a neural-network runtime:
-//! the model is too small to be worth a dependency, and the loops over contiguous time are left to
-//! the compiler to vectorise.
+//! The forward pass is [`crate::conv1d`]'s.
 
 use std::sync::OnceLock;
 
 use cardio_signal::resample::Resampler;
 
 use super::PpgRhythmError;
+use crate::conv1d::{softmax, Reader, Stack};
 
 /// The rate the network reads, Hz.
 pub const RATE_HZ: f64 = 50.0;
@@ -49,17 +48,6 @@ const LAYERS: [(usize, usize, usize); 5] = [
 /// Rhythm classes of the head.
 const CLASSES: usize = 6;
 
-/// One convolution with its batch norm folded in.
-#[derive(Debug, Clone, PartialEq)]
-struct Conv {
-    cin: usize,
-    cout: usize,
-    taps: usize,
-    /// `[out][in][tap]`.
-    weight: Vec<f32>,
-    bias: Vec<f32>,
-}
-
 /// One trained network and the blend it was validated with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Network {
@@ -67,10 +55,8 @@ pub struct Network {
     pub blend_weight: f64,
     /// AF threshold on the blended `P(af)`.
     pub threshold: f64,
-    convs: Vec<Conv>,
-    /// `[6][64]`.
-    head_weight: Vec<f32>,
-    head_bias: Vec<f32>,
+    /// The convolutions and the head (six logits).
+    stack: Stack,
 }
 
 /// The networks of the weights file: one per outer CV fold, then the deployed one.
@@ -80,28 +66,6 @@ pub struct Networks {
     pub folds: Vec<Network>,
     /// The network trained on every patient.
     pub deployed: Network,
-}
-
-/// Reads little-endian `f32`s off the front of a byte slice.
-struct Reader<'a> {
-    bytes: &'a [u8],
-}
-
-impl Reader<'_> {
-    fn floats(&mut self, n: usize) -> Result<Vec<f32>, PpgRhythmError> {
-        let size = n * 4;
-        if self.bytes.len() < size {
-            return Err(PpgRhythmError::Params(
-                "the network weights end too early".into(),
-            ));
-        }
-        let (head, rest) = self.bytes.split_at(size);
-        self.bytes = rest;
-        Ok(head
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
-    }
 }
 
 impl Networks {
@@ -118,40 +82,25 @@ impl Networks {
         if !(2..=64).contains(&count) {
             return Err(bad(&format!("{count} networks (2 to 64 expected)")));
         }
-        let mut r = Reader {
-            bytes: &bytes[12..],
-        };
+        let mut r = Reader::new(&bytes[12..]);
+        let short = || PpgRhythmError::Params("the network weights end too early".into());
         let mut nets = Vec::with_capacity(count);
         for _ in 0..count {
-            let blend = r.floats(2)?;
-            let convs = LAYERS
-                .iter()
-                .map(|&(cin, cout, taps)| {
-                    Ok(Conv {
-                        cin,
-                        cout,
-                        taps,
-                        weight: r.floats(cout * cin * taps)?,
-                        bias: r.floats(cout)?,
-                    })
-                })
-                .collect::<Result<Vec<_>, PpgRhythmError>>()?;
-            let width = LAYERS[LAYERS.len() - 1].1;
+            let blend = r.floats(2).ok_or_else(short)?;
+            let stack = Stack::read(&mut r, &LAYERS, CLASSES).ok_or_else(short)?;
             // Stored as f32: back to the decimal the training chose (its grids are in 0.01 steps).
             let decimal = |v: f32| (f64::from(v) * 1e6).round() / 1e6;
             let net = Network {
                 blend_weight: decimal(blend[0]),
                 threshold: decimal(blend[1]),
-                convs,
-                head_weight: r.floats(CLASSES * width)?,
-                head_bias: r.floats(CLASSES)?,
+                stack,
             };
             if !(0.0..=1.0).contains(&net.blend_weight) || !(0.0..=1.0).contains(&net.threshold) {
                 return Err(bad("a blend weight or threshold outside 0-1"));
             }
             nets.push(net);
         }
-        if !r.bytes.is_empty() {
+        if !r.is_empty() {
             return Err(bad("trailing bytes"));
         }
         let deployed = nets.pop().ok_or_else(|| bad("no network"))?;
@@ -238,102 +187,13 @@ pub fn blend(tree: [f64; 6], net: Option<[f64; 6]>, weight: f64) -> [f64; 6] {
     out
 }
 
-/// Output channels of one register tile.
-const TILE_OUT: usize = 2;
-/// Time steps of one register tile.
-const TILE_TIME: usize = 16;
-
-impl Conv {
-    /// `same`-padded convolution of `input` (`cin` rows of `len`) followed by ReLU.
-    ///
-    /// Computed in tiles of [`TILE_OUT`] channels by [`TILE_TIME`] steps whose sums stay in
-    /// registers over the whole reduction (inputs × taps), from a zero-padded copy of the input, so
-    /// that the loops have fixed lengths the compiler turns into vector instructions.
-    fn forward(&self, input: &[f32], len: usize) -> Vec<f32> {
-        let pad = self.taps / 2;
-        let tiles = len.div_ceil(TILE_TIME);
-        let stride = tiles * TILE_TIME + 2 * pad;
-        let mut padded = vec![0.0f32; self.cin * stride];
-        for (dst, src) in padded.chunks_exact_mut(stride).zip(input.chunks_exact(len)) {
-            dst[pad..pad + len].copy_from_slice(src);
-        }
-        let mut out = vec![0.0f32; self.cout * len];
-        let span = TILE_TIME + self.taps - 1;
-        for o in (0..self.cout).step_by(TILE_OUT) {
-            let outs = TILE_OUT.min(self.cout - o);
-            for tile in 0..tiles {
-                let t0 = tile * TILE_TIME;
-                let mut acc = [[0.0f32; TILE_TIME]; TILE_OUT];
-                for (r, a) in acc.iter_mut().enumerate().take(outs) {
-                    *a = [self.bias[o + r]; TILE_TIME];
-                }
-                for (i, row) in padded.chunks_exact(stride).enumerate() {
-                    let xs = &row[t0..t0 + span];
-                    for j in 0..self.taps {
-                        let mut xv = [0.0f32; TILE_TIME];
-                        xv.copy_from_slice(&xs[j..j + TILE_TIME]);
-                        for (r, a) in acc.iter_mut().enumerate().take(outs) {
-                            let w = self.weight[((o + r) * self.cin + i) * self.taps + j];
-                            for (s, x) in a.iter_mut().zip(xv) {
-                                *s += w * x;
-                            }
-                        }
-                    }
-                }
-                for (r, a) in acc.iter().enumerate().take(outs) {
-                    let n = TILE_TIME.min(len - t0);
-                    let dst = &mut out[(o + r) * len + t0..][..n];
-                    for (d, v) in dst.iter_mut().zip(a) {
-                        *d = v.max(0.0);
-                    }
-                }
-            }
-        }
-        out
-    }
-}
-
-/// Max-pool by 2 of `channels` rows of `len` (a last odd sample is dropped).
-fn max_pool(x: &[f32], len: usize) -> (Vec<f32>, usize) {
-    let half = len / 2;
-    let out = x
-        .chunks_exact(len)
-        .flat_map(|row| (0..half).map(move |t| row[2 * t].max(row[2 * t + 1])))
-        .collect();
-    (out, half)
-}
-
 impl Network {
     /// The six rhythm probabilities (sinus, PVC, PAC, VT, SVT, AF) of a [`prepare`]d window.
     pub fn probabilities(&self, input: &[f32]) -> [f64; 6] {
-        let mut h = input.to_vec();
-        let mut len = input.len();
-        let last = self.convs.len() - 1;
-        for (k, conv) in self.convs.iter().enumerate() {
-            h = conv.forward(&h, len);
-            if k < last && len >= 2 {
-                (h, len) = max_pool(&h, len);
-            }
-        }
-        let pooled: Vec<f64> = h
-            .chunks_exact(len.max(1))
-            .map(|row| row.iter().map(|&v| f64::from(v)).sum::<f64>() / len.max(1) as f64)
-            .collect();
-        let mut logits = [0.0f64; CLASSES];
-        for (c, l) in logits.iter_mut().enumerate() {
-            let w = &self.head_weight[c * pooled.len()..(c + 1) * pooled.len()];
-            *l = f64::from(self.head_bias[c])
-                + w.iter()
-                    .zip(&pooled)
-                    .map(|(&a, b)| f64::from(a) * b)
-                    .sum::<f64>();
-        }
-        let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let exp: Vec<f64> = logits.iter().map(|l| (l - top).exp()).collect();
-        let sum: f64 = exp.iter().sum();
+        let probs = softmax(&self.stack.logits(input, input.len()));
         let mut p = [0.0; CLASSES];
-        for (d, e) in p.iter_mut().zip(&exp) {
-            *d = e / sum;
+        for (d, v) in p.iter_mut().zip(probs) {
+            *d = v;
         }
         p
     }
