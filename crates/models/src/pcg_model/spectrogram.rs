@@ -48,22 +48,29 @@ fn mel(hz: f64) -> f64 {
     2595.0 * (1.0 + hz / 700.0).log10()
 }
 
-fn hz(mel: f64) -> f64 {
-    700.0 * (10f64.powf(mel / 2595.0) - 1.0)
-}
-
-/// The triangular filters, `[band][bin]` over the `FRAME / 2 + 1` bins of a 1 kHz frame.
-fn filterbank() -> Vec<Vec<f64>> {
-    let bins = FRAME / 2 + 1;
-    let bin_hz = 1000.0 / FRAME as f64;
-    let (lo, hi) = (mel(LOW_HZ), mel(HIGH_HZ));
-    let edges: Vec<f64> = (0..BANDS + 2)
-        .map(|k| hz(lo + (hi - lo) * k as f64 / (BANDS + 1) as f64))
+/// Triangular filters equally spaced on the HTK mel scale from `low_hz` to `high_hz`, `[band][bin]`
+/// over the `frame / 2 + 1` bins of a `frame`-sample FFT at `rate_hz` (Davis S, Mermelstein P,
+/// "Comparison of parametric representations for monosyllabic word recognition in continuously
+/// spoken sentences", *IEEE Trans. ASSP* 28(4), 1980). Shared with the trees' cepstra.
+pub(crate) fn mel_filters(
+    bands: usize,
+    low_hz: f64,
+    high_hz: f64,
+    frame: usize,
+    rate_hz: f64,
+) -> Vec<Vec<f64>> {
+    let bin_hz = rate_hz / frame as f64;
+    let (lo, hi) = (mel(low_hz), mel(high_hz));
+    let edges: Vec<f64> = (0..bands + 2)
+        .map(|k| {
+            let m = lo + (hi - lo) * k as f64 / (bands + 1) as f64;
+            700.0 * (10f64.powf(m / 2595.0) - 1.0)
+        })
         .collect();
-    (0..BANDS)
+    (0..bands)
         .map(|b| {
             let (left, centre, right) = (edges[b], edges[b + 1], edges[b + 2]);
-            (0..bins)
+            (0..=frame / 2)
                 .map(|k| {
                     let f = k as f64 * bin_hz;
                     if f <= left || f >= right {
@@ -77,6 +84,11 @@ fn filterbank() -> Vec<Vec<f64>> {
                 .collect()
         })
         .collect()
+}
+
+/// The network's filters, `[band][bin]` over the `FRAME / 2 + 1` bins of a 1 kHz frame.
+fn filterbank() -> Vec<Vec<f64>> {
+    mel_filters(BANDS, LOW_HZ, HIGH_HZ, FRAME, 1000.0)
 }
 
 /// A log-mel spectrogram before normalisation: the natural log of each band's power, relative to

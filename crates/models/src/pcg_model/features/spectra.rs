@@ -89,38 +89,10 @@ pub(super) fn band_power(psd: &[f64], lo: f64, hi: f64) -> f64 {
         .sum()
 }
 
-pub(super) fn mel(f: f64) -> f64 {
-    2595.0 * (1.0 + f / 700.0).log10()
-}
-
-/// Triangular mel filters over 25-400 Hz on the FFT bins (Davis, S., Mermelstein, P. (1980),
-/// "Comparison of parametric representations for monosyllabic word recognition in continuously
-/// spoken sentences", *IEEE Trans. Acoust. Speech Signal Process.* 28(4), 357-366).
+/// Triangular mel filters over 25-400 Hz on the FFT bins (Davis & Mermelstein 1980; the filters
+/// of [`crate::pcg_model::spectrogram::mel_filters`]).
 pub(super) fn mel_bank() -> Vec<Vec<f64>> {
-    let (m_lo, m_hi) = (mel(25.0), mel(400.0));
-    let edges: Vec<f64> = (0..N_MEL + 2)
-        .map(|i| {
-            let m = m_lo + (m_hi - m_lo) * i as f64 / (N_MEL + 1) as f64;
-            700.0 * (10f64.powf(m / 2595.0) - 1.0)
-        })
-        .collect();
-    (0..N_MEL)
-        .map(|j| {
-            let (a, b, c) = (edges[j], edges[j + 1], edges[j + 2]);
-            (0..=FRAME / 2)
-                .map(|k| {
-                    let f = k as f64 * bin_hz();
-                    if f <= a || f >= c {
-                        0.0
-                    } else if f <= b {
-                        (f - a) / (b - a)
-                    } else {
-                        (c - f) / (c - b)
-                    }
-                })
-                .collect()
-        })
-        .collect()
+    crate::pcg_model::spectrogram::mel_filters(N_MEL, 25.0, 400.0, FRAME, ANALYSIS_HZ)
 }
 
 /// MFCC-like coefficients c0..c11 of a power spectrum (log mel energies, DCT-II), the spectrum
