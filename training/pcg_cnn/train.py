@@ -25,11 +25,15 @@ import gzip
 import json
 import os
 import struct
+import sys
 import time
 
 import numpy as np
 import torch
 from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from cnn_weights import write_network  # noqa: E402
 
 BANDS = 20
 CLIP = 8.0
@@ -233,17 +237,7 @@ def write_weights(path, nets):
         fh.write(b"CPCGCNN1")
         fh.write(struct.pack("<I", len(nets)))
         for net in nets:
-            mods = list(net.features)
-            convs = [m for m in mods if isinstance(m, nn.Conv1d)]
-            bns = [m for m in mods if isinstance(m, nn.BatchNorm1d)]
-            for conv, bn in zip(convs, bns):
-                scale = (bn.weight / torch.sqrt(bn.running_var + bn.eps)).detach().cpu().double()
-                wgt = conv.weight.detach().cpu().double() * scale[:, None, None]
-                b = (conv.bias.detach().cpu().double() - bn.running_mean.detach().cpu().double()) * scale + bn.bias.detach().cpu().double()
-                fh.write(wgt.numpy().astype("<f4").tobytes())
-                fh.write(b.numpy().astype("<f4").tobytes())
-            fh.write(net.head.weight.detach().cpu().numpy().astype("<f4").tobytes())
-            fh.write(net.head.bias.detach().cpu().numpy().astype("<f4").tobytes())
+            write_network(fh, net)
 
 
 def main():

@@ -23,6 +23,7 @@ import csv
 import json
 import os
 import struct
+import sys
 import time
 
 import numpy as np
@@ -30,6 +31,9 @@ import scipy.io
 import torch
 from scipy.signal import resample_poly
 from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from cnn_weights import write_network  # noqa: E402
 
 RATE = 50  # Hz the network reads
 SAMPLES = 500  # 10 s
@@ -157,17 +161,7 @@ def write_weights(path, nets, blends):
         fh.write(struct.pack("<I", len(nets)))
         for net, (wt, t) in zip(nets, blends):
             fh.write(struct.pack("<ff", wt, t))
-            mods = list(net.features)
-            convs = [m for m in mods if isinstance(m, nn.Conv1d)]
-            bns = [m for m in mods if isinstance(m, nn.BatchNorm1d)]
-            for conv, bn in zip(convs, bns):
-                scale = (bn.weight / torch.sqrt(bn.running_var + bn.eps)).detach().cpu().double()
-                wgt = conv.weight.detach().cpu().double() * scale[:, None, None]
-                b = (conv.bias.detach().cpu().double() - bn.running_mean.detach().cpu().double()) * scale + bn.bias.detach().cpu().double()
-                fh.write(wgt.numpy().astype("<f4").tobytes())
-                fh.write(b.numpy().astype("<f4").tobytes())
-            fh.write(net.head.weight.detach().cpu().numpy().astype("<f4").tobytes())
-            fh.write(net.head.bias.detach().cpu().numpy().astype("<f4").tobytes())
+            write_network(fh, net)
 
 
 def main():

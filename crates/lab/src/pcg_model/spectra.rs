@@ -17,7 +17,7 @@ use std::path::Path;
 use cardio_models::pcg_model::{features, spectrogram};
 
 use super::data::Record;
-use super::validation::{stratified_folds, FOLDS, SEED};
+use super::validation::{par_map, stratified_folds, FOLDS, SEED};
 use super::PcgError;
 
 /// Quantisation steps per unit of the natural log.
@@ -56,35 +56,7 @@ pub fn dump(records: &[Record], dir: &Path) -> Result<(), PcgError> {
     };
     std::fs::create_dir_all(dir).map_err(write_err)?;
     let folds = stratified_folds(records, FOLDS, SEED);
-    let specs: Vec<Result<Option<spectrogram::LogMel>, PcgError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..2)
-            .map(|t| {
-                s.spawn(move || {
-                    records
-                        .iter()
-                        .skip(t)
-                        .step_by(2)
-                        .map(|r| of_file(&r.path))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        let parts: Vec<Vec<_>> = handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect();
-        let mut iters: Vec<_> = parts.into_iter().map(IntoIterator::into_iter).collect();
-        (0..records.len())
-            .map(|i| {
-                iters[i % 2].next().unwrap_or_else(|| {
-                    Err(PcgError::Read {
-                        path: records[i].path.display().to_string(),
-                        reason: "spectrogram thread failed".into(),
-                    })
-                })
-            })
-            .collect()
-    });
+    let specs = par_map(records, |r| of_file(&r.path));
     let mut index = String::from("name,site,abnormal,fold,frames,offset\n");
     let mut bytes = Vec::new();
     for ((r, fold), spec) in records.iter().zip(&folds).zip(specs) {

@@ -93,7 +93,7 @@ pub struct Settings {
 }
 
 /// Runs `f` on every job, two threads at a time, results in job order.
-fn par_map<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
+pub(crate) fn par_map<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
     const THREADS: usize = 2;
     let f = &f;
     let mut out: Vec<Option<R>> = std::thread::scope(|s| {
