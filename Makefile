@@ -146,7 +146,7 @@ train-pcg:
 	cargo build --release -p cardio-lab --example pcg_model
 	$(CARGO_TARGET_DIR)/release/examples/pcg_model dump $(PCG_TRAIN_DIR)
 	$(TRAIN_VENV)/bin/python training/pcg_cnn/train.py --dump $(PCG_TRAIN_DIR) --out $(PCG_TRAIN_DIR)
-	cp $(PCG_TRAIN_DIR)/pcg-cnn.bin crates/models/params/pcg-cnn.bin
+	cp $(PCG_TRAIN_DIR)/pcg-cnn.bin $(PCG_TRAIN_DIR)/pcg-cnn-inner.bin crates/models/params/
 	cargo build --release -p cardio-lab --example pcg_model
 	$(CARGO_TARGET_DIR)/release/examples/pcg_model train
 

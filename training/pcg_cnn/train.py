@@ -12,7 +12,10 @@ Rust validation's own, stratified by site and label) and spectrogram.
 
 Trains, in this order, one network per outer CV fold (without that fold), one per site (without
 that site: the leave-one-site-out check) and the deployed one (every recording), and writes them to
-`pcg-cnn.bin` (see `write_weights`). Training crops are 6 s, drawn with each recording weighted so
+`pcg-cnn.bin` (see `write_weights`); then, for each outer fold, one network per fold of its inner
+5-fold CV (the inner folds of the Rust validation's settings choice, `innerK` in the index), whose
+out-of-fold probabilities choose the blend weight and threshold of that outer fold without looking
+at its test recordings, written in half precision to `pcg-cnn-inner.bin`. Training crops are 6 s, drawn with each recording weighted so
 that both labels weigh the same and large sites do not drown small ones (1/sqrt of the size of its
 site-and-label stratum); augmentation imitates other devices, rooms and heart rates (see
 `Data.crops`): noise added in the power domain, a band tilt, a time stretch, band and time masks.
@@ -96,6 +99,7 @@ class Data:
         self.y = np.array([int(r["abnormal"]) for r in self.rows])
         self.site = np.array([SITES.index(r["site"]) for r in self.rows])
         self.fold = np.array([int(r["fold"]) for r in self.rows])
+        self.inner = np.array([[int(r[f"inner{k}"]) for k in range(FOLDS)] for r in self.rows])
         self.device = device
 
     def crops(self, idx, rng, augment):
@@ -230,14 +234,25 @@ def auroc(y, p):
     return float(((pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()) / (len(pos) * len(neg)))
 
 
-def write_weights(path, nets):
-    """Little-endian: b"CPCGCNN1", u32 network count, then per network, per conv layer, the
-    batch-norm-folded weight [cout][cin][k] and bias [cout]; then the head weight [2][64] and bias [2]."""
+def write_weights(path, nets, magic=b"CPCGCNN1", dtype="<f4"):
+    """Little-endian: `magic`, u32 network count, then per network, per conv layer, the
+    batch-norm-folded weight [cout][cin][k] and bias [cout]; then the head weight [2][64] and bias
+    [2]; f32 (`CPCGCNN1`) or f16 (`CPCGCNH1`, the inner networks)."""
     with open(path, "wb") as fh:
-        fh.write(b"CPCGCNN1")
+        fh.write(magic)
         fh.write(struct.pack("<I", len(nets)))
         for net in nets:
-            write_network(fh, net)
+            write_network(fh, net, dtype)
+
+
+MAIN = FOLDS + len(SITES) + 1  # networks of pcg-cnn.bin
+INNER = FOLDS * FOLDS  # networks of pcg-cnn-inner.bin (outer fold k, inner fold j at 5k + j)
+
+
+def write_all(out, nets):
+    """`nets` indexed as the jobs: the first MAIN to pcg-cnn.bin, the INNER after them to pcg-cnn-inner.bin."""
+    write_weights(os.path.join(out, "pcg-cnn.bin"), nets[:MAIN])
+    write_weights(os.path.join(out, "pcg-cnn-inner.bin"), nets[MAIN:], b"CPCGCNH1", "<f2")
 
 
 def main():
@@ -248,8 +263,8 @@ def main():
     ap.add_argument("--seed", type=int, default=20160911)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--smoke", action="store_true", help="256 crops per epoch, one epoch")
-    ap.add_argument("--only", type=int, nargs="*", help="train only these networks (by index: folds 0-4, sites 5-10, deployed 11); each is saved as net-J.pt in --out")
-    ap.add_argument("--merge", action="store_true", help="write pcg-cnn.bin from the twelve net-J.pt in --out")
+    ap.add_argument("--only", type=int, nargs="*", help="train only these networks (by index: folds 0-4, sites 5-10, deployed 11, outer fold k's inner fold j 12 + 5k + j); each is saved as net-J.pt in --out")
+    ap.add_argument("--merge", action="store_true", help="write pcg-cnn.bin and pcg-cnn-inner.bin from the 37 net-J.pt in --out")
     args = ap.parse_args()
     if args.smoke:
         args.epochs = 1
@@ -260,11 +275,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     if args.merge:
         nets = []
-        for j in range(FOLDS + len(SITES) + 1):
+        for j in range(MAIN + INNER):
             net = Net()
             net.load_state_dict(torch.load(os.path.join(args.out, f"net-{j}.pt"), map_location="cpu"))
             nets.append(net.eval())
-        write_weights(os.path.join(args.out, "pcg-cnn.bin"), nets)
+        write_all(args.out, nets)
         return
     data = Data(args.dump, device)
     n = len(data.rows)
@@ -272,9 +287,13 @@ def main():
     jobs = [(f"fold {f}", everyone[data.fold != f], everyone[data.fold == f]) for f in range(FOLDS)]
     jobs += [(f"without site {s}", everyone[data.site != k], everyone[data.site == k]) for k, s in enumerate(SITES)]
     jobs += [("deployed", everyone, everyone[:0])]
+    for k in range(FOLDS):
+        inner = data.inner[:, k]
+        jobs += [(f"fold {k} inner {j}", everyone[(inner >= 0) & (inner != j)], everyone[inner == j]) for j in range(FOLDS)]
     started = time.time()
     nets = []
     oof = np.full(n, np.nan)
+    inner_oof = np.full((n, FOLDS), np.nan)
     loso = {}
     for j, (name, train, test) in enumerate(jobs):
         if args.only is not None and j not in args.only:
@@ -285,7 +304,9 @@ def main():
             torch.save(net.state_dict(), os.path.join(args.out, f"net-{j}.pt"))
         if len(test):
             p = predict(net, data, test)
-            if name.startswith("fold"):
+            if "inner" in name:
+                inner_oof[test, int(name.split()[1])] = p
+            elif name.startswith("fold"):
                 oof[test] = p
             else:
                 loso[name[-1]] = macc(data.y[test], p)
@@ -295,9 +316,11 @@ def main():
             print(f"{name}: MAcc {macc(yt, p):.3f} (Se {se:.3f}, Sp {sp:.3f}, AUROC {auroc(yt, p):.3f}) on {len(test)} ({time.time() - started:.0f} s)", flush=True)
     if args.only is not None:
         return
-    write_weights(os.path.join(args.out, "pcg-cnn.bin"), nets)
+    write_all(args.out, nets)
+    inner_macc = [macc(data.y[data.inner[:, k] >= 0], inner_oof[data.inner[:, k] >= 0, k]) for k in range(FOLDS)]
     print(json.dumps({"cv_macc_net_alone": macc(data.y, oof), "loso_macc_net_alone": loso,
-                      "loso_mean": float(np.mean(list(loso.values())))}), flush=True)
+                      "loso_mean": float(np.mean(list(loso.values()))),
+                      "inner_cv_macc_net_alone": inner_macc}), flush=True)
 
 
 if __name__ == "__main__":

@@ -86,6 +86,7 @@ fn the_validation_blends_the_network_and_reports_the_headline_keys() {
                 cv: p,
                 without_site: p,
                 deployed: p,
+                inner: [p; 5],
             });
         }
     }

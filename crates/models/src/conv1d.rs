@@ -1,7 +1,7 @@
 //! The small 1-D convolutional networks of the signal models (the PPG rhythm network, the heart-sound
 //! network): a stack of `same`-padded convolutions with ReLU (batch norm folded into the weights by
 //! the training), a max-pool by 2 after each but the last, the mean over time and a linear head, and
-//! the reader of their little-endian `f32` weights.
+//! the reader of their little-endian weights (`f32`, or `f16` for networks stored in half precision).
 //!
 //! The forward pass is written here (a few loops) rather than through a neural-network runtime: the
 //! networks are too small to be worth a dependency, and the loops over contiguous time are left to
@@ -27,31 +27,42 @@ pub struct Stack {
     head_bias: Vec<f32>,
 }
 
-/// Reads little-endian `f32`s off the front of a byte slice.
+/// Reads little-endian floats (`f32`, or `f16` widened to `f32`) off the front of a byte slice.
 #[derive(Debug)]
 pub struct Reader<'a> {
     bytes: &'a [u8],
+    half: bool,
 }
 
 impl<'a> Reader<'a> {
-    /// A reader of `bytes`.
+    /// A reader of `f32`s in `bytes`.
     pub fn new(bytes: &'a [u8]) -> Self {
-        Self { bytes }
+        Self { bytes, half: false }
+    }
+
+    /// A reader of half-precision (IEEE 754 binary16) floats in `bytes`.
+    pub fn half(bytes: &'a [u8]) -> Self {
+        Self { bytes, half: true }
     }
 
     /// The next `n` floats, `None` when fewer are left.
     pub fn floats(&mut self, n: usize) -> Option<Vec<f32>> {
-        let size = n.checked_mul(4)?;
+        let width = if self.half { 2 } else { 4 };
+        let size = n.checked_mul(width)?;
         if self.bytes.len() < size {
             return None;
         }
         let (head, rest) = self.bytes.split_at(size);
         self.bytes = rest;
-        Some(
+        Some(if self.half {
+            head.chunks_exact(2)
+                .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32())
+                .collect()
+        } else {
             head.chunks_exact(4)
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        )
+                .collect()
+        })
     }
 
     /// Whether every byte has been read.
@@ -213,6 +224,25 @@ mod tests {
         assert_eq!(logits, vec![1.0, -0.5]);
         let probs = softmax(&logits);
         assert!((probs[0] - 1.0 / (1.0 + (-1.5f64).exp())).abs() < 1e-12);
+    }
+
+    #[test]
+    fn half_precision_weights_read_as_the_same_stack() {
+        // 1.0, 2.0, 1.0, 0.0, 1.0, -1.0, 1.0, -1.0, 0.0, 0.5 as binary16.
+        let halves: [u16; 10] = [
+            0x3C00, 0x4000, 0x3C00, 0x0000, 0x3C00, 0xBC00, 0x3C00, 0xBC00, 0x0000, 0x3800,
+        ];
+        let weights: Vec<u8> = halves.iter().flat_map(|h| h.to_le_bytes()).collect();
+        let mut reader = Reader::half(&weights);
+        let stack = Stack::read(&mut reader, &[(1, 1, 3), (1, 1, 1)], 2).unwrap();
+        assert!(reader.is_empty());
+        assert_eq!(stack.logits(&[1.0, 0.0, 0.0, 1.0], 4), vec![1.0, -0.5]);
+        assert!(Stack::read(
+            &mut Reader::half(&weights[..19]),
+            &[(1, 1, 3), (1, 1, 1)],
+            2
+        )
+        .is_none());
     }
 
     #[test]

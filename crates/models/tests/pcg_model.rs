@@ -143,7 +143,13 @@ fn a_prediction_carries_the_model_probabilities_and_finite_measurements() {
         p.details["probability_abnormal"].as_f64().unwrap(),
         p.risk_score
     );
-    assert!((p.risk_score - (0.75 * net + 0.25 * trees)).abs() < 1e-12);
+    let w = model().unwrap().params().blend_weight;
+    assert!((0.0..=1.0).contains(&w));
+    assert!((p.risk_score - (w * net + (1.0 - w) * trees)).abs() < 1e-12);
+    let abnormal = p.risk_score >= model().unwrap().params().threshold;
+    if p.label != "unsure" {
+        assert_eq!(p.label == "abnormal", abnormal);
+    }
     assert_eq!(p.details["model"]["id"], "pcg-gbdt");
     assert!((p.details["heart_rate_bpm"].as_f64().unwrap() - 75.0).abs() < 3.0);
     assert_eq!(p.details["sampling_rate_hz"].as_f64().unwrap(), 1000.0);

@@ -101,17 +101,44 @@ pub struct NetworkScores {
     pub without_site: f64,
     /// By the deployed network (trained on every recording, this one too).
     pub deployed: f64,
+    /// `inner[k]`: by the network of outer fold `k`'s inner CV that was trained without this
+    /// recording's inner fold (`NaN` for the recording's own outer fold).
+    pub inner: [f64; network::FOLDS],
+}
+
+impl NetworkScores {
+    /// No score (a recording that gives no spectrogram).
+    pub const NONE: Self = Self {
+        cv: f64::NAN,
+        without_site: f64::NAN,
+        deployed: f64::NAN,
+        inner: [f64::NAN; network::FOLDS],
+    };
+}
+
+/// The networks that score one recording: its outer fold's, its site's, the deployed one and, for
+/// each outer fold whose training it is in, the inner network trained without it.
+#[derive(Debug, Clone, Copy)]
+pub struct Scorers<'a> {
+    /// Trained without the recording's outer fold.
+    pub cv: &'a Network,
+    /// Trained without the recording's site.
+    pub without_site: &'a Network,
+    /// Trained on every recording.
+    pub deployed: &'a Network,
+    /// Per outer fold, the inner network trained without the recording (`None` in its own fold).
+    pub inner: [Option<&'a Network>; network::FOLDS],
 }
 
 /// What one recording gives: its features (or why it cannot be analysed) and the network's scores.
 pub type Analysed = (Result<Extracted, String>, NetworkScores);
 
 /// The features of one recording file, or the reason it cannot be analysed, and the scores of the
-/// networks `[cv, without_site, deployed]`.
+/// networks of `nets`.
 ///
 /// # Errors
 /// [`PcgError::Read`] when the file cannot be read.
-pub fn extract_file(path: &Path, nets: [&Network; 3]) -> Result<Analysed, PcgError> {
+pub fn extract_file(path: &Path, nets: &Scorers<'_>) -> Result<Analysed, PcgError> {
     let rec = cardio_formats::read_path(path).map_err(|e| PcgError::Read {
         path: path.display().to_string(),
         reason: e.to_string(),
@@ -121,11 +148,12 @@ pub fn extract_file(path: &Path, nets: [&Network; 3]) -> Result<Analysed, PcgErr
         .as_ref()
         .ok()
         .and_then(|p| spectrogram::spectrogram(&p.x));
-    let score = |k: usize| spec.as_ref().map_or(f64::NAN, |s| nets[k].p_abnormal(s));
+    let score = |net: &Network| spec.as_ref().map_or(f64::NAN, |s| net.p_abnormal(s));
     let scores = NetworkScores {
-        cv: score(0),
-        without_site: score(1),
-        deployed: score(2),
+        cv: score(nets.cv),
+        without_site: score(nets.without_site),
+        deployed: score(nets.deployed),
+        inner: nets.inner.map(|n| n.map_or(f64::NAN, score)),
     };
     let extracted = prepared
         .and_then(|p| features::extract(&p))
@@ -134,7 +162,9 @@ pub fn extract_file(path: &Path, nets: [&Network; 3]) -> Result<Analysed, PcgErr
 }
 
 /// Features and network scores of every record, in order, on two threads; `folds` is each
-/// record's outer CV fold. A recording that cannot be analysed gets the reason instead.
+/// record's outer CV fold (the inner folds follow from them,
+/// [`super::validation::inner_folds_of_outer`]). A recording that cannot be analysed gets the
+/// reason instead.
 ///
 /// # Errors
 /// [`PcgError::Read`] when a file cannot be read; [`PcgError::Network`] when the committed
@@ -142,17 +172,20 @@ pub fn extract_file(path: &Path, nets: [&Network; 3]) -> Result<Analysed, PcgErr
 pub fn extract_all(records: &[Record], folds: &[usize]) -> Result<Vec<Analysed>, PcgError> {
     const THREADS: usize = 2;
     let nets = network::networks().map_err(|e| PcgError::Network(e.to_string()))?;
+    let inner_nets = network::inner_networks().map_err(|e| PcgError::Network(e.to_string()))?;
+    let inner: Vec<Vec<Option<usize>>> = (0..network::FOLDS)
+        .map(|k| super::validation::inner_folds_of_outer(records, folds, k))
+        .collect();
     let job = |i: usize| -> Result<Analysed, PcgError> {
         let r = &records[i];
         let site = SITES.iter().position(|s| *s == r.site).unwrap_or(0);
-        extract_file(
-            &r.path,
-            [
-                &nets.folds[folds[i]],
-                &nets.without_site[site],
-                &nets.deployed,
-            ],
-        )
+        let scorers = Scorers {
+            cv: &nets.folds[folds[i]],
+            without_site: &nets.without_site[site],
+            deployed: &nets.deployed,
+            inner: std::array::from_fn(|k| inner[k][i].map(|j| &inner_nets.by_outer_fold[k][j])),
+        };
+        extract_file(&r.path, &scorers)
     };
     let job = &job;
     let parts: Vec<Result<Vec<(usize, Analysed)>, PcgError>> = std::thread::scope(|s| {
@@ -184,13 +217,8 @@ pub fn extract_all(records: &[Record], folds: &[usize]) -> Result<Vec<Analysed>,
             out[i] = Some(a);
         }
     }
-    let none = NetworkScores {
-        cv: f64::NAN,
-        without_site: f64::NAN,
-        deployed: f64::NAN,
-    };
     Ok(out
         .into_iter()
-        .map(|a| a.unwrap_or_else(|| (Err("not processed".into()), none)))
+        .map(|a| a.unwrap_or_else(|| (Err("not processed".into()), NetworkScores::NONE)))
         .collect())
 }

@@ -131,7 +131,8 @@ pub fn train(root: &Path) -> Result<(Params, Report), PcgError> {
             report.records - report.failed.len()
         ),
         seed: validation::SEED,
-        threshold: validation::THRESHOLD,
+        threshold: report.final_blend.threshold,
+        blend_weight: report.final_blend.weight,
         min_cycles: validation::MIN_CYCLES,
         min_periodicity: settings.min_periodicity,
         max_seconds: features::MAX_SECONDS,

@@ -4,8 +4,10 @@
 //! [`cardio_models::pcg_model::spectrogram::normalise`] does) with its site, label and outer CV fold
 //! (the validation's own folds).
 //!
-//! Written as `index.csv` (`name,site,abnormal,fold,frames,offset`, one line per recording in
-//! [`super::data::load`]'s order; `frames` 0 when the recording gives no spectrogram) and
+//! Written as `index.csv` (`name,site,abnormal,fold,frames,offset,inner0,...,inner4`, one line per
+//! recording in [`super::data::load`]'s order; `frames` 0 when the recording gives no spectrogram;
+//! `innerK` the recording's inner fold inside outer fold K's training recordings, -1 in fold K:
+//! the inner CV of [`super::validation::select`], which the inner networks share) and
 //! `spectra.u8`: each spectrogram `[band][frame]` (natural log of the power relative to the
 //! recording's mean), quantised as `round((v + 14) * 10)` clipped to 0-255 (steps of 0.1, 0.43 dB),
 //! one after the other from `offset` bytes.
@@ -17,7 +19,7 @@ use std::path::Path;
 use cardio_models::pcg_model::{features, spectrogram};
 
 use super::data::Record;
-use super::validation::{par_map, stratified_folds, FOLDS, SEED};
+use super::validation::{inner_folds_of_outer, par_map, stratified_folds, FOLDS, SEED};
 use super::PcgError;
 
 /// Quantisation steps per unit of the natural log.
@@ -57,18 +59,29 @@ pub fn dump(records: &[Record], dir: &Path) -> Result<(), PcgError> {
     std::fs::create_dir_all(dir).map_err(write_err)?;
     let folds = stratified_folds(records, FOLDS, SEED);
     let specs = par_map(records, |r| of_file(&r.path));
-    let mut index = String::from("name,site,abnormal,fold,frames,offset\n");
+    let inner: Vec<Vec<Option<usize>>> = (0..FOLDS)
+        .map(|k| inner_folds_of_outer(records, &folds, k))
+        .collect();
+    let mut index = String::from("name,site,abnormal,fold,frames,offset");
+    for k in 0..FOLDS {
+        let _ = write!(index, ",inner{k}");
+    }
+    index.push('\n');
     let mut bytes = Vec::new();
-    for ((r, fold), spec) in records.iter().zip(&folds).zip(specs) {
+    for (i, ((r, fold), spec)) in records.iter().zip(&folds).zip(specs).enumerate() {
         let spec = spec?;
         let frames = spec.as_ref().map_or(0, |s| s.frames);
         let _ = writeln!(
             index,
-            "{},{},{},{fold},{frames},{}",
+            "{},{},{},{fold},{frames},{}{}",
             r.name,
             r.site,
             u8::from(r.abnormal),
-            bytes.len()
+            bytes.len(),
+            inner
+                .iter()
+                .map(|f| f[i].map_or_else(|| ",-1".to_string(), |f| format!(",{f}")))
+                .collect::<String>()
         );
         if let Some(s) = spec {
             bytes.extend(s.values.iter().map(|&v| quantise(v)));

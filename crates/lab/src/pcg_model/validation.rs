@@ -20,6 +20,13 @@
 //!   pooled; 95 % CIs by a seeded bootstrap over recordings ([`BOOTSTRAP`] resamples, percentile).
 //!   Per-site figures come from the same pooled out-of-fold decisions.
 //! - **Leave-one-site-out**: train on five sites, test on the sixth.
+//! - **Blend weight and threshold** ([`choose_blend`]): in each outer fold, chosen by the MAcc of
+//!   the inner CV's out-of-fold probabilities (the trees' of that inner CV and those of the inner
+//!   networks trained on the same inner folds, `params/pcg-cnn-inner.bin`), never on the fold's
+//!   test recordings. The deployed pair is chosen the same way from the outer CV's out-of-fold
+//!   probabilities; each held-out site's from the outer CV's out-of-fold probabilities of the other
+//!   five sites' recordings (no inner networks per site: those recordings' networks saw the held-out
+//!   site in training, a small leak that the card states).
 
 use std::fmt::{self, Write as _};
 
@@ -41,8 +48,21 @@ pub const SEED: u64 = 0x0C1C_2016;
 pub const FOLDS: usize = 5;
 /// Bootstrap resamples of the confidence intervals.
 pub const BOOTSTRAP: usize = 2000;
-/// Probability of abnormal at or above which a gated-in recording is called abnormal.
+/// The first threshold candidate (fixed before any result was seen), and the threshold of each part
+/// of the blend scored alone (the card's comparison rows).
 pub const THRESHOLD: f64 = 0.5;
+/// Network weights of the blend the inner CV chooses from, the first fixed before any result.
+pub const BLEND_WEIGHTS: [f64; 5] = [0.75, 1.0, 0.5, 0.25, 0.0];
+/// Threshold candidates: [`THRESHOLD`] first, then outwards by 0.05 down to 0.2 and up to 0.8.
+pub fn threshold_candidates() -> Vec<f64> {
+    let mut t = vec![THRESHOLD];
+    for k in 1..=6 {
+        let step = 0.05 * f64::from(k);
+        t.push(THRESHOLD - step);
+        t.push(THRESHOLD + step);
+    }
+    t
+}
 /// Fewest complete heart cycles for a verdict other than unsure.
 pub const MIN_CYCLES: usize = 3;
 
@@ -90,6 +110,18 @@ pub struct Settings {
     pub min_periodicity: f64,
     /// Inner-CV MAcc of the choice.
     pub inner_macc: f64,
+}
+
+/// The blend of the network and the trees, and the threshold of abnormal, chosen on out-of-fold
+/// probabilities.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Blend {
+    /// Weight of the network ([`cardio_models::pcg_model::network::blend`]).
+    pub weight: f64,
+    /// Blended probability at or above which a gated-in recording is called abnormal.
+    pub threshold: f64,
+    /// MAcc of the choice on the probabilities it was chosen on.
+    pub macc: f64,
 }
 
 /// Runs `f` on every job, two threads at a time, results in job order.
@@ -166,6 +198,8 @@ pub struct Outcome {
     pub decision: Decision,
     /// Probability of abnormal (`NaN` when the recording could not be analysed).
     pub p_abnormal: f64,
+    /// The threshold the decision used.
+    pub threshold: f64,
 }
 
 fn probability(data: &Dataset, model: &Gbdt, i: usize) -> f64 {
@@ -179,18 +213,82 @@ fn finite(p: f64) -> Option<f64> {
     p.is_finite().then_some(p)
 }
 
-fn outcome(data: &Dataset, i: usize, p: f64, min_periodicity: f64) -> Outcome {
+fn outcome(data: &Dataset, i: usize, p: f64, min_periodicity: f64, threshold: f64) -> Outcome {
     Outcome {
         abnormal: data.records[i].abnormal,
-        decision: decide(data.gated_out(i, min_periodicity), p, THRESHOLD),
+        decision: decide(data.gated_out(i, min_periodicity), p, threshold),
         p_abnormal: p,
+        threshold,
     }
 }
 
-/// Chooses the boosting settings and the gate by a seeded stratified inner CV on `rows` only.
-pub fn select(data: &Dataset, rows: &[usize], seed: u64) -> Settings {
-    let sub: Vec<Record> = rows.iter().map(|&i| data.records[i].clone()).collect();
-    let folds = stratified_folds(&sub, INNER_FOLDS, seed);
+/// The pair of [`BLEND_WEIGHTS`] and [`threshold_candidates`] with the best MAcc (gate applied,
+/// `min_periodicity`) on `rows`, whose out-of-fold probabilities are `trees` and `network` (in
+/// the order of `rows`); on a tie the earlier candidate stays (the a-priori pair first).
+pub fn choose_blend(
+    data: &Dataset,
+    rows: &[usize],
+    trees: &[f64],
+    network: &[f64],
+    min_periodicity: f64,
+) -> Blend {
+    let mut best = Blend {
+        weight: BLEND_WEIGHTS[0],
+        threshold: THRESHOLD,
+        macc: f64::NEG_INFINITY,
+    };
+    for weight in BLEND_WEIGHTS {
+        let p: Vec<f64> = trees
+            .iter()
+            .zip(network)
+            .map(|(&t, &n)| blend(weight, t, finite(n)))
+            .collect();
+        for threshold in threshold_candidates() {
+            let o: Vec<Outcome> = rows
+                .iter()
+                .zip(&p)
+                .map(|(&i, &v)| outcome(data, i, v, min_periodicity, threshold))
+                .collect();
+            let macc = se_sp(&o).2;
+            if macc > best.macc {
+                best = Blend {
+                    weight,
+                    threshold,
+                    macc,
+                };
+            }
+        }
+    }
+    best
+}
+
+/// The seed of outer fold `k`'s training (its inner CV's folds too).
+pub fn outer_seed(k: usize) -> u64 {
+    SEED + k as u64 + 1
+}
+
+/// The inner CV's fold (0..[`INNER_FOLDS`]) of each of `rows`, stratified by site and label.
+pub fn inner_split(records: &[Record], rows: &[usize], seed: u64) -> Vec<usize> {
+    let sub: Vec<Record> = rows.iter().map(|&i| records[i].clone()).collect();
+    stratified_folds(&sub, INNER_FOLDS, seed)
+}
+
+/// Each record's inner fold inside outer fold `k`'s training recordings (`None` for the records of
+/// fold `k`): the folds of [`select`] in that outer fold, which the inner networks share.
+pub fn inner_folds_of_outer(records: &[Record], outer: &[usize], k: usize) -> Vec<Option<usize>> {
+    let rows: Vec<usize> = (0..records.len()).filter(|&i| outer[i] != k).collect();
+    let mut out = vec![None; records.len()];
+    for (&i, f) in rows.iter().zip(inner_split(records, &rows, outer_seed(k))) {
+        out[i] = Some(f);
+    }
+    out
+}
+
+/// Chooses the boosting settings and the gate by a seeded stratified inner CV on `rows` only;
+/// returns them with the inner CV's out-of-fold probabilities of the chosen boosting settings (in
+/// the order of `rows`).
+pub fn select(data: &Dataset, rows: &[usize], seed: u64) -> (Settings, Vec<f64>) {
+    let folds = inner_split(&data.records, rows, seed);
     let n_cfg = config_candidates(seed).len();
     let jobs: Vec<(usize, usize)> = (0..n_cfg)
         .flat_map(|c| (0..INNER_FOLDS).map(move |f| (c, f)))
@@ -208,6 +306,7 @@ pub fn select(data: &Dataset, rows: &[usize], seed: u64) -> Settings {
             .collect::<Vec<_>>()
     });
     let mut best: Option<Settings> = None;
+    let mut best_p = Vec::new();
     for c in 0..n_cfg {
         let mut p = vec![f64::NAN; rows.len()];
         for (job, part) in jobs.iter().zip(&parts) {
@@ -221,7 +320,7 @@ pub fn select(data: &Dataset, rows: &[usize], seed: u64) -> Settings {
             let o: Vec<Outcome> = rows
                 .iter()
                 .zip(&p)
-                .map(|(&i, &v)| outcome(data, i, v, t))
+                .map(|(&i, &v)| outcome(data, i, v, t, THRESHOLD))
                 .collect();
             let macc = se_sp(&o).2;
             // Strictly better only: on a tie the earlier (a-priori) candidate stays.
@@ -231,21 +330,25 @@ pub fn select(data: &Dataset, rows: &[usize], seed: u64) -> Settings {
                     min_periodicity: t,
                     inner_macc: macc,
                 });
+                best_p.clone_from(&p);
             }
         }
     }
-    best.unwrap_or(Settings {
+    let settings = best.unwrap_or(Settings {
         config: 0,
         min_periodicity: GATE_CANDIDATES[0],
         inner_macc: f64::NAN,
-    })
+    });
+    (settings, best_p)
 }
 
-/// Chooses the settings on `rows` by inner CV, then fits on all of `rows`.
-pub fn train_on(data: &Dataset, rows: &[usize], seed: u64) -> (Settings, Gbdt) {
-    let settings = select(data, rows, seed);
+/// Chooses the settings on `rows` by inner CV, then fits on all of `rows`; also returns the inner
+/// CV's out-of-fold probabilities (as [`select`]).
+pub fn train_on(data: &Dataset, rows: &[usize], seed: u64) -> (Settings, Vec<f64>, Gbdt) {
+    let (settings, inner_p) = select(data, rows, seed);
     let cfg = &config_candidates(seed)[settings.config];
-    (settings.clone(), fit_on(data, rows, cfg))
+    let model = fit_on(data, rows, cfg);
+    (settings, inner_p, model)
 }
 
 /// Se, Sp and MAcc of outcomes (unsure: a referral for Se, an error for Sp); `NaN` when a class is
@@ -350,7 +453,7 @@ pub fn scores(name: &str, outcomes: &[Outcome], seed: u64) -> Scores {
     let ungated: Vec<Outcome> = analysable
         .iter()
         .map(|o| Outcome {
-            decision: decide(false, o.p_abnormal, THRESHOLD),
+            decision: decide(false, o.p_abnormal, o.threshold),
             ..**o
         })
         .collect();
@@ -452,6 +555,14 @@ pub struct Report {
     pub leave_one_site_out_settings: Vec<Settings>,
     /// The settings of the final model.
     pub final_settings: Settings,
+    /// The blend weight and threshold the inner CV (with the inner networks) chose in each outer
+    /// fold.
+    pub cv_blends: Vec<Blend>,
+    /// Those of each held-out site, chosen on the outer CV's out-of-fold probabilities of the
+    /// other sites.
+    pub leave_one_site_out_blends: Vec<Blend>,
+    /// The deployed model's, chosen on all the outer CV's out-of-fold probabilities.
+    pub final_blend: Blend,
 }
 
 /// Runs the validation on extracted data and trains the final model on all of it (settings chosen
@@ -463,18 +574,23 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
     let mut cv_trees: Vec<Option<Outcome>> = vec![None; n];
     let mut cv_net: Vec<Option<Outcome>> = vec![None; n];
     let mut cv_settings = Vec::new();
+    let mut cv_blends = Vec::new();
     for f in 0..FOLDS {
         let train: Vec<usize> = (0..n).filter(|&i| folds[i] != f).collect();
-        let (settings, model) = train_on(data, &train, SEED + f as u64 + 1);
+        let (settings, inner_trees, model) = train_on(data, &train, outer_seed(f));
+        let inner_net: Vec<f64> = train.iter().map(|&i| data.network[i].inner[f]).collect();
+        let t = settings.min_periodicity;
+        let chosen = choose_blend(data, &train, &inner_trees, &inner_net, t);
         for i in (0..n).filter(|&i| folds[i] == f) {
             let trees = probability(data, &model, i);
             let net = data.network[i].cv;
-            let t = settings.min_periodicity;
-            cv_out[i] = Some(outcome(data, i, blend(trees, finite(net)), t));
-            cv_trees[i] = Some(outcome(data, i, trees, t));
-            cv_net[i] = Some(outcome(data, i, net, t));
+            let p = blend(chosen.weight, trees, finite(net));
+            cv_out[i] = Some(outcome(data, i, p, t, chosen.threshold));
+            cv_trees[i] = Some(outcome(data, i, trees, t, THRESHOLD));
+            cv_net[i] = Some(outcome(data, i, net, t, THRESHOLD));
         }
         cv_settings.push(settings);
+        cv_blends.push(chosen);
     }
     let cv_out: Vec<Outcome> = cv_out.into_iter().flatten().collect();
     let cv = scores(
@@ -484,6 +600,13 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
     );
     let cv_trees: Vec<Outcome> = cv_trees.into_iter().flatten().collect();
     let cv_network: Vec<Outcome> = cv_net.into_iter().flatten().collect();
+    // The outer CV's out-of-fold probabilities of some recordings, for the blends chosen outside
+    // the inner CVs (each held-out site's, the deployed one).
+    let oof_blend = |rows: &[usize], min_periodicity: f64| {
+        let trees: Vec<f64> = rows.iter().map(|&i| cv_trees[i].p_abnormal).collect();
+        let net: Vec<f64> = rows.iter().map(|&i| cv_network[i].p_abnormal).collect();
+        choose_blend(data, rows, &trees, &net, min_periodicity)
+    };
     let cv_alone = vec![
         scores("5-fold CV, boosted trees alone", &cv_trees, SEED + 10),
         scores("5-fold CV, network alone", &cv_network, SEED + 11),
@@ -510,15 +633,17 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
         })
         .collect();
     let mut loso_settings = Vec::new();
+    let mut loso_blends = Vec::new();
     let mut loso_alone = [0.0; 2];
     let leave_one_site_out: Vec<Scores> = SITES
         .iter()
         .enumerate()
         .map(|(k, site)| {
             let train: Vec<usize> = (0..n).filter(|&i| data.records[i].site != *site).collect();
-            let (settings, model) = train_on(data, &train, SEED + 200 + k as u64);
+            let (settings, _, model) = train_on(data, &train, SEED + 200 + k as u64);
             let held: Vec<usize> = (0..n).filter(|&i| data.records[i].site == *site).collect();
             let gate_min = settings.min_periodicity;
+            let chosen = oof_blend(&train, gate_min);
             let trees: Vec<f64> = held.iter().map(|&i| probability(data, &model, i)).collect();
             let o: Vec<Outcome> = held
                 .iter()
@@ -527,8 +652,9 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
                     outcome(
                         data,
                         i,
-                        blend(p, finite(data.network[i].without_site)),
+                        blend(chosen.weight, p, finite(data.network[i].without_site)),
                         gate_min,
+                        chosen.threshold,
                     )
                 })
                 .collect();
@@ -542,7 +668,7 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
                         } else {
                             data.network[i].without_site
                         };
-                        outcome(data, i, p, gate_min)
+                        outcome(data, i, p, gate_min, THRESHOLD)
                     })
                     .collect();
                 se_sp(&o).2
@@ -550,6 +676,7 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
             loso_alone[0] += alone(0);
             loso_alone[1] += alone(1);
             loso_settings.push(settings);
+            loso_blends.push(chosen);
             scores(
                 &format!("train on the other sites, test on site {site}"),
                 &o,
@@ -560,15 +687,17 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
     let leave_one_site_out_mean_macc = leave_one_site_out.iter().map(|s| s.macc.value).sum::<f64>()
         / leave_one_site_out.len() as f64;
     let all: Vec<usize> = (0..n).collect();
-    let (settings, model) = train_on(data, &all, SEED);
+    let (settings, _, model) = train_on(data, &all, SEED);
+    let final_blend = oof_blend(&all, settings.min_periodicity);
     let fit_out: Vec<Outcome> = all
         .iter()
         .map(|&i| {
             let p = blend(
+                final_blend.weight,
                 probability(data, &model, i),
                 finite(data.network[i].deployed),
             );
-            outcome(data, i, p, settings.min_periodicity)
+            outcome(data, i, p, settings.min_periodicity, final_blend.threshold)
         })
         .collect();
     let training_fit = scores("final model on its own training data", &fit_out, SEED + 400);
@@ -619,6 +748,9 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
         cv_settings,
         leave_one_site_out_settings: loso_settings,
         final_settings: settings.clone(),
+        cv_blends,
+        leave_one_site_out_blends: loso_blends,
+        final_blend,
     };
     (report, settings, model)
 }
@@ -646,11 +778,13 @@ impl fmt::Display for Report {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "PCG model (pcg-gbdt, network and trees blended): CinC 2016 training sets a-f at 1 kHz, {} recordings ({} abnormal, {:.0}%), {} features, threshold {THRESHOLD}, unsure = quality gate (basic checks, periodicity, at least {MIN_CYCLES} cycles)",
+            "PCG model (pcg-gbdt, network and trees blended): CinC 2016 training sets a-f at 1 kHz, {} recordings ({} abnormal, {:.0}%), {} features, network weight {} and threshold {} (chosen on out-of-fold probabilities; each outer fold's by its inner CV), unsure = quality gate (basic checks, periodicity, at least {MIN_CYCLES} cycles)",
             self.records,
             self.abnormal,
             100.0 * self.abnormal as f64 / self.records.max(1) as f64,
             self.features,
+            self.final_blend.weight,
+            self.final_blend.threshold,
         );
         let _ = writeln!(
             s,
@@ -713,6 +847,23 @@ impl fmt::Display for Report {
             let _ = writeln!(s, "- without site {site}: {}", describe(st));
         }
         let _ = writeln!(s, "- final model: {}", describe(&self.final_settings));
+        let pair = |b: &Blend| {
+            format!(
+                "network weight {:.2}, threshold {:.2} (MAcc {:.3} where chosen)",
+                b.weight, b.threshold, b.macc
+            )
+        };
+        let _ = writeln!(
+            s,
+            "\nBlend and threshold (each outer fold's by its inner CV with the inner networks; each held-out site's and the deployed one on the outer CV's out-of-fold probabilities; the parts alone are scored at {THRESHOLD}):"
+        );
+        for (f, b) in self.cv_blends.iter().enumerate() {
+            let _ = writeln!(s, "- outer fold {}: {}", f + 1, pair(b));
+        }
+        for (site, b) in SITES.iter().zip(&self.leave_one_site_out_blends) {
+            let _ = writeln!(s, "- without site {site}: {}", pair(b));
+        }
+        let _ = writeln!(s, "- deployed: {}", pair(&self.final_blend));
         let _ = writeln!(
             s,
             "\nTop features of the final model (share of split gain):"
@@ -733,6 +884,7 @@ mod tests {
             abnormal,
             decision,
             p_abnormal: 0.5,
+            threshold: THRESHOLD,
         }
     }
 

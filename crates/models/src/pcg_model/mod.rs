@@ -108,8 +108,11 @@ pub struct Params {
     pub trained_on: String,
     /// Seed of training and validation.
     pub seed: u64,
-    /// Probability of abnormal at or above which the label is `abnormal`.
+    /// Probability of abnormal at or above which the label is `abnormal` (chosen with
+    /// [`Params::blend_weight`] on the validation's out-of-fold probabilities).
     pub threshold: f64,
+    /// Weight of the network in the blend with the trees ([`network::blend`]).
+    pub blend_weight: f64,
     /// Fewest complete cycles for a verdict other than `unsure`.
     pub min_cycles: usize,
     /// Lowest envelope periodicity for a verdict other than `unsure` (chosen by inner CV).
@@ -197,7 +200,7 @@ impl Model {
             .copied()
             .filter(|v| v.is_finite())
             .unwrap_or(0.5);
-        let p_abnormal = network::blend(p_trees, p_network);
+        let p_abnormal = network::blend(p.blend_weight, p_trees, p_network);
         let m = &extracted.measured;
         // Loaded here so that a gate that cannot load is a 503, not an unsure result.
         gate::gate(GateModality::Pcg)?;

@@ -18,6 +18,12 @@
 //! count ([`COUNT`]) and per network each convolution's weight `[out][in][tap]` (batch norm folded
 //! in) and bias, then the head's weight `[2][64]` and bias; the forward pass is
 //! [`crate::conv1d`]'s.
+//!
+//! `params/pcg-cnn-inner.bin` holds, in the same layout with the magic `CPCGCNH1` and half-precision
+//! floats, the [`INNER_COUNT`] networks of the inner CV: for outer fold `k`, one per fold `j` of the
+//! inner 5-fold CV inside its training recordings (at `5k + j`). Only the validation uses them: their
+//! out-of-fold probabilities choose each outer fold's blend weight and threshold ([`blend`]) without
+//! its test recordings.
 
 use std::sync::OnceLock;
 
@@ -28,8 +34,12 @@ use crate::conv1d::{softmax, Reader, Stack};
 pub const WEIGHTS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/pcg-cnn.bin");
 /// The committed weights, compiled in.
 const WEIGHTS: &[u8] = include_bytes!("../../params/pcg-cnn.bin");
+/// The committed inner-CV networks, compiled in.
+const INNER_WEIGHTS: &[u8] = include_bytes!("../../params/pcg-cnn-inner.bin");
 /// Leading bytes of the weights file.
 const MAGIC: &[u8; 8] = b"CPCGCNN1";
+/// Leading bytes of the inner networks' file (half precision).
+const INNER_MAGIC: &[u8; 8] = b"CPCGCNH1";
 /// `(in channels, out channels, taps)` of each convolution.
 const LAYERS: [(usize, usize, usize); 5] = [
     (spectrogram::BANDS, 32, 5),
@@ -44,9 +54,10 @@ pub const FOLDS: usize = 5;
 pub const SITES: usize = 6;
 /// Networks in the file: the folds', the sites', the deployed one.
 pub const COUNT: usize = FOLDS + SITES + 1;
-/// Weight of the network in the blend with the trees (fixed before any result was seen: the
-/// network leads because the trees were known to carry poorly to a new site).
-pub const BLEND_WEIGHT: f64 = 0.75;
+/// Folds of the inner CV inside each outer fold's training recordings.
+pub const INNER_FOLDS: usize = 5;
+/// Networks in the inner file: [`INNER_FOLDS`] per outer fold.
+pub const INNER_COUNT: usize = FOLDS * INNER_FOLDS;
 
 /// Errors of the weights file.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
@@ -77,30 +88,48 @@ pub struct Networks {
     pub deployed: Network,
 }
 
+/// The `count` networks of a weights file that starts with `magic` (f16 when `half`).
+fn parse_networks(
+    bytes: &[u8],
+    magic: &[u8; 8],
+    count: usize,
+    half: bool,
+) -> Result<Vec<Network>, WeightsError> {
+    if bytes.len() < 12 || &bytes[..8] != magic {
+        return Err(WeightsError(format!(
+            "not a {} file",
+            String::from_utf8_lossy(magic)
+        )));
+    }
+    let found = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+    if found != count {
+        return Err(WeightsError(format!("{found} networks ({count} expected)")));
+    }
+    let mut r = if half {
+        Reader::half(&bytes[12..])
+    } else {
+        Reader::new(&bytes[12..])
+    };
+    let nets = (0..count)
+        .map(|_| {
+            Stack::read(&mut r, &LAYERS, 2)
+                .map(|stack| Network { stack })
+                .ok_or_else(|| WeightsError("the file ends too early".into()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if !r.is_empty() {
+        return Err(WeightsError("trailing bytes".into()));
+    }
+    Ok(nets)
+}
+
 impl Networks {
     /// Parses a weights file (format in the module docs).
     ///
     /// # Errors
     /// [`WeightsError`] for another format, another count, a truncated file or trailing bytes.
     pub fn parse(bytes: &[u8]) -> Result<Self, WeightsError> {
-        if bytes.len() < 12 || &bytes[..8] != MAGIC {
-            return Err(WeightsError("not a CPCGCNN1 file".into()));
-        }
-        let count = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-        if count != COUNT {
-            return Err(WeightsError(format!("{count} networks ({COUNT} expected)")));
-        }
-        let mut r = Reader::new(&bytes[12..]);
-        let mut nets = (0..COUNT)
-            .map(|_| {
-                Stack::read(&mut r, &LAYERS, 2)
-                    .map(|stack| Network { stack })
-                    .ok_or_else(|| WeightsError("the file ends too early".into()))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        if !r.is_empty() {
-            return Err(WeightsError("trailing bytes".into()));
-        }
+        let mut nets = parse_networks(bytes, MAGIC, COUNT, false)?;
         let deployed = nets
             .pop()
             .ok_or_else(|| WeightsError("no network".into()))?;
@@ -111,6 +140,40 @@ impl Networks {
             deployed,
         })
     }
+}
+
+/// The inner-CV networks: `by_outer_fold[k][j]` was trained on outer fold `k`'s training
+/// recordings without its inner fold `j`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InnerNetworks {
+    /// [`INNER_FOLDS`] networks per outer fold.
+    pub by_outer_fold: Vec<Vec<Network>>,
+}
+
+impl InnerNetworks {
+    /// Parses an inner weights file (`CPCGCNH1`, half precision; format in the module docs).
+    ///
+    /// # Errors
+    /// [`WeightsError`] for another format, another count, a truncated file or trailing bytes.
+    pub fn parse(bytes: &[u8]) -> Result<Self, WeightsError> {
+        let mut nets = parse_networks(bytes, INNER_MAGIC, INNER_COUNT, true)?.into_iter();
+        Ok(Self {
+            by_outer_fold: (0..FOLDS)
+                .map(|_| nets.by_ref().take(INNER_FOLDS).collect())
+                .collect(),
+        })
+    }
+}
+
+/// The committed inner-CV networks, parsed once.
+///
+/// # Errors
+/// [`WeightsError`] when the compiled-in weights do not parse.
+pub fn inner_networks() -> Result<&'static InnerNetworks, WeightsError> {
+    static NETS: OnceLock<Result<InnerNetworks, WeightsError>> = OnceLock::new();
+    NETS.get_or_init(|| InnerNetworks::parse(INNER_WEIGHTS))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// The committed networks, parsed once.
@@ -124,11 +187,12 @@ pub fn networks() -> Result<&'static Networks, WeightsError> {
         .map_err(Clone::clone)
 }
 
-/// `BLEND_WEIGHT * network + (1 - BLEND_WEIGHT) * trees`; the trees' alone when the recording gave
-/// no spectrogram, the network's alone when the trees gave no probability.
-pub fn blend(trees: f64, network: Option<f64>) -> f64 {
+/// `weight * network + (1 - weight) * trees` (the weight chosen by the validation's inner CV, in the
+/// parameters); the trees' alone when the recording gave no spectrogram, the network's alone when
+/// the trees gave no probability.
+pub fn blend(weight: f64, trees: f64, network: Option<f64>) -> f64 {
     match network {
-        Some(n) if trees.is_finite() => BLEND_WEIGHT * n + (1.0 - BLEND_WEIGHT) * trees,
+        Some(n) if trees.is_finite() => weight * n + (1.0 - weight) * trees,
         Some(n) => n,
         None => trees,
     }
@@ -169,6 +233,25 @@ mod tests {
             Networks::parse(&extra).unwrap_err().to_string(),
             "heart-sound network weights: trailing bytes"
         );
+        assert_eq!(
+            InnerNetworks::parse(WEIGHTS).unwrap_err().to_string(),
+            "heart-sound network weights: not a CPCGCNH1 file"
+        );
+        assert_eq!(
+            InnerNetworks::parse(&INNER_WEIGHTS[..INNER_WEIGHTS.len() - 1])
+                .unwrap_err()
+                .to_string(),
+            "heart-sound network weights: the file ends too early"
+        );
+    }
+
+    #[test]
+    fn the_inner_networks_are_five_per_outer_fold_and_differ() {
+        let inner = inner_networks().unwrap();
+        assert_eq!(inner.by_outer_fold.len(), FOLDS);
+        assert!(inner.by_outer_fold.iter().all(|f| f.len() == INNER_FOLDS));
+        assert_ne!(inner.by_outer_fold[0][0], inner.by_outer_fold[0][1]);
+        assert_ne!(inner.by_outer_fold[0][0], inner.by_outer_fold[1][0]);
     }
 
     #[test]
@@ -183,8 +266,9 @@ mod tests {
         let spec = spectrogram::spectrogram(&x).unwrap();
         let p = networks().unwrap().deployed.p_abnormal(&spec);
         assert!((0.0..=1.0).contains(&p), "{p}");
-        assert_eq!(blend(0.2, Some(0.6)), 0.75 * 0.6 + 0.25 * 0.2);
-        assert_eq!(blend(0.2, None), 0.2);
-        assert_eq!(blend(f64::NAN, Some(0.6)), 0.6);
+        assert_eq!(blend(0.75, 0.2, Some(0.6)), 0.75 * 0.6 + 0.25 * 0.2);
+        assert_eq!(blend(0.5, 0.2, Some(0.6)), 0.5 * 0.6 + 0.5 * 0.2);
+        assert_eq!(blend(0.75, 0.2, None), 0.2);
+        assert_eq!(blend(0.75, f64::NAN, Some(0.6)), 0.6);
     }
 }
