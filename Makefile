@@ -136,8 +136,9 @@ train-ppg:
 	$(CARGO_TARGET_DIR)/release/examples/ppg_rhythm train
 
 # Retrains the heart-sound model (crates/models/cards/pcg.md): the networks' input (every CinC 2016
-# recording's log-mel spectrogram, written by the Rust code inference uses), the twelve networks
-# (PyTorch in a venv outside the repo; a GPU when there is one, else about an hour on two cores),
+# recording's log-mel spectrogram, written by the Rust code inference uses), the twelve networks and
+# the 25 inner-CV networks (PyTorch in a venv outside the repo; a GPU when there is one, else about
+# two and a half hours on two cores),
 # then the boosted trees and the card's figures. Needs CARDIO_DATASETS.
 PCG_TRAIN_DIR ?= $(HOME)/.cache/cardio/pcg-train
 train-pcg:

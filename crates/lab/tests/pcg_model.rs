@@ -56,11 +56,10 @@ fn clean_measurements() -> Measured {
     }
 }
 
-#[test]
-fn the_validation_blends_the_network_and_reports_the_headline_keys() {
-    // 6 sites x 20 recordings, 7 of each 20 abnormal; the trees' one feature is noise, the network's
-    // probabilities separate the labels, so the blend (0.75 network) calls every recording right.
-    // One recording cannot be analysed: it is unsure (a referral for Se, an error for Sp).
+/// 6 sites x 20 recordings, 7 of each 20 abnormal; the trees' one feature is noise; every network
+/// (fold, site, deployed, inner) gives `p_net(abnormal)`. One recording cannot be analysed: it is
+/// unsure (a referral for Se, an error for Sp).
+fn made_up(p_net: impl Fn(bool) -> f64) -> Dataset {
     let mut records = Vec::new();
     let mut extracted = Vec::new();
     let mut network = Vec::new();
@@ -81,7 +80,7 @@ fn the_validation_blends_the_network_and_reports_the_headline_keys() {
             } else {
                 Ok((vec![noise], clean_measurements()))
             });
-            let p = if abnormal { 0.9 } else { 0.1 };
+            let p = p_net(abnormal);
             network.push(NetworkScores {
                 cv: p,
                 without_site: p,
@@ -90,12 +89,18 @@ fn the_validation_blends_the_network_and_reports_the_headline_keys() {
             });
         }
     }
-    let data = Dataset {
+    Dataset {
         records,
         extracted,
         network,
-    };
+    }
+}
 
+#[test]
+fn the_validation_blends_the_network_and_reports_the_headline_keys() {
+    // The network's probabilities separate the labels around 0.5, so the blend calls every
+    // analysable recording right.
+    let data = made_up(|abnormal| if abnormal { 0.9 } else { 0.1 });
     let (report, _, _) = validate(&data, &["noise".to_string()]);
 
     assert_eq!(report.n_recordings, 120);
@@ -125,4 +130,27 @@ fn the_validation_blends_the_network_and_reports_the_headline_keys() {
         text.contains("| 5-fold CV, network alone | 120 (42) | "),
         "{text}"
     );
+}
+
+#[test]
+fn the_blend_weight_and_threshold_come_from_the_inner_probabilities() {
+    // The network separates the labels but below 0.5 (abnormal 0.4, normal 0.2): at a fixed 0.5 it
+    // calls everything normal; the inner networks show the same, so each outer fold's inner CV
+    // picks a threshold between 0.2 and 0.4 and the blend calls every analysable recording right.
+    let data = made_up(|abnormal| if abnormal { 0.4 } else { 0.2 });
+
+    let (report, _, _) = validate(&data, &["noise".to_string()]);
+
+    assert_eq!(report.cv_macc, 0.5 * (1.0 + 77.0 / 78.0));
+    assert_eq!(report.cv_alone[1].macc.value, 0.5 * (77.0 / 78.0));
+    assert_eq!(report.cv_blends.len(), 5);
+    for b in report.cv_blends.iter().chain([&report.final_blend]) {
+        assert!(b.threshold > 0.2 && b.threshold <= 0.4, "{b:?}");
+        assert!(b.weight > 0.0, "{b:?}");
+    }
+    assert_eq!(report.leave_one_site_out_blends.len(), 6);
+    assert!(report.to_string().contains(&format!(
+        "- deployed: network weight {:.2}, threshold {:.2}",
+        report.final_blend.weight, report.final_blend.threshold
+    )));
 }

@@ -5,11 +5,15 @@
 //!
 //! - [`data`]: loading `cinc2016` and `cinc2016_site_e_rest`, extracting features and the network's
 //!   probabilities on two threads.
-//! - [`spectra`]: the spectrograms the network's training reads.
+//! - [`spectra`]: the spectrograms the network's training reads (with the inner CV's folds).
+//! - [`blend`]: the candidate network weights and thresholds of the blend and their choice.
+//! - [`report`]: the report as the card prints it.
 //! - [`validation`]: the boosted-tree classifier, the blend, 5-fold CV stratified by site and
 //!   label, leave-one-site-out, bootstrap CIs: the model card's table.
 
+pub mod blend;
 pub mod data;
+pub mod report;
 pub mod spectra;
 pub mod validation;
 

@@ -28,8 +28,6 @@
 //!   five sites' recordings (no inner networks per site: those recordings' networks saw the held-out
 //!   site in training, a small leak that the card states).
 
-use std::fmt::{self, Write as _};
-
 use serde::{Deserialize, Serialize};
 
 use crate::gbdt::{balanced_weights, fit};
@@ -37,6 +35,7 @@ use cardio_models::gbdt::{Gbdt, GbdtConfig};
 pub use cardio_models::pcg_model::decision::{decide, gate, Decision};
 use cardio_models::pcg_model::features::Measured;
 
+use super::blend::{choose_blend, Blend};
 use super::data::{NetworkScores, Record, SITES};
 use crate::clinical::metrics::{calibration, delong_ci, Calibration};
 use crate::resample::{self, draw, percentile_linear, SplitMix64};
@@ -51,18 +50,6 @@ pub const BOOTSTRAP: usize = 2000;
 /// The first threshold candidate (fixed before any result was seen), and the threshold of each part
 /// of the blend scored alone (the card's comparison rows).
 pub const THRESHOLD: f64 = 0.5;
-/// Network weights of the blend the inner CV chooses from, the first fixed before any result.
-pub const BLEND_WEIGHTS: [f64; 5] = [0.75, 1.0, 0.5, 0.25, 0.0];
-/// Threshold candidates: [`THRESHOLD`] first, then outwards by 0.05 down to 0.2 and up to 0.8.
-pub fn threshold_candidates() -> Vec<f64> {
-    let mut t = vec![THRESHOLD];
-    for k in 1..=6 {
-        let step = 0.05 * f64::from(k);
-        t.push(THRESHOLD - step);
-        t.push(THRESHOLD + step);
-    }
-    t
-}
 /// Fewest complete heart cycles for a verdict other than unsure.
 pub const MIN_CYCLES: usize = 3;
 
@@ -110,18 +97,6 @@ pub struct Settings {
     pub min_periodicity: f64,
     /// Inner-CV MAcc of the choice.
     pub inner_macc: f64,
-}
-
-/// The blend of the network and the trees, and the threshold of abnormal, chosen on out-of-fold
-/// probabilities.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Blend {
-    /// Weight of the network ([`cardio_models::pcg_model::network::blend`]).
-    pub weight: f64,
-    /// Blended probability at or above which a gated-in recording is called abnormal.
-    pub threshold: f64,
-    /// MAcc of the choice on the probabilities it was chosen on.
-    pub macc: f64,
 }
 
 /// Runs `f` on every job, two threads at a time, results in job order.
@@ -209,57 +184,23 @@ fn probability(data: &Dataset, model: &Gbdt, i: usize) -> f64 {
 }
 
 /// `Some(p)` for a finite probability.
-fn finite(p: f64) -> Option<f64> {
+pub(crate) fn finite(p: f64) -> Option<f64> {
     p.is_finite().then_some(p)
 }
 
-fn outcome(data: &Dataset, i: usize, p: f64, min_periodicity: f64, threshold: f64) -> Outcome {
+pub(crate) fn outcome(
+    data: &Dataset,
+    i: usize,
+    p: f64,
+    min_periodicity: f64,
+    threshold: f64,
+) -> Outcome {
     Outcome {
         abnormal: data.records[i].abnormal,
         decision: decide(data.gated_out(i, min_periodicity), p, threshold),
         p_abnormal: p,
         threshold,
     }
-}
-
-/// The pair of [`BLEND_WEIGHTS`] and [`threshold_candidates`] with the best MAcc (gate applied,
-/// `min_periodicity`) on `rows`, whose out-of-fold probabilities are `trees` and `network` (in
-/// the order of `rows`); on a tie the earlier candidate stays (the a-priori pair first).
-pub fn choose_blend(
-    data: &Dataset,
-    rows: &[usize],
-    trees: &[f64],
-    network: &[f64],
-    min_periodicity: f64,
-) -> Blend {
-    let mut best = Blend {
-        weight: BLEND_WEIGHTS[0],
-        threshold: THRESHOLD,
-        macc: f64::NEG_INFINITY,
-    };
-    for weight in BLEND_WEIGHTS {
-        let p: Vec<f64> = trees
-            .iter()
-            .zip(network)
-            .map(|(&t, &n)| blend(weight, t, finite(n)))
-            .collect();
-        for threshold in threshold_candidates() {
-            let o: Vec<Outcome> = rows
-                .iter()
-                .zip(&p)
-                .map(|(&i, &v)| outcome(data, i, v, min_periodicity, threshold))
-                .collect();
-            let macc = se_sp(&o).2;
-            if macc > best.macc {
-                best = Blend {
-                    weight,
-                    threshold,
-                    macc,
-                };
-            }
-        }
-    }
-    best
 }
 
 /// The seed of outer fold `k`'s training (its inner CV's folds too).
@@ -753,126 +694,6 @@ pub fn validate(data: &Dataset, names: &[String]) -> (Report, Settings, Gbdt) {
         final_blend,
     };
     (report, settings, model)
-}
-
-fn row(s: &Scores) -> String {
-    let iv = |i: &Interval| format!("{:.3} [{:.3}-{:.3}]", i.value, i.low, i.high);
-    format!(
-        "| {} | {} ({}) | {} | {} | {} | {:.1}% ({} / {}) | {} | {:.3} |",
-        s.name,
-        s.n,
-        s.n_abnormal,
-        iv(&s.macc),
-        iv(&s.se),
-        iv(&s.sp),
-        100.0 * s.unsure_fraction,
-        s.unsure_normal,
-        s.unsure_abnormal,
-        iv(&s.auroc),
-        s.macc_without_gate,
-    )
-}
-
-impl fmt::Display for Report {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "PCG model (pcg-gbdt, network and trees blended): CinC 2016 training sets a-f at 1 kHz, {} recordings ({} abnormal, {:.0}%), {} features, network weight {} and threshold {} (chosen on out-of-fold probabilities; each outer fold's by its inner CV), unsure = quality gate (basic checks, periodicity, at least {MIN_CYCLES} cycles)",
-            self.records,
-            self.abnormal,
-            100.0 * self.abnormal as f64 / self.records.max(1) as f64,
-            self.features,
-            self.final_blend.weight,
-            self.final_blend.threshold,
-        );
-        let _ = writeln!(
-            s,
-            "| validation | n (abnormal) | MAcc [95% CI] | Se [95% CI] | Sp [95% CI] | unsure (normal / abnormal) | AUROC [95% CI] | MAcc without gate |"
-        );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
-        let _ = writeln!(s, "{}", row(&self.cv));
-        for part in &self.cv_alone {
-            let _ = writeln!(s, "{}", row(part));
-        }
-        for site in &self.cv_per_site {
-            let _ = writeln!(s, "{}", row(site));
-        }
-        for site in &self.leave_one_site_out {
-            let _ = writeln!(s, "{}", row(site));
-        }
-        let _ = writeln!(s, "{}", row(&self.training_fit));
-        let _ = writeln!(
-            s,
-            "\nLeave-one-site-out mean MAcc over the six sites: {:.3}",
-            self.leave_one_site_out_mean_macc
-        );
-        let _ = writeln!(
-            s,
-            "Leave-one-site-out mean MAcc of each part alone: boosted trees {:.3}, network {:.3}",
-            self.leave_one_site_out_alone_mean_macc.0, self.leave_one_site_out_alone_mean_macc.1
-        );
-        let _ = writeln!(
-            s,
-            "Se counts unsure as referred, Sp counts unsure as an error; CIs: {BOOTSTRAP} seeded bootstrap resamples of recordings (percentile); AUROC: DeLong CI on analysable recordings; MAcc without gate: classifier alone."
-        );
-        let c = &self.cv_calibration;
-        let _ = writeln!(
-            s,
-            "\nCalibration of the CV probability of abnormal ({} analysable recordings, gate not applied): {}\n\n{}",
-            c.bins.iter().map(|b| b.count).sum::<usize>(),
-            c.summary(),
-            c.markdown_table()
-        );
-        let _ = writeln!(
-            s,
-            "Recordings that could not be analysed (counted as unsure): {}",
-            self.failed.len()
-        );
-        for (name, why) in &self.failed {
-            let _ = writeln!(s, "- {name}: {why}");
-        }
-        let describe = |st: &Settings| {
-            let c = &config_candidates(0)[st.config];
-            format!(
-                "config {} ({} rounds, depth {}, colsample {}), min periodicity {:.1} (inner MAcc {:.3})",
-                st.config, c.rounds, c.max_depth, c.colsample, st.min_periodicity, st.inner_macc
-            )
-        };
-        let _ = writeln!(s, "\nSettings chosen by the inner 5-fold CV:");
-        for (f, st) in self.cv_settings.iter().enumerate() {
-            let _ = writeln!(s, "- outer fold {}: {}", f + 1, describe(st));
-        }
-        for (site, st) in SITES.iter().zip(&self.leave_one_site_out_settings) {
-            let _ = writeln!(s, "- without site {site}: {}", describe(st));
-        }
-        let _ = writeln!(s, "- final model: {}", describe(&self.final_settings));
-        let pair = |b: &Blend| {
-            format!(
-                "network weight {:.2}, threshold {:.2} (MAcc {:.3} where chosen)",
-                b.weight, b.threshold, b.macc
-            )
-        };
-        let _ = writeln!(
-            s,
-            "\nBlend and threshold (each outer fold's by its inner CV with the inner networks; each held-out site's and the deployed one on the outer CV's out-of-fold probabilities; the parts alone are scored at {THRESHOLD}):"
-        );
-        for (f, b) in self.cv_blends.iter().enumerate() {
-            let _ = writeln!(s, "- outer fold {}: {}", f + 1, pair(b));
-        }
-        for (site, b) in SITES.iter().zip(&self.leave_one_site_out_blends) {
-            let _ = writeln!(s, "- without site {site}: {}", pair(b));
-        }
-        let _ = writeln!(s, "- deployed: {}", pair(&self.final_blend));
-        let _ = writeln!(
-            s,
-            "\nTop features of the final model (share of split gain):"
-        );
-        for imp in &self.top_features {
-            let _ = writeln!(s, "- {}: {:.3}", imp.feature, imp.share);
-        }
-        f.write_str(&s)
-    }
 }
 
 #[cfg(test)]

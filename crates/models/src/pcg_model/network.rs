@@ -91,14 +91,14 @@ pub struct Networks {
 /// The `count` networks of a weights file that starts with `magic` (f16 when `half`).
 fn parse_networks(
     bytes: &[u8],
-    magic: &[u8; 8],
+    magic: [u8; 8],
     count: usize,
     half: bool,
 ) -> Result<Vec<Network>, WeightsError> {
-    if bytes.len() < 12 || &bytes[..8] != magic {
+    if bytes.len() < 12 || bytes[..8] != magic {
         return Err(WeightsError(format!(
             "not a {} file",
-            String::from_utf8_lossy(magic)
+            String::from_utf8_lossy(&magic)
         )));
     }
     let found = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
@@ -129,7 +129,7 @@ impl Networks {
     /// # Errors
     /// [`WeightsError`] for another format, another count, a truncated file or trailing bytes.
     pub fn parse(bytes: &[u8]) -> Result<Self, WeightsError> {
-        let mut nets = parse_networks(bytes, MAGIC, COUNT, false)?;
+        let mut nets = parse_networks(bytes, *MAGIC, COUNT, false)?;
         let deployed = nets
             .pop()
             .ok_or_else(|| WeightsError("no network".into()))?;
@@ -156,7 +156,7 @@ impl InnerNetworks {
     /// # Errors
     /// [`WeightsError`] for another format, another count, a truncated file or trailing bytes.
     pub fn parse(bytes: &[u8]) -> Result<Self, WeightsError> {
-        let mut nets = parse_networks(bytes, INNER_MAGIC, INNER_COUNT, true)?.into_iter();
+        let mut nets = parse_networks(bytes, *INNER_MAGIC, INNER_COUNT, true)?.into_iter();
         Ok(Self {
             by_outer_fold: (0..FOLDS)
                 .map(|_| nets.by_ref().take(INNER_FOLDS).collect())
