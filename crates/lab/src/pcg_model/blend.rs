@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::validation::{finite, outcome, se_sp, Dataset, Outcome, THRESHOLD};
+use super::validation::{finite, macc_of, Dataset, THRESHOLD};
 use cardio_models::pcg_model::network::blend;
 
 /// Network weights of the blend the inner CV chooses from, the first fixed before any result.
@@ -56,12 +56,7 @@ pub fn choose_blend(
             .map(|(&t, &n)| blend(weight, t, finite(n)))
             .collect();
         for threshold in threshold_candidates() {
-            let o: Vec<Outcome> = rows
-                .iter()
-                .zip(&p)
-                .map(|(&i, &v)| outcome(data, i, v, min_periodicity, threshold))
-                .collect();
-            let macc = se_sp(&o).2;
+            let macc = macc_of(data, rows, &p, min_periodicity, threshold);
             if macc > best.macc {
                 best = Blend {
                     weight,

@@ -188,7 +188,7 @@ pub(crate) fn finite(p: f64) -> Option<f64> {
     p.is_finite().then_some(p)
 }
 
-pub(crate) fn outcome(
+fn outcome(
     data: &Dataset,
     i: usize,
     p: f64,
@@ -225,6 +225,23 @@ pub fn inner_folds_of_outer(records: &[Record], outer: &[usize], k: usize) -> Ve
     out
 }
 
+/// The MAcc of `rows` whose probabilities are `p` (in the order of `rows`), the gate at
+/// `min_periodicity` and abnormal from `threshold`.
+pub(crate) fn macc_of(
+    data: &Dataset,
+    rows: &[usize],
+    p: &[f64],
+    min_periodicity: f64,
+    threshold: f64,
+) -> f64 {
+    let o: Vec<Outcome> = rows
+        .iter()
+        .zip(p)
+        .map(|(&i, &v)| outcome(data, i, v, min_periodicity, threshold))
+        .collect();
+    se_sp(&o).2
+}
+
 /// Chooses the boosting settings and the gate by a seeded stratified inner CV on `rows` only;
 /// returns them with the inner CV's out-of-fold probabilities of the chosen boosting settings (in
 /// the order of `rows`).
@@ -258,12 +275,7 @@ pub fn select(data: &Dataset, rows: &[usize], seed: u64) -> (Settings, Vec<f64>)
             }
         }
         for t in GATE_CANDIDATES {
-            let o: Vec<Outcome> = rows
-                .iter()
-                .zip(&p)
-                .map(|(&i, &v)| outcome(data, i, v, t, THRESHOLD))
-                .collect();
-            let macc = se_sp(&o).2;
+            let macc = macc_of(data, rows, &p, t, THRESHOLD);
             // Strictly better only: on a tie the earlier (a-priori) candidate stays.
             if best.as_ref().is_none_or(|b| macc > b.inner_macc) {
                 best = Some(Settings {
