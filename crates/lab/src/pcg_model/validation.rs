@@ -188,13 +188,7 @@ pub(crate) fn finite(p: f64) -> Option<f64> {
     p.is_finite().then_some(p)
 }
 
-fn outcome(
-    data: &Dataset,
-    i: usize,
-    p: f64,
-    min_periodicity: f64,
-    threshold: f64,
-) -> Outcome {
+fn outcome(data: &Dataset, i: usize, p: f64, min_periodicity: f64, threshold: f64) -> Outcome {
     Outcome {
         abnormal: data.records[i].abnormal,
         decision: decide(data.gated_out(i, min_periodicity), p, threshold),
