@@ -15,11 +15,12 @@ that site: the leave-one-site-out check) and the deployed one (every recording),
 `pcg-cnn.bin` (see `write_weights`); then, for each outer fold, one network per fold of its inner
 5-fold CV (the inner folds of the Rust validation's settings choice, `innerK` in the index), whose
 out-of-fold probabilities choose the blend weight and threshold of that outer fold without looking
-at its test recordings, written in half precision to `pcg-cnn-inner.bin`. Training crops are 6 s, drawn with each recording weighted so
-that both labels weigh the same and large sites do not drown small ones (1/sqrt of the size of its
-site-and-label stratum); augmentation imitates other devices, rooms and heart rates (see
-`Data.crops`): noise added in the power domain, a band tilt, a time stretch, band and time masks.
-Fixed seed; runs on a CPU (slowly: about two hours on two cores) or a GPU (minutes).
+at its test recordings, written in half precision to `pcg-cnn-inner.bin`. Training crops are 6 s,
+drawn with each recording weighted so that both labels weigh the same and large sites do not drown
+small ones (1/sqrt of the size of its site-and-label stratum); augmentation imitates other devices,
+rooms and heart rates (see `Data.crops`): noise added in the power domain, a band tilt, a time
+stretch, band and time masks. Fixed seed; runs on a CPU (slowly: about two and a half hours on two
+cores for the 37 networks) or a GPU (minutes).
 """
 
 import argparse
