@@ -121,7 +121,7 @@ golden:
 
 # Retrains the PPG rhythm model (crates/models/cards/ppg.md): the trees' folds and out-of-fold
 # probabilities, the waveform networks (PyTorch in a venv outside the repo; a GPU when there is one,
-# else about an hour on two cores), then the trees and the card's figures. Needs CARDIO_DATASETS.
+# else under an hour on two cores), then the trees and the card's figures. Needs CARDIO_DATASETS.
 TRAIN_VENV ?= $(HOME)/.cache/cardio/train-venv
 PPG_TRAIN_DIR ?= $(HOME)/.cache/cardio/ppg-train
 train-ppg:

@@ -41,7 +41,7 @@ CROP = 460  # training crop (the network ends in a global average, so any length
 CLASSES = 6
 FOLDS = 5
 INNER = 4
-CHANNELS = [(1, 16, 7), (16, 32, 5), (32, 32, 5), (32, 64, 5), (64, 64, 3)]
+CHANNELS = [(1, 32, 9), (32, 32, 7), (32, 64, 7), (64, 64, 5), (64, 128, 5), (128, 128, 3)]
 WEIGHTS = [0.0, 0.25, 0.5, 0.75, 1.0]
 SINUS_FLOOR = 0.98
 THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85]
@@ -153,11 +153,11 @@ def best_blend(y, p_tree, p_net, usable):
 
 
 def write_weights(path, nets, blends):
-    """Little-endian: b"CPPGCNN1", u32 network count, then per network f32 blend weight, f32 threshold
+    """Little-endian: b"CPPGCNN2", u32 network count, then per network f32 blend weight, f32 threshold
     and, per conv layer, the batch-norm-folded weight [cout][cin][k] and bias [cout]; then the head
     weight [6][64] and bias [6]."""
     with open(path, "wb") as fh:
-        fh.write(b"CPPGCNN1")
+        fh.write(b"CPPGCNN2")
         fh.write(struct.pack("<I", len(nets)))
         for net, (wt, t) in zip(nets, blends):
             fh.write(struct.pack("<ff", wt, t))
@@ -169,7 +169,7 @@ def main():
     ap.add_argument("--datasets", default=os.environ.get("CARDIO_DATASETS"))
     ap.add_argument("--dump", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--epochs", type=int, default=40)
     ap.add_argument("--seed", type=int, default=20220331)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--smoke", action="store_true", help="a tenth of the rows per network, one epoch")

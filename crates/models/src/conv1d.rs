@@ -3,9 +3,10 @@
 //! the training), a max-pool by 2 after each but the last, the mean over time and a linear head, and
 //! the reader of their little-endian weights (`f32`, or `f16` for networks stored in half precision).
 //!
-//! The forward pass is written here (a few loops) rather than through a neural-network runtime: the
-//! networks are too small to be worth a dependency, and the loops over contiguous time are left to
-//! the compiler to vectorise.
+//! The forward pass is written here rather than through a neural-network runtime (the networks are
+//! too small to be worth one): each convolution is one matrix product (im2col) done by `ndarray`'s
+//! SGEMM, whose kernels use the CPU's vector instructions (AVX/FMA where present, chosen at run
+//! time), which made it about twice as fast as the register-tiled loops it replaced.
 
 /// One convolution with its batch norm folded in.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,58 +138,38 @@ pub fn softmax(logits: &[f64]) -> Vec<f64> {
     exp.iter().map(|e| e / sum).collect()
 }
 
-/// Output channels of one register tile.
-const TILE_OUT: usize = 2;
-/// Time steps of one register tile.
-const TILE_TIME: usize = 16;
-
 impl Conv {
     /// `same`-padded convolution of `input` (`cin` rows of `len`) followed by ReLU.
     ///
-    /// Computed in tiles of [`TILE_OUT`] channels by [`TILE_TIME`] steps whose sums stay in
-    /// registers over the whole reduction (inputs × taps), from a zero-padded copy of the input, so
-    /// that the loops have fixed lengths the compiler turns into vector instructions.
+    /// Computed as one matrix product: the input's shifted copies (im2col, `[in][tap]` rows of
+    /// `len`, zero outside the input) multiplied by the weights `[out][in × tap]` with
+    /// `ndarray`'s SGEMM (the `matrixmultiply` kernels, which pick AVX/FMA at run time).
     fn forward(&self, input: &[f32], len: usize) -> Vec<f32> {
         let pad = self.taps / 2;
-        let tiles = len.div_ceil(TILE_TIME);
-        let stride = tiles * TILE_TIME + 2 * pad;
-        let mut padded = vec![0.0f32; self.cin * stride];
-        for (dst, src) in padded.chunks_exact_mut(stride).zip(input.chunks_exact(len)) {
-            dst[pad..pad + len].copy_from_slice(src);
-        }
-        let mut out = vec![0.0f32; self.cout * len];
-        let span = TILE_TIME + self.taps - 1;
-        for o in (0..self.cout).step_by(TILE_OUT) {
-            let outs = TILE_OUT.min(self.cout - o);
-            for tile in 0..tiles {
-                let t0 = tile * TILE_TIME;
-                let mut acc = [[0.0f32; TILE_TIME]; TILE_OUT];
-                for (r, a) in acc.iter_mut().enumerate().take(outs) {
-                    *a = [self.bias[o + r]; TILE_TIME];
-                }
-                for (i, row) in padded.chunks_exact(stride).enumerate() {
-                    let xs = &row[t0..t0 + span];
-                    for j in 0..self.taps {
-                        let mut xv = [0.0f32; TILE_TIME];
-                        xv.copy_from_slice(&xs[j..j + TILE_TIME]);
-                        for (r, a) in acc.iter_mut().enumerate().take(outs) {
-                            let w = self.weight[((o + r) * self.cin + i) * self.taps + j];
-                            for (s, x) in a.iter_mut().zip(xv) {
-                                *s += w * x;
-                            }
-                        }
-                    }
-                }
-                for (r, a) in acc.iter().enumerate().take(outs) {
-                    let n = TILE_TIME.min(len - t0);
-                    let dst = &mut out[(o + r) * len + t0..][..n];
-                    for (d, v) in dst.iter_mut().zip(a) {
-                        *d = v.max(0.0);
-                    }
+        let rows = self.cin * self.taps;
+        let mut col = vec![0.0f32; rows * len];
+        for (i, src) in input.chunks_exact(len).enumerate() {
+            for j in 0..self.taps {
+                let dst = &mut col[(i * self.taps + j) * len..][..len];
+                // dst[t] = src[t + j - pad] where that index is inside.
+                let lo = pad.saturating_sub(j);
+                let hi = (len + pad).saturating_sub(j).min(len);
+                if lo < hi {
+                    dst[lo..hi].copy_from_slice(&src[lo + j - pad..hi + j - pad]);
                 }
             }
         }
-        out
+        let w = ndarray::ArrayView2::from_shape((self.cout, rows), &self.weight)
+            .expect("the weights are [out][in × tap], as read");
+        let x =
+            ndarray::ArrayView2::from_shape((rows, len), &col).expect("im2col is [in × tap][len]");
+        let mut out = ndarray::Array2::<f32>::zeros((self.cout, len));
+        for (mut row, &b) in out.rows_mut().into_iter().zip(&self.bias) {
+            row.fill(b);
+        }
+        ndarray::linalg::general_mat_mul(1.0, &w, &x, 1.0, &mut out);
+        out.mapv_inplace(|v| v.max(0.0));
+        out.into_raw_vec_and_offset().0
     }
 }
 
@@ -243,6 +224,64 @@ mod tests {
             2
         )
         .is_none());
+    }
+
+    /// The convolution as its definition: out[o][t] = relu(b[o] + Σ_i Σ_j w[o][i][j] x[i][t + j - pad]).
+    fn by_definition(conv: &Conv, x: &[f32], len: usize) -> Vec<f32> {
+        let pad = conv.taps / 2;
+        let mut out = vec![0.0f32; conv.cout * len];
+        for o in 0..conv.cout {
+            for t in 0..len {
+                let mut sum = f64::from(conv.bias[o]);
+                for i in 0..conv.cin {
+                    for j in 0..conv.taps {
+                        if let Some(k) = (t + j).checked_sub(pad).filter(|&k| k < len) {
+                            let w = conv.weight[(o * conv.cin + i) * conv.taps + j];
+                            sum += f64::from(w) * f64::from(x[i * len + k]);
+                        }
+                    }
+                }
+                out[o * len + t] = sum.max(0.0) as f32;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_matrix_product_is_the_convolution_on_every_layer_shape() {
+        let mut seed = 7u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        // The PPG network's layers, and odd lengths, one tap, more taps than samples.
+        for &(cin, cout, taps, len) in &[
+            (1, 32, 9, 500),
+            (32, 32, 7, 250),
+            (64, 128, 5, 31),
+            (128, 128, 3, 15),
+            (3, 5, 1, 7),
+            (2, 3, 9, 4),
+            (1, 1, 3, 1),
+        ] {
+            let conv = Conv {
+                cin,
+                cout,
+                taps,
+                weight: (0..cout * cin * taps).map(|_| next()).collect(),
+                bias: (0..cout).map(|_| next()).collect(),
+            };
+            let x: Vec<f32> = (0..cin * len).map(|_| next()).collect();
+            let want = by_definition(&conv, &x, len);
+            let got = conv.forward(&x, len);
+            assert_eq!(got.len(), want.len());
+            for (g, w) in got.iter().zip(&want) {
+                assert!(
+                    (g - w).abs() < 1e-4,
+                    "{cin}->{cout}x{taps} on {len}: {g} vs {w}"
+                );
+            }
+        }
     }
 
     #[test]

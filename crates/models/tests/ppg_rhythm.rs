@@ -13,15 +13,22 @@ use cardio_models::prediction::PredictError;
 /// A fingertip-like pulse wave: a systolic peak and a smaller dicrotic wave after each beat time,
 /// slow baseline wander and a little seeded noise.
 fn pulse_wave(fs: f64, seconds: f64, beats_s: &[f64], noise: f64) -> Vec<f64> {
+    let pulses: Vec<(f64, f64)> = beats_s.iter().map(|&b| (b, 1.0)).collect();
+    pulse_wave_of(fs, seconds, &pulses, noise)
+}
+
+/// As [`pulse_wave`], each pulse `(time, amplitude)` scaled by its amplitude.
+fn pulse_wave_of(fs: f64, seconds: f64, pulses: &[(f64, f64)], noise: f64) -> Vec<f64> {
     let n = (fs * seconds) as usize;
     let mut x = vec![0.0; n];
-    for &b in beats_s {
+    for &(b, amplitude) in pulses {
         let lo = ((b - 0.3) * fs).max(0.0) as usize;
         let hi = (((b + 0.6) * fs) as usize).min(n);
         for (i, v) in x.iter_mut().enumerate().take(hi).skip(lo) {
             let d = i as f64 / fs - b;
-            *v += (-(d * d) / (2.0 * 0.06_f64.powi(2))).exp()
-                + 0.35 * (-((d - 0.3) * (d - 0.3)) / (2.0 * 0.05_f64.powi(2))).exp();
+            *v += amplitude
+                * ((-(d * d) / (2.0 * 0.06_f64.powi(2))).exp()
+                    + 0.35 * (-((d - 0.3) * (d - 0.3)) / (2.0 * 0.05_f64.powi(2))).exp());
         }
     }
     let mut s: u64 = 11;
@@ -123,8 +130,20 @@ fn a_regular_ten_second_fingertip_pulse_is_normal_with_its_rate() {
 
 #[test]
 fn an_af_like_pulse_is_af_at_a_camera_rate_and_at_a_monitor_rate() {
+    // In AF the pulse follows the filling time: a beat after a short interval ejects less, so the
+    // pulse amplitude varies beat to beat with the preceding interval (Frank-Starling; what the
+    // network learnt from real AF pulses). The first beat has no preceding interval.
+    let times = beats(af_intervals(), 30.0);
+    let pulses: Vec<(f64, f64)> = times
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| {
+            let preceding = if k == 0 { 0.75 } else { t - times[k - 1] };
+            (t, (preceding / 0.75).clamp(0.5, 1.3))
+        })
+        .collect();
     for fs in [30.0, 125.0] {
-        let x = pulse_wave(fs, 30.0, &beats(af_intervals(), 30.0), 0.02);
+        let x = pulse_wave_of(fs, 30.0, &pulses, 0.02);
 
         let p = model()
             .unwrap()

@@ -45,7 +45,7 @@ use classifier::RhythmClassifier;
 /// Identifier of the model in results and parameters.
 pub const MODEL_ID: &str = "ppg-rhythm-gbdt";
 /// Version of the model; bump it when the features, training or data change.
-pub const VERSION: &str = "2.1.0";
+pub const VERSION: &str = "2.2.0";
 /// Training date written into the parameters (a constant so that training is reproducible).
 pub const TRAINING_DATE: &str = "2026-11-26";
 /// Where `cardio train ppg` writes the parameters.

@@ -4,20 +4,20 @@
 //!
 //! After Liu Z, Zhou B, Jiang Z, et al. "Multiclass Arrhythmia Detection and Classification From
 //! Photoplethysmography Signals Using a Deep Convolutional Neural Network", *J. Am. Heart Assoc.*
-//! 2022;11(7):e023555, made small (five convolutions, 31 k weights, about 2.4 M multiply-adds per
+//! 2022;11(7):e023555, made small (six convolutions, 134 k weights, about 7 M multiply-adds per
 //! 10-s window) so that it runs on one CPU core inside the `cardio` binary.
 //!
 //! - Input ([`prepare`]): the window resampled to [`RATE_HZ`] (polyphase, as the training's
 //!   `scipy.signal.resample_poly`), its least-squares line removed, divided by its standard
 //!   deviation.
-//! - Layers: five convolutions (`same` padding, batch norm folded into the weights, ReLU), a
+//! - Layers: six convolutions (`same` padding, batch norm folded into the weights, ReLU), a
 //!   max-pool by 2 after each but the last, the mean over time and a linear layer to six logits.
 //!
 //! The weights (`params/ppg-rhythm-cnn.bin`) are trained by `training/ppg_rhythm_cnn/train.py`:
 //! one network per outer fold of the card's patient-grouped CV (with the blend weight and AF
 //! threshold chosen inside that fold's training patients), then the deployed one. The format is
-//! little-endian: `CPPGCNN1`, a `u32` count, and per network its `f32` blend weight and threshold,
-//! each convolution's weight `[out][in][tap]` and bias, and the head's weight `[6][64]` and bias.
+//! little-endian: `CPPGCNN2`, a `u32` count, and per network its `f32` blend weight and threshold,
+//! each convolution's weight `[out][in][tap]` and bias, and the head's weight `[6][128]` and bias.
 //! The forward pass is [`crate::conv1d`]'s.
 
 use std::sync::OnceLock;
@@ -36,14 +36,15 @@ pub const WEIGHTS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/params/ppg-
 /// The committed weights, compiled in.
 const WEIGHTS: &[u8] = include_bytes!("../../params/ppg-rhythm-cnn.bin");
 /// Leading bytes of the weights file.
-const MAGIC: &[u8; 8] = b"CPPGCNN1";
+const MAGIC: &[u8; 8] = b"CPPGCNN2";
 /// `(in channels, out channels, taps)` of each convolution.
-const LAYERS: [(usize, usize, usize); 5] = [
-    (1, 16, 7),
-    (16, 32, 5),
-    (32, 32, 5),
-    (32, 64, 5),
-    (64, 64, 3),
+const LAYERS: [(usize, usize, usize); 6] = [
+    (1, 32, 9),
+    (32, 32, 7),
+    (32, 64, 7),
+    (64, 64, 5),
+    (64, 128, 5),
+    (128, 128, 3),
 ];
 /// Rhythm classes of the head.
 const CLASSES: usize = 6;
@@ -76,7 +77,7 @@ impl Networks {
     pub fn parse(bytes: &[u8]) -> Result<Self, PpgRhythmError> {
         let bad = |what: &str| PpgRhythmError::Params(format!("network weights: {what}"));
         if bytes.len() < 12 || &bytes[..8] != MAGIC {
-            return Err(bad("not a CPPGCNN1 file"));
+            return Err(bad("not a CPPGCNN2 file"));
         }
         let count = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
         if !(2..=64).contains(&count) {
@@ -225,7 +226,7 @@ mod tests {
         let err = Networks::parse(b"NOTAFILE\x02\0\0\0").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "PPG rhythm model parameters cannot be loaded: network weights: not a CPPGCNN1 file"
+            "PPG rhythm model parameters cannot be loaded: network weights: not a CPPGCNN2 file"
         );
         let mut extra = WEIGHTS.to_vec();
         extra.push(0);
