@@ -147,7 +147,7 @@ impl Model {
                 "the parameters' features differ from this build's".into(),
             ));
         }
-        network::networks()?;
+        network::deployed()?;
         Ok(Self { params })
     }
 }

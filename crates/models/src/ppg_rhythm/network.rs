@@ -75,32 +75,11 @@ impl Networks {
     /// # Errors
     /// [`PpgRhythmError::Params`] for another format, a truncated file or trailing bytes.
     pub fn parse(bytes: &[u8]) -> Result<Self, PpgRhythmError> {
-        let bad = |what: &str| PpgRhythmError::Params(format!("network weights: {what}"));
-        if bytes.len() < 12 || &bytes[..8] != MAGIC {
-            return Err(bad("not a CPPGCNN2 file"));
-        }
-        let count = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
-        if !(2..=64).contains(&count) {
-            return Err(bad(&format!("{count} networks (2 to 64 expected)")));
-        }
-        let mut r = Reader::new(&bytes[12..]);
-        let short = || PpgRhythmError::Params("the network weights end too early".into());
-        let mut nets = Vec::with_capacity(count);
-        for _ in 0..count {
-            let blend = r.floats(2).ok_or_else(short)?;
-            let stack = Stack::read(&mut r, &LAYERS, CLASSES).ok_or_else(short)?;
-            // Stored as f32: back to the decimal the training chose (its grids are in 0.01 steps).
-            let decimal = |v: f32| (f64::from(v) * 1e6).round() / 1e6;
-            let net = Network {
-                blend_weight: decimal(blend[0]),
-                threshold: decimal(blend[1]),
-                stack,
-            };
-            if !(0.0..=1.0).contains(&net.blend_weight) || !(0.0..=1.0).contains(&net.threshold) {
-                return Err(bad("a blend weight or threshold outside 0-1"));
-            }
-            nets.push(net);
-        }
+        let (count, body) = header(bytes)?;
+        let mut r = Reader::new(body);
+        let mut nets = (0..count)
+            .map(|_| Network::read(&mut r))
+            .collect::<Result<Vec<_>, _>>()?;
         if !r.is_empty() {
             return Err(bad("trailing bytes"));
         }
@@ -109,6 +88,77 @@ impl Networks {
             folds: nets,
             deployed,
         })
+    }
+
+    /// Parses only the deployed (last) network of a weights file: what prediction needs, without
+    /// reading the fold networks that only validation uses (they are a sixth of the cost each).
+    ///
+    /// # Errors
+    /// As [`Self::parse`]; a file whose length is not `count` whole networks is refused.
+    pub fn parse_deployed(bytes: &[u8]) -> Result<Network, PpgRhythmError> {
+        let (count, body) = header(bytes)?;
+        let size = NETWORK_FLOATS * 4;
+        if body.len() < count * size {
+            return Err(short());
+        }
+        if body.len() > count * size {
+            return Err(bad("trailing bytes"));
+        }
+        Network::read(&mut Reader::new(&body[(count - 1) * size..]))
+    }
+}
+
+/// Floats of one network in the file: its blend weight and threshold, each convolution's weight and
+/// bias, the head's weight and bias.
+const NETWORK_FLOATS: usize = {
+    let mut n = 2;
+    let mut i = 0;
+    while i < LAYERS.len() {
+        let (cin, cout, taps) = LAYERS[i];
+        n += cout * cin * taps + cout;
+        i += 1;
+    }
+    n + CLASSES * LAYERS[LAYERS.len() - 1].1 + CLASSES
+};
+
+/// A format error of the weights file.
+fn bad(what: &str) -> PpgRhythmError {
+    PpgRhythmError::Params(format!("network weights: {what}"))
+}
+
+/// The error of a weights file that ends before its last network does.
+fn short() -> PpgRhythmError {
+    PpgRhythmError::Params("the network weights end too early".into())
+}
+
+/// The network count of a weights file and the bytes after its header.
+fn header(bytes: &[u8]) -> Result<(usize, &[u8]), PpgRhythmError> {
+    if bytes.len() < 12 || &bytes[..8] != MAGIC {
+        return Err(bad("not a CPPGCNN2 file"));
+    }
+    let count = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+    if !(2..=64).contains(&count) {
+        return Err(bad(&format!("{count} networks (2 to 64 expected)")));
+    }
+    Ok((count, &bytes[12..]))
+}
+
+impl Network {
+    /// Reads one network: its blend weight and threshold, then the stack.
+    fn read(r: &mut Reader<'_>) -> Result<Self, PpgRhythmError> {
+        let blend = r.floats(2).ok_or_else(short)?;
+        let stack = Stack::read(r, &LAYERS, CLASSES).ok_or_else(short)?;
+        // Stored as f32: back to the decimal the training chose (its grids are in 0.01 steps).
+        let decimal = |v: f32| (f64::from(v) * 1e6).round() / 1e6;
+        let net = Self {
+            blend_weight: decimal(blend[0]),
+            threshold: decimal(blend[1]),
+            stack,
+        };
+        if !(0.0..=1.0).contains(&net.blend_weight) || !(0.0..=1.0).contains(&net.threshold) {
+            return Err(bad("a blend weight or threshold outside 0-1"));
+        }
+        Ok(net)
     }
 }
 
@@ -119,6 +169,18 @@ impl Networks {
 pub fn networks() -> Result<&'static Networks, PpgRhythmError> {
     static NETS: OnceLock<Result<Networks, String>> = OnceLock::new();
     NETS.get_or_init(|| Networks::parse(WEIGHTS).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| PpgRhythmError::Params(e.clone()))
+}
+
+/// The committed deployed network alone, parsed once: what prediction uses (validation reads
+/// every network through [`networks`]).
+///
+/// # Errors
+/// [`PpgRhythmError::Params`] when the compiled-in weights do not parse.
+pub fn deployed() -> Result<&'static Network, PpgRhythmError> {
+    static NET: OnceLock<Result<Network, String>> = OnceLock::new();
+    NET.get_or_init(|| Networks::parse_deployed(WEIGHTS).map_err(|e| e.to_string()))
         .as_ref()
         .map_err(|e| PpgRhythmError::Params(e.clone()))
 }
@@ -214,6 +276,8 @@ mod tests {
         let nets = networks().unwrap();
         assert_eq!(nets.folds.len(), 5);
         assert!(nets.deployed.blend_weight > 0.0);
+        assert_eq!(deployed().unwrap(), &nets.deployed);
+        assert_eq!(WEIGHTS.len(), 12 + 6 * NETWORK_FLOATS * 4);
     }
 
     #[test]
@@ -234,11 +298,30 @@ mod tests {
             .unwrap_err()
             .to_string()
             .ends_with("trailing bytes"));
+        // The deployed network alone: the same refusals.
+        for (bytes, tail) in [
+            (
+                &WEIGHTS[..WEIGHTS.len() - 3],
+                "the network weights end too early",
+            ),
+            (&extra[..], "network weights: trailing bytes"),
+            (
+                &b"NOTAFILE\x02\0\0\0"[..],
+                "network weights: not a CPPGCNN2 file",
+            ),
+            (
+                &b"CPPGCNN2\x01\0\0\0"[..],
+                "network weights: 1 networks (2 to 64 expected)",
+            ),
+        ] {
+            let err = Networks::parse_deployed(bytes).unwrap_err().to_string();
+            assert!(err.ends_with(tail), "{err}");
+        }
     }
 
     #[test]
     fn probabilities_sum_to_one_and_a_flat_or_short_window_is_refused() {
-        let net = &networks().unwrap().deployed;
+        let net = deployed().unwrap();
         let x: Vec<f64> = (0..500)
             .map(|i| (2.0 * std::f64::consts::PI * 1.2 * f64::from(i) / RATE_HZ).sin())
             .collect();

@@ -242,9 +242,8 @@ impl Model {
         }
 
         let verdict = gate::gate(GateModality::Ppg)?.judge(&filled, fs_hz);
-        let net = &network::networks()
-            .map_err(|e| PredictError::ModelNotLoaded(format!("{MODEL_ID}: {e}")))?
-            .deployed;
+        let net = network::deployed()
+            .map_err(|e| PredictError::ModelNotLoaded(format!("{MODEL_ID}: {e}")))?;
         let wave = network::resample(&filled, fs_hz).unwrap_or_default();
         let mut windows: Vec<WindowResult> = plan_windows(duration)
             .into_iter()
