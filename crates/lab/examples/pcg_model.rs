@@ -4,6 +4,7 @@
 //! cargo run --release -p cardio-lab --example pcg_model -- train   # writes params, prints report
 //! cargo run --release -p cardio-lab --example pcg_model -- eval    # prints the report
 //! cargo run --release -p cardio-lab --example pcg_model -- time    # ms per 30-s recording
+//! cargo run --release -p cardio-lab --example pcg_model -- sites   # site-shift experiments
 //! cargo run --release -p cardio-lab --example pcg_model -- dump DIR  # the network's training input
 //! ```
 
@@ -105,6 +106,9 @@ fn main() -> ExitCode {
             .map(|report| println!("{report}"))
             .map_err(|e| e.to_string()),
         "time" => time(&root),
+        "sites" => pcg_lab::dataset(&root)
+            .map(|data| println!("{}", pcg_lab::sites::experiment(&data)))
+            .map_err(|e| e.to_string()),
         "dump" => std::env::args()
             .nth(2)
             .ok_or_else(|| "dump needs an output folder".to_string())
@@ -114,7 +118,7 @@ fn main() -> ExitCode {
                     .map_err(|e| e.to_string())
             }),
         other => Err(format!(
-            "unknown mode {other}; use train, eval, time or dump DIR"
+            "unknown mode {other}; use train, eval, time, sites or dump DIR"
         )),
     };
     match result {

@@ -14,6 +14,7 @@
 pub mod blend;
 pub mod data;
 pub mod report;
+pub mod sites;
 pub mod spectra;
 pub mod validation;
 
