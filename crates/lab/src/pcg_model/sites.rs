@@ -17,7 +17,8 @@ use cardio_models::gbdt::Gbdt;
 
 use super::data::SITES;
 use super::validation::{config_candidates, fit_on, outer_seed, Dataset};
-use crate::clinical::metrics::auroc;
+use crate::clinical::metrics::{auroc, threshold_metrics};
+use cardio_signal::stats;
 
 /// The share of the features the site-invariant variant keeps.
 pub const KEEP: f64 = 0.5;
@@ -81,10 +82,8 @@ pub fn robust_scale(x: &mut [f64]) {
     if x.is_empty() {
         return;
     }
-    let mut v = x.to_vec();
-    v.sort_by(f64::total_cmp);
-    let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
-    let (median, iqr) = (q(0.5), (q(0.75) - q(0.25)).max(1e-9));
+    let [q1, median, q3] = stats::quantiles_nearest_unsorted(&mut x.to_vec(), [0.25, 0.5, 0.75]);
+    let iqr = (q3 - q1).max(1e-9);
     for value in x {
         *value = (*value - median) / iqr;
     }
@@ -181,19 +180,10 @@ fn site_invariant(data: &Dataset, train: &[usize]) -> Dataset {
 }
 
 fn score(p: &[f64], y: &[bool]) -> SiteScore {
-    let rate = |label: bool| {
-        let (hit, all) = p
-            .iter()
-            .zip(y)
-            .filter(|(_, &a)| a == label)
-            .fold((0.0, 0.0), |(hit, all), (&p, _)| {
-                (hit + f64::from(u8::from((p >= 0.5) == label)), all + 1.0)
-            });
-        hit / all
-    };
+    let at_half = threshold_metrics(p, y, 0.5);
     SiteScore {
         auroc: auroc(p, y).unwrap_or(f64::NAN),
-        macc: f64::midpoint(rate(true), rate(false)),
+        macc: f64::midpoint(at_half.sensitivity, at_half.specificity),
     }
 }
 
