@@ -19,13 +19,18 @@ import argparse
 import csv
 import json
 import os
+import sys
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import scipy.io.wavfile
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from train import auroc, sample_weights  # noqa: E402  (the same weighting and AUROC as the network's training)
 
 RATE = 1000
 CROP = 2500
@@ -105,20 +110,6 @@ def crops(data, idx, rng, augment):
     return torch.tensor(out)[:, None, :]
 
 
-def weights(data, idx):
-    y = np.array([data[i][1] for i in idx])
-    s = np.array([data[i][2] for i in idx])
-    w = np.zeros(len(idx))
-    for lab in (False, True):
-        m = y == lab
-        for site in range(len(SITES)):
-            ms = m & (s == site)
-            if ms.sum():
-                w[ms] = 1.0 / np.sqrt(ms.sum())
-        w[m] /= w[m].sum()
-    return w / w.sum()
-
-
 def train(data, idx, seed, epochs):
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -127,7 +118,8 @@ def train(data, idx, seed, epochs):
     batch, per_epoch = 128, 4 * len(idx)
     steps = epochs * ((per_epoch + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    w = weights(data, idx)
+    w = sample_weights(SimpleNamespace(y=np.array([d[1] for d in data], dtype=np.int64),
+                                       site=np.array([d[2] for d in data])), idx)
     y_all = np.array([d[1] for d in data], dtype=np.int64)
     net.train()
     for _ in range(epochs):
@@ -148,11 +140,6 @@ def predict(net, x):
     wins = np.stack([np.take(x, np.arange(s, s + CROP), mode="wrap") for s in starts]).astype(np.float32)
     with torch.no_grad():
         return float(torch.softmax(net(torch.tensor(wins)[:, None, :]), dim=1)[:, 1].mean())
-
-
-def auroc(y, p):
-    pos, neg = p[y], p[~y]
-    return float(((pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()) / (len(pos) * len(neg)))
 
 
 def main():
@@ -178,7 +165,7 @@ def main():
         p = np.array([predict(net, data[i][0]) for i in held])
         yt = y[held]
         se, sp = float(np.mean(p[yt] >= 0.5)), float(np.mean(p[~yt] < 0.5))
-        results[s] = {"auroc": auroc(yt, p), "macc": (se + sp) / 2, "se": se, "sp": sp, "n": int(len(held))}
+        results[s] = {"auroc": auroc(yt.astype(int), p), "macc": (se + sp) / 2, "se": se, "sp": sp, "n": int(len(held))}
         print(f"without site {s}: AUROC {results[s]['auroc']:.3f} MAcc {results[s]['macc']:.3f} (Se {se:.3f}, Sp {sp:.3f}) on {len(held)} ({time.time() - started:.0f} s)", flush=True)
     print(json.dumps({"mean_auroc": float(np.mean([r["auroc"] for r in results.values()])),
                       "mean_macc": float(np.mean([r["macc"] for r in results.values()])), "sites": results}))
