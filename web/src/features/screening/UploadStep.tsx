@@ -166,9 +166,11 @@ function UploadPanel({
     ? videoProblemMessage(video.problem, t)
     : upload.isError
       ? predictionErrorMessage(upload.error, kind, t)
-      : recorder.error
-        ? t(kind === 'pcg' ? 'sensor.micError' : 'sensor.cameraError', { reason: recorder.error })
-        : fileError;
+      : kind === 'ppg' && camera.noFingertip
+        ? t('sensor.noFingertip')
+        : recorder.error
+          ? t(kind === 'pcg' ? 'sensor.micError' : 'sensor.cameraError', { reason: recorder.error })
+          : fileError;
   return (
     <>
       <section className="card upload-step" aria-labelledby={`${kind}-upload-title`}>

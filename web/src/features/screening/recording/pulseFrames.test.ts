@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createPulseSampler,
+  fingertipView,
   meanRed,
   PULSE_RATE_HZ,
   SAMPLE_HEIGHT,
@@ -112,5 +113,57 @@ describe('the shared pulse sampler', () => {
     expect(sampler.seconds).toBe(0);
     expect(sampler.uniform()).toEqual([]);
     expect(sampler.csvFile('x.csv')).toBeNull();
+  });
+});
+
+/** A 32x24 RGBA frame whose pixel at (x, y) has the colour `colour(x, y)`. */
+function pixels(colour: (x: number, y: number) => [number, number, number]): Uint8ClampedArray {
+  const data = new Uint8ClampedArray(SAMPLE_WIDTH * SAMPLE_HEIGHT * 4);
+  for (let y = 0; y < SAMPLE_HEIGHT; y += 1) {
+    for (let x = 0; x < SAMPLE_WIDTH; x += 1) {
+      const at = 4 * (y * SAMPLE_WIDTH + x);
+      data.set([...colour(x, y), 255], at);
+    }
+  }
+  return data;
+}
+
+/** The eight colour bars of a test card (white, yellow, cyan, green, magenta, red, blue, black). */
+const BARS: [number, number, number][] = [
+  [235, 235, 235],
+  [235, 235, 16],
+  [16, 235, 235],
+  [16, 235, 16],
+  [235, 16, 235],
+  [235, 16, 16],
+  [16, 16, 235],
+  [16, 16, 16],
+];
+
+describe('the fingertip check of the camera path', () => {
+  it('passes a uniform red frame, with the gentle shading of a lit fingertip', () => {
+    expect(fingertipView(pixels(() => [200, 40, 30]))).toBe('fingertip');
+    expect(fingertipView(pixels((x, y) => [170 + x + y, 35, 25]))).toBe('fingertip');
+  });
+
+  it('fails colour bars, a dark frame, a saturated white frame and a scene that is not red', () => {
+    expect(fingertipView(pixels((x) => BARS[Math.floor(x / 4)]!))).toBe('notRed');
+    // Red and black stripes: red enough on average, far from uniform.
+    expect(fingertipView(pixels((x) => (x % 8 < 4 ? [220, 30, 20] : [20, 10, 10])))).toBe('notUniform');
+    expect(fingertipView(pixels(() => [12, 8, 6]))).toBe('dark');
+    expect(fingertipView(pixels(() => [255, 255, 255]))).toBe('saturated');
+    expect(fingertipView(pixels(() => [120, 110, 100]))).toBe('notRed');
+    expect(fingertipView(new Uint8ClampedArray([]))).toBe('dark');
+  });
+
+  it('says whether most of a recording\'s frames showed a fingertip', () => {
+    // The synthetic canvas gives red over green 60 and blue 50: a fingertip at red 150, not at red 80.
+    const sampler = createPulseSampler(syntheticCanvas().canvas);
+    expect(sampler.fingertip).toBe(false);
+    sampler.add(frame(150), 0);
+    sampler.add(frame(80), 0.1);
+    expect(sampler.fingertip).toBe(true);
+    sampler.add(frame(80), 0.2);
+    expect(sampler.fingertip).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPulseSampler, type PulseSampler } from './pulseFrames';
 import { TICK_MS } from './useAudioRecording';
 import { useRecorderState } from './useRecorderState';
@@ -16,12 +16,18 @@ type FrameCallbackVideo = HTMLVideoElement & {
  * Camera photoplethysmography with the fingertip over the lens (rear camera, torch where the browser
  * allows): every frame is sampled at its own timestamp by the shared pulse sampler (mean red,
  * inverted). On stop, or at `limitMs`, it is resampled to a uniform rate and handed over as a CSV
- * with a time column.
+ * with a time column. When most frames show no fingertip over the lens (see `fingertipView`), nothing
+ * is handed over and `noFingertip` is set: no pulse can be read from a scene or a test pattern.
  */
 export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const state = useRecorderState(onRecorded);
-  const { setStatus, setElapsedMs, setDataPoints, pushPoint, setError, reset, recorded } = state;
+  const { setStatus, setElapsedMs, setDataPoints, pushPoint, setError, reset: resetState, recorded } = state;
+  const [noFingertip, setNoFingertip] = useState(false);
+  const reset = useCallback(() => {
+    setNoFingertip(false);
+    resetState();
+  }, [resetState]);
   const session = useRef<{
     stream: MediaStream;
     sampler: PulseSampler;
@@ -41,6 +47,11 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
     if (!file) {
       setStatus('ready');
       setError('no frames were captured');
+      return;
+    }
+    if (!current.sampler.fingertip) {
+      setStatus('ready');
+      setNoFingertip(true);
       return;
     }
     setStatus('completed');
@@ -111,5 +122,5 @@ export function useCameraPpg(limitMs: number, onRecorded: (file: File) => void) 
   );
 
   const { status, elapsedMs, dataPoints, waveform, error } = state;
-  return { videoRef, status, elapsedMs, dataPoints, waveform, error, start, stop, retry: reset };
+  return { videoRef, status, elapsedMs, dataPoints, waveform, error, noFingertip, start, stop, retry: reset };
 }
