@@ -27,6 +27,7 @@ mod reports;
 mod reviews;
 mod screenings;
 mod settings;
+mod share_races;
 mod sharing;
 mod sign_in_limits;
 mod system;

@@ -22,6 +22,9 @@ pub const INVITATION_NOT_FOUND: &str = "Invitation not found.";
 pub const VERIFY_EMAIL_FIRST: &str = "Verify your email address before accepting a shared record.";
 /// The message for a patient record with nothing shared.
 pub const NOT_SHARED: &str = "This patient's results are not shared.";
+/// The message for an invitation that lost the race with another sent at the same time (a record
+/// has at most one open share).
+pub const SHARED_AT_THE_SAME_TIME: &str = "This patient's results were shared from another request at the same time. Reload the page to see the current share.";
 /// The message for an invite without an address when the record has none.
 pub const EMAIL_NEEDED: &str = "Enter the patient's email address to share results.";
 

@@ -15,7 +15,8 @@ use utoipa::ToSchema;
 
 use super::{
     store::{self, Invitation, Share, SharedResult},
-    EMAIL_NEEDED, INVITATION_NOT_FOUND, NOT_SHARED, PATIENTS_ONLY, VERIFY_EMAIL_FIRST,
+    EMAIL_NEEDED, INVITATION_NOT_FOUND, NOT_SHARED, PATIENTS_ONLY, SHARED_AT_THE_SAME_TIME,
+    VERIFY_EMAIL_FIRST,
 };
 use crate::{
     accounts::{
@@ -119,6 +120,7 @@ pub async fn current_share(
         (status = 200, description = "The share", body = Share),
         crate::platform::error::documented::DoctorOnly,
         (status = 404, description = "Patient not found.", body = ErrorBody),
+        (status = 409, description = "This patient's results were shared from another request at the same time. Reload the page to see the current share.", body = ErrorBody),
         (status = 422, description = "Invalid email address. / Enter the patient's email address to share results.", body = ErrorBody),
     )
 )]
@@ -145,32 +147,25 @@ pub async fn invite(
     let mut invited = false;
     let id = match current {
         Some(share) if share.email == email.as_str() => {
-            sqlx::query("UPDATE patient_shares SET share_all = $1 WHERE id = $2")
-                .bind(i64::from(form.share_all))
-                .bind(&share.id)
-                .execute(&mut *tx)
-                .await?;
+            if !store::set_share_all(&mut tx, &share.id, form.share_all).await? {
+                return Err(ApiError::Conflict(SHARED_AT_THE_SAME_TIME.into()));
+            }
             share.id
         }
         other => {
             if let Some(old) = other {
                 store::end_share(&mut tx, &old.id, now).await?;
             }
-            let id = crate::platform::ids::new();
-            sqlx::query(
-                "INSERT INTO patient_shares (id, patient_id, doctor_id, email, status, share_all, \
-                 created_at) VALUES ($1, $2, $3, $4, 'invited', $5, $6)",
-            )
-            .bind(&id)
-            .bind(&patient_id)
-            .bind(doctor.id())
-            .bind(email.as_str())
-            .bind(i64::from(form.share_all))
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
             invited = true;
-            id
+            store::insert_invitation(
+                &mut tx,
+                &patient_id,
+                doctor.id(),
+                email.as_str(),
+                form.share_all,
+                now,
+            )
+            .await?
         }
     };
     audit::record(
@@ -242,7 +237,10 @@ pub async fn revoke(
     let share = store::current_of(&mut tx, &patient_id, doctor.id())
         .await?
         .ok_or_else(|| ApiError::NotFound(NOT_SHARED.into()))?;
-    store::end_share(&mut tx, &share.id, now_ms()).await?;
+    // Revoked meanwhile by another request: nothing is shared any more.
+    if !store::end_share(&mut tx, &share.id, now_ms()).await? {
+        return Err(ApiError::NotFound(NOT_SHARED.into()));
+    }
     audit::record(
         &mut tx,
         &audit::Entry {
@@ -327,14 +325,10 @@ pub async fn accept(
         return Err(ApiError::Forbidden(VERIFY_EMAIL_FIRST.into()));
     }
     let patient_id: String = row.try_get("patient_id")?;
-    sqlx::query(
-        "UPDATE patient_shares SET status = 'active', user_id = $1, accepted_at = $2 WHERE id = $3",
-    )
-    .bind(user_id)
-    .bind(now_ms())
-    .bind(&id)
-    .execute(&mut *tx)
-    .await?;
+    // Only an invitation still open: one revoked since it was read above is not found.
+    if !store::accept(&mut tx, &id, &current.user.email, user_id, now_ms()).await? {
+        return Err(ApiError::NotFound(INVITATION_NOT_FOUND.into()));
+    }
     audit::record(
         &mut tx,
         &audit::Entry {

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, AnyConnection, Row};
 use utoipa::ToSchema;
 
+use super::SHARED_AT_THE_SAME_TIME;
 use crate::{
     platform::{db::ms_to_rfc3339, error::ApiError},
     records::analyses::store::{Analysis, Modality},
@@ -139,14 +140,92 @@ pub async fn current_of(
     row.as_ref().map(share_from_row).transpose()
 }
 
-/// Revokes a share (the row stays, as the record of what was shared when).
-pub async fn end_share(conn: &mut AnyConnection, id: &str, now: i64) -> Result<(), ApiError> {
-    sqlx::query("UPDATE patient_shares SET status = 'revoked', revoked_at = $1 WHERE id = $2")
-        .bind(now)
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
+/// Revokes a share that is still open (the row stays, as the record of what was shared when);
+/// `false` when it was revoked already. Conditional, so that on PostgreSQL a revoke and an accept
+/// of the same share at the same time end in one consistent state: the accept waits for the
+/// revoke's row lock and then finds no invitation (see [`accept`]), or the revoke waits for the
+/// accept and then revokes the active share.
+pub async fn end_share(conn: &mut AnyConnection, id: &str, now: i64) -> Result<bool, ApiError> {
+    let done = sqlx::query(
+        "UPDATE patient_shares SET status = 'revoked', revoked_at = $1 \
+         WHERE id = $2 AND status <> 'revoked'",
+    )
+    .bind(now)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Accepts the invitation `id` addressed to `email` for the account `user_id`; `false` when it
+/// is not (or no longer) an open invitation to that address, e.g. revoked a moment before.
+pub async fn accept(
+    conn: &mut AnyConnection,
+    id: &str,
+    email: &str,
+    user_id: &str,
+    now: i64,
+) -> Result<bool, ApiError> {
+    let done = sqlx::query(
+        "UPDATE patient_shares SET status = 'active', user_id = $1, accepted_at = $2 \
+         WHERE id = $3 AND email = $4 AND status = 'invited'",
+    )
+    .bind(user_id)
+    .bind(now)
+    .bind(id)
+    .bind(email)
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Writes a new invitation. A record has at most one open share (the partial unique index of
+/// migration 0017): an invitation written at the same time as another for the same record is
+/// [`SHARED_AT_THE_SAME_TIME`] (409).
+pub async fn insert_invitation(
+    conn: &mut AnyConnection,
+    patient_id: &str,
+    doctor_id: &str,
+    email: &str,
+    share_all: bool,
+    now: i64,
+) -> Result<String, ApiError> {
+    let id = crate::platform::ids::new();
+    let written = sqlx::query(
+        "INSERT INTO patient_shares (id, patient_id, doctor_id, email, status, share_all, \
+         created_at) VALUES ($1, $2, $3, $4, 'invited', $5, $6)",
+    )
+    .bind(&id)
+    .bind(patient_id)
+    .bind(doctor_id)
+    .bind(email)
+    .bind(i64::from(share_all))
+    .bind(now)
+    .execute(&mut *conn)
+    .await;
+    match written {
+        Ok(_) => Ok(id),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+            Err(ApiError::Conflict(SHARED_AT_THE_SAME_TIME.into()))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Changes what an open share shows; `false` when it was revoked meanwhile.
+pub async fn set_share_all(
+    conn: &mut AnyConnection,
+    id: &str,
+    share_all: bool,
+) -> Result<bool, ApiError> {
+    let done = sqlx::query(
+        "UPDATE patient_shares SET share_all = $1 WHERE id = $2 AND status <> 'revoked'",
+    )
+    .bind(i64::from(share_all))
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 /// The active shares of an account: (doctor id, doctor name, patient id, share all).
