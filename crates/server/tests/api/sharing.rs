@@ -102,18 +102,23 @@ pub async fn a_doctor_shares_reviewed_results_with_the_patients_account_until_re
         json!({"email": "maria.lopez@example.com", "share_all": false}),
     )
     .await;
-    assert_eq!(std::fs::read_dir(&outbox).unwrap().count(), 1);
+    let invitations = std::fs::read_dir(&outbox)
+        .unwrap()
+        .filter(|entry| {
+            let name = entry.as_ref().unwrap().file_name();
+            name.to_string_lossy().contains("share-invitation")
+        })
+        .count();
+    assert_eq!(invitations, 1);
 
-    // The patient signs up with the invited address; accepting needs it verified.
+    // The patient signs up with the invited address; seeing the invitation (the doctor's name,
+    // the patient's first name) and accepting it need the address verified (issue 37 §3).
     app.logout().await;
     sign_up_patient(&mut app, "maria.lopez@example.com", false).await;
-    let invitations = app.get("/api/shared/invitations").await.json();
-    assert_eq!(invitations.as_array().unwrap().len(), 1);
-    assert_eq!(invitations[0]["doctorName"], "Ana Ruiz");
-    assert_eq!(invitations[0]["patientFirstName"], "María");
+    assert_eq!(app.get("/api/shared/invitations").await.json(), json!([]));
     let accept_url = format!(
         "/api/shared/invitations/{}/accept",
-        invitations[0]["id"].as_str().unwrap()
+        share["id"].as_str().unwrap()
     );
     let refused = app.post(&accept_url, json!({})).await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
@@ -128,6 +133,11 @@ pub async fn a_doctor_shares_reviewed_results_with_the_patients_account_until_re
         .await
         .unwrap();
     switch_to(&mut app, "maria.lopez@example.com").await;
+    let invitations = app.get("/api/shared/invitations").await.json();
+    assert_eq!(invitations.as_array().unwrap().len(), 1);
+    assert_eq!(invitations[0]["id"], share["id"]);
+    assert_eq!(invitations[0]["doctorName"], "Ana Ruiz");
+    assert_eq!(invitations[0]["patientFirstName"], "María");
     assert_eq!(
         app.post(&accept_url, json!({})).await.status,
         StatusCode::NO_CONTENT

@@ -257,11 +257,12 @@ pub async fn revoke(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The open invitations addressed to the signed-in patient account's email.
+/// The open invitations addressed to the signed-in patient account's email, once it is verified
+/// (none before).
 #[utoipa::path(
     get, path = "/api/shared/invitations", operation_id = "list_share_invitations", tag = "sharing",
     responses(
-        (status = 200, description = "Newest first", body = [Invitation]),
+        (status = 200, description = "Newest first; empty until the account's address is verified", body = [Invitation]),
         crate::platform::error::documented::Unauthenticated,
         (status = 403, description = "Only patient accounts can see shared results.", body = ErrorBody),
     )
@@ -272,6 +273,11 @@ pub async fn invitations(
     current: CurrentUser,
 ) -> Result<Json<Vec<Invitation>>, ApiError> {
     patient_account(&current)?;
+    // Anyone can sign up with any address: an invitation names the doctor and the patient's first
+    // name, so only a proven owner of the address sees it.
+    if !current.user.email_verified {
+        return Ok(Json(Vec::new()));
+    }
     let rows = sqlx::query(
         "SELECT s.id, s.created_at, u.display_name, p.first_name FROM patient_shares s \
          JOIN users u ON u.id = s.doctor_id JOIN patients p ON p.id = s.patient_id \
