@@ -213,6 +213,31 @@ pub fn reason(language: Language, english: &str) -> String {
     else {
         return english.to_owned();
     };
+    let Some((key, found)) = best_match(templates, english) else {
+        return english.to_owned();
+    };
+    let Some(target) = lookup(language, &format!("reasons.templates.{key}")) else {
+        return english.to_owned();
+    };
+    let mut out = target.to_owned();
+    for (name, value) in found {
+        let shown = if PHRASES.contains(&name.as_str()) {
+            phrase(language, value)
+        } else {
+            value.to_owned()
+        };
+        out = out.replace(&format!("{{{{{name}}}}}"), &shown);
+    }
+    out
+}
+
+/// The holes' names and the text each took, of the template among `templates` (key -> English
+/// text with `{{name}}` holes) that `english` fills in; the most specific one (the most fixed
+/// text) when several do. `None` when none does.
+pub fn best_match<'c, 't>(
+    templates: &'c Map<String, Value>,
+    english: &'t str,
+) -> Option<(&'c str, Vec<(String, &'t str)>)> {
     let mut best: Option<(usize, &str, Filled<'_>)> = None;
     for (key, template) in templates {
         let Some(template) = template.as_str() else {
@@ -234,22 +259,7 @@ pub fn reason(language: Language, english: &str) -> String {
             best = Some((fixed, key.as_str(), found));
         }
     }
-    let Some((_, key, found)) = best else {
-        return english.to_owned();
-    };
-    let Some(target) = lookup(language, &format!("reasons.templates.{key}")) else {
-        return english.to_owned();
-    };
-    let mut out = target.to_owned();
-    for (name, value) in found {
-        let shown = if PHRASES.contains(&name.as_str()) {
-            phrase(language, value)
-        } else {
-            value.to_owned()
-        };
-        out = out.replace(&format!("{{{{{name}}}}}"), &shown);
-    }
-    out
+    best.map(|(_, key, found)| (key, found))
 }
 
 /// A whole number for a sentence (`37`, not `37.0`): the value rounded as `{:.0}` would show it.

@@ -50,16 +50,33 @@ export type SharedResult = components['schemas']['SharedResult'];
 export type Notification = components['schemas']['Notification'];
 export type NotificationFeed = components['schemas']['NotificationFeed'];
 
-/** The server answered with an error status. `detail` is its message, when it sent one. */
+/**
+ * A value of an error sentence's hole: text or a number, a phrase of the server's table of error
+ * sentences (`{term}`), or a sentence of that table inside this one (`{code, params}`).
+ */
+export type ErrorParam = string | number | { term: string } | CodedError;
+
+/** An error sentence as a code of the server's table (`crates/server/catalogue`) and its parameters. */
+export interface CodedError {
+  code: string;
+  params?: Record<string, ErrorParam>;
+}
+
+/**
+ * The server answered with an error status. `detail` is its message (English), when it sent one;
+ * `coded` the same sentence as a code with parameters, shown in the reader's language.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly detail: string | undefined;
+  readonly coded: CodedError | undefined;
 
-  constructor(status: number, detail: string | undefined) {
+  constructor(status: number, detail: string | undefined, coded?: CodedError) {
     super(detail ?? `HTTP ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.detail = detail;
+    this.coded = coded;
   }
 }
 
@@ -107,6 +124,15 @@ export function errorDetail(body: unknown): string | undefined {
   return undefined;
 }
 
+/** Reads the code and parameters of an error body, when it has them. */
+export function errorCode(body: unknown): CodedError | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const { code, params } = body as Record<string, unknown>;
+  if (typeof code !== 'string' || code === '') return undefined;
+  const isRecord = params !== null && typeof params === 'object' && !Array.isArray(params);
+  return { code, params: isRecord ? (params as Record<string, ErrorParam>) : {} };
+}
+
 type Result<T> = { data?: T; error?: unknown; response: Response };
 
 /**
@@ -122,7 +148,7 @@ export async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
     throw cause;
   }
   if (!result.response.ok) {
-    throw new ApiError(result.response.status, errorDetail(result.error));
+    throw new ApiError(result.response.status, errorDetail(result.error), errorCode(result.error));
   }
   return result.data as T;
 }

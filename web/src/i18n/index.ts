@@ -1,6 +1,7 @@
 /**
  * i18next set-up: English, Spanish and French catalogues bundled with the app, with the models'
- * catalogue (`crates/models/catalogue`, shared with the server's PDF reports) under `content`.
+ * catalogue (`crates/models/catalogue`, shared with the server's PDF reports) under `content`, and the
+ * server's error sentences (`crates/server/catalogue`) under `serverErrors`.
  *
  * The language is the user's choice in localStorage (`cardio.language`), else the browser's language
  * (es* → es, fr* → fr, anything else → en). <html lang> always follows the active language.
@@ -12,6 +13,10 @@ import { readStorage, writeStorage } from '../lib/storage';
 import contentEn from '../../../crates/models/catalogue/en.json';
 import contentEs from '../../../crates/models/catalogue/es.json';
 import contentFr from '../../../crates/models/catalogue/fr.json';
+// The server's error sentences by code (`code`, `params` of every error body).
+import serverErrorsEn from '../../../crates/server/catalogue/en.json';
+import serverErrorsEs from '../../../crates/server/catalogue/es.json';
+import serverErrorsFr from '../../../crates/server/catalogue/fr.json';
 import en from './en.json';
 import es from './es.json';
 import fr from './fr.json';
@@ -20,11 +25,14 @@ export const LANGUAGE_STORAGE_KEY = 'cardio.language';
 export const SUPPORTED_LANGUAGES = ['en', 'es', 'fr'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
-/** Each language: the app's own texts, and under `content` the models' (findings, advice). */
+/**
+ * Each language: the app's own texts, under `content` the models' (findings, advice), and under
+ * `serverErrors` the server's error sentences.
+ */
 export const resources = {
-  en: { translation: { ...en, content: contentEn } },
-  es: { translation: { ...es, content: contentEs } },
-  fr: { translation: { ...fr, content: contentFr } },
+  en: { translation: { ...en, content: contentEn, serverErrors: serverErrorsEn } },
+  es: { translation: { ...es, content: contentEs, serverErrors: serverErrorsEs } },
+  fr: { translation: { ...fr, content: contentFr, serverErrors: serverErrorsFr } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

@@ -4,6 +4,7 @@
  */
 import i18n, { type TFunction } from 'i18next';
 import { ApiError, NetworkError } from '../api/client';
+import { serverErrorText } from './apiErrors';
 
 /** The four models of spec §7. */
 export type ModelKind = 'clinical' | 'ecg' | 'pcg' | 'ppg';
@@ -111,11 +112,13 @@ export function predictionErrorMessage(error: unknown, kind: ModelKind, t: TFunc
   if (error instanceof NetworkError) return t('predictionErrors.noResponse');
   if (error instanceof ApiError) {
     if (error.status === 422) {
-      return t('predictionErrors.validation', { detail: error.detail ?? t('predictionErrors.invalidInput') });
+      return t('predictionErrors.validation', {
+        detail: serverErrorText(error, t('predictionErrors.invalidInput'), t),
+      });
     }
     if (error.status === 503) return t('predictionErrors.modelNotLoaded');
-    if (error.status === 500) return error.detail ?? t('predictionErrors.server');
-    return error.detail ?? t(CALL_DEFAULT[kind]);
+    if (error.status === 500) return serverErrorText(error, t('predictionErrors.server'), t);
+    return serverErrorText(error, t(CALL_DEFAULT[kind]), t);
   }
   return t(CALL_DEFAULT[kind]);
 }

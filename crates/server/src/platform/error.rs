@@ -1,8 +1,10 @@
 //! The one API error type and its mapping to HTTP responses.
 //!
 //! Every handler returns `Result<_, ApiError>`. Each variant documents its status; the body is
-//! always `{"detail": "..."}`, the shape the web client reads. Server-side failures are logged
-//! with their cause and answered with a generic text, never with internals.
+//! always `{"detail": "...", "code": "...", "params": {...}}`: the English sentence, and its code
+//! and parameters from the one table of error sentences ([`super::error_codes`]) that the web app
+//! shows in the reader's language. Server-side failures are logged with their cause and answered
+//! with a generic text, never with internals.
 
 use axum::{
     http::StatusCode,
@@ -26,8 +28,26 @@ pub const BLOB_STORE_UNAVAILABLE: &str =
 /// The body of every error response.
 #[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
 pub struct ErrorBody {
-    /// A sentence the user can read.
+    /// A sentence the user can read (English).
     pub detail: String,
+    /// The sentence's code in the table of error sentences (`unlisted` when it has none).
+    pub code: String,
+    /// The values of the sentence's holes: text, a number, `{"term": key}` (a phrase of the
+    /// table) or `{"code", "params"}` (a sentence of the table inside this one).
+    #[schema(value_type = Object)]
+    pub params: serde_json::Map<String, serde_json::Value>,
+}
+
+impl ErrorBody {
+    /// The body of an English sentence, with its code and parameters.
+    pub fn new(detail: String) -> Self {
+        let (code, params) = super::error_codes::code_of(&detail);
+        Self {
+            detail,
+            code,
+            params,
+        }
+    }
 }
 
 /// The error responses many endpoints share, for their OpenAPI description: written once here and
@@ -195,9 +215,7 @@ impl IntoResponse for ApiError {
         if let Self::Internal(cause) = &self {
             tracing::error!(%cause, "request failed");
         }
-        let body = ErrorBody {
-            detail: self.to_string(),
-        };
+        let body = ErrorBody::new(self.to_string());
         (self.status(), Json(body)).into_response()
     }
 }

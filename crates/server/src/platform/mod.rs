@@ -8,6 +8,7 @@ pub mod config;
 pub mod csrf;
 pub mod db;
 pub mod error;
+pub mod error_codes;
 pub mod extract;
 pub mod health;
 pub mod ids;

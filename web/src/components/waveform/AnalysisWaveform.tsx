@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import type { LoadWaveformWindow } from '../../api/waveforms';
 import { queryKeys } from '../../api/queryKeys';
+import { serverErrorText } from '../../lib/apiErrors';
 import { Spinner } from '../Spinner';
 import { EcgPaper, type EcgLayout } from './EcgPaper';
 import {
@@ -143,7 +144,11 @@ export function AnalysisWaveform({
   if (query.isError) {
     body = (
       <div className="waveform__message" role="alert">
-        <p>{query.error instanceof ApiError && query.error.detail ? query.error.detail : t('waveform.loadError')}</p>
+        <p>
+          {query.error instanceof ApiError
+            ? serverErrorText(query.error, t('waveform.loadError'), t)
+            : t('waveform.loadError')}
+        </p>
         <button type="button" className="button button--secondary" onClick={() => void query.refetch()}>
           {t('waveform.retry')}
         </button>

@@ -10,6 +10,7 @@ import { analysisPath, paths, screeningPath } from '../../app/paths';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { FilePicker } from '../../components/FilePicker';
 import { PredictionResultView } from '../../components/PredictionResultView';
+import { serverErrorText } from '../../lib/apiErrors';
 import { fetchWaveformWindow } from '../../api/waveforms';
 import { ReviewPanel, type SettleOption } from '../../components/review/ReviewPanel';
 import { CombinedRiskBadge } from '../../components/RiskBadge';
@@ -163,8 +164,8 @@ export function EcgAnalyzeStep({ screening }: { screening: Screening }) {
       if (failure.step === 'ecg' || failure.step === 'clinical') {
         setError(predictionErrorMessage(failure.cause, failure.step, t));
       } else {
-        const detail = failure.cause instanceof ApiError ? failure.cause.detail : undefined;
-        setError(detail ?? t('sensor.analyzeFailed'));
+        const fallback = t('sensor.analyzeFailed');
+        setError(failure.cause instanceof ApiError ? serverErrorText(failure.cause, fallback, t) : fallback);
       }
     }
   };

@@ -12,6 +12,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, type BackupList, type DataSettingsView } from '../../api/client';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { serverErrorText } from '../../lib/apiErrors';
 import { useCurrentUser } from '../../lib/session';
 import { useBackups, useCreateBackup, useDataSettings, useSaveDataSettings } from './api/dataStorage';
 import { formatBytes, useStorageUsage } from './api/system';
@@ -120,7 +121,7 @@ function Backups({ settings }: { settings: DataSettingsView }) {
   }
   const createError =
     create.error instanceof ApiError && create.error.detail
-      ? t('settings.backupFailedDetail', { detail: create.error.detail })
+      ? t('settings.backupFailedDetail', { detail: serverErrorText(create.error, create.error.detail, t) })
       : create.isError
         ? t('settings.backupFailed')
         : null;
