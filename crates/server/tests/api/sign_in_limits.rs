@@ -5,7 +5,7 @@
 
 use axum::http::StatusCode;
 use cardio_server::{
-    accounts::auth::rate_limit::{TOO_MANY_ATTEMPTS, TOO_MANY_SIGNUPS},
+    accounts::auth::rate_limit::{MAX_ACCOUNTS_PER_CLIENT, TOO_MANY_ATTEMPTS, TOO_MANY_SIGNUPS},
     platform::client_addr::parse_trusted_proxy,
 };
 
@@ -13,6 +13,7 @@ use crate::helpers::TestApp;
 
 crate::backend_tests!(
     forty_parallel_wrong_passwords_reach_the_password_check_only_five_times,
+    forty_accounts_tried_at_once_from_one_address_reach_the_password_check_only_twenty_times,
     a_burst_against_one_account_does_not_lock_out_another_person_behind_the_same_address,
     sign_ups_are_limited_per_address,
     x_forwarded_for_names_the_client_only_behind_a_trusted_proxy,
@@ -55,6 +56,34 @@ pub async fn forty_parallel_wrong_passwords_reach_the_password_check_only_five_t
         app.login("ana@clinic.test", PASSWORD).await.status,
         StatusCode::TOO_MANY_REQUESTS
     );
+}
+
+/// Issue 37 §3: the per-address limit held only for attempts one after another.
+pub async fn forty_accounts_tried_at_once_from_one_address_reach_the_password_check_only_twenty_times(
+    app: TestApp,
+) {
+    let attempts: Vec<_> = (0..40)
+        .map(|i| {
+            let mut tab = app.second_tab();
+            tokio::spawn(async move { tab.login(&format!("guess{i}@clinic.test"), "x").await })
+        })
+        .collect();
+    let mut statuses = Vec::new();
+    for attempt in attempts {
+        statuses.push(attempt.await.unwrap());
+    }
+
+    let checked = statuses
+        .iter()
+        .filter(|r| r.status == StatusCode::UNAUTHORIZED)
+        .count();
+    let refused: Vec<_> = statuses
+        .iter()
+        .filter(|r| r.status == StatusCode::TOO_MANY_REQUESTS)
+        .collect();
+    assert_eq!(checked, MAX_ACCOUNTS_PER_CLIENT as usize);
+    assert_eq!(refused.len(), 40 - checked);
+    assert!(refused.iter().all(|r| r.detail() == TOO_MANY_ATTEMPTS));
 }
 
 pub async fn a_burst_against_one_account_does_not_lock_out_another_person_behind_the_same_address(

@@ -7,11 +7,14 @@
 //!   counter ([`clear_account`]) or, when a second step follows, gives its attempt back
 //!   ([`release`]); a wrong one leaves its reservation counted and records the
 //!   failure ([`record_failure`]).
-//! - **Per client address**: an address that failed against more than
-//!   [`MAX_ACCOUNTS_PER_CLIENT`] *different* accounts within the window is refused. Counting
-//!   accounts rather than failures means a burst against one account (which that account's own
-//!   limit stops) never locks out the other people behind the same address, such as a clinic
-//!   behind one NAT, while password spraying across accounts is still stopped.
+//! - **Per client address**: an address may try at most [`MAX_ACCOUNTS_PER_CLIENT`] *different*
+//!   accounts within the window without proving a password right. The first attempt on an account
+//!   from an address reserves one of the address's slots ([`reserve`], one upsert on the address's
+//!   counter, before any hashing), so the limit holds however many accounts are tried at once; an
+//!   account whose password is then proven right ([`release`], [`clear_account`]) gives its slots
+//!   back. Counting accounts rather than attempts means a burst against one account (which that
+//!   account's own limit stops) never locks out the other people behind the same address, such as a
+//!   clinic behind one NAT, while password spraying across accounts is still stopped.
 //! - **Sign-ups** per client address: [`reserve_signup`], [`MAX_SIGNUPS_PER_CLIENT`] an hour unless
 //!   configured otherwise.
 
@@ -56,27 +59,77 @@ fn account_key(email: &str) -> String {
     format!("account:{email}")
 }
 
+fn client_key(client: &str) -> String {
+    format!("client:{client}")
+}
+
+/// The counter that says `client` holds a slot for the account `email`. The email comes first so
+/// that an account's slots at every address are one key range ([`give_back_slots`]).
+fn slot_key(email: &str, client: &str) -> String {
+    format!("{SLOT_PREFIX}{email}\n{client}")
+}
+
+const SLOT_PREFIX: &str = "slot:";
+
 /// Reserves one sign-in attempt (or password confirmation) for the account `email` from
 /// `client`, before any hashing. Fails with 429 when the account has used its attempts, or when
-/// the address failed against too many different accounts.
+/// the address has tried too many different accounts.
 ///
 /// # Errors
 /// [`ApiError::TooManyRequests`] with [`TOO_MANY_ATTEMPTS`], or a database failure.
 pub async fn reserve(db: &Db, email: &str, client: &str, now: i64) -> Result<(), ApiError> {
-    let accounts: i64 = sqlx::query_scalar(
-        "SELECT COUNT(DISTINCT email) FROM login_failures \
-         WHERE client_addr = $1 AND at > $2 AND email <> $3",
-    )
-    .bind(client)
-    .bind(now - WINDOW_MS)
-    .bind(email)
-    .fetch_one(&db.pool)
-    .await?;
-    if accounts >= MAX_ACCOUNTS_PER_CLIENT {
+    // The first attempt on this account from this address takes one of the address's slots, in
+    // one atomic increment: of any number of accounts tried at once, at most the limit get one.
+    let slot = slot_key(email, client);
+    if increment(db, &slot, WINDOW_MS, now).await? == 1
+        && increment(db, &client_key(client), WINDOW_MS, now).await? > MAX_ACCOUNTS_PER_CLIENT
+    {
+        give_back_slot(db, &slot).await?;
         return Err(ApiError::TooManyRequests(TOO_MANY_ATTEMPTS.into()));
     }
     if increment(db, &account_key(email), WINDOW_MS, now).await? > MAX_ATTEMPTS_PER_ACCOUNT {
         return Err(ApiError::TooManyRequests(TOO_MANY_ATTEMPTS.into()));
+    }
+    Ok(())
+}
+
+/// Removes the slot counter `slot` and, when it was there, gives its address the slot back.
+async fn give_back_slot(db: &Db, slot: &str) -> Result<(), ApiError> {
+    let removed = sqlx::query("DELETE FROM attempt_counters WHERE counter_key = $1")
+        .bind(slot)
+        .execute(&db.writer)
+        .await?
+        .rows_affected();
+    let client = slot.split_once('\n').map(|(_, client)| client);
+    if let (1, Some(client)) = (removed, client) {
+        sqlx::query(
+            "UPDATE attempt_counters SET attempts = attempts - 1 \
+             WHERE counter_key = $1 AND attempts > 0",
+        )
+        .bind(client_key(client))
+        .execute(&db.writer)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Gives back the slots the account `email` holds at every address (its password was proven
+/// right: it is not one of the accounts an address is trying).
+async fn give_back_slots(db: &Db, email: &str) -> Result<(), ApiError> {
+    // Every key `slot:<email>\n<client>`: from the prefix up to the next character after '\n'.
+    let (from, to) = (
+        format!("{SLOT_PREFIX}{email}\n"),
+        format!("{SLOT_PREFIX}{email}\u{b}"),
+    );
+    let slots: Vec<String> = sqlx::query_scalar(
+        "SELECT counter_key FROM attempt_counters WHERE counter_key >= $1 AND counter_key < $2",
+    )
+    .bind(from)
+    .bind(to)
+    .fetch_all(&db.writer)
+    .await?;
+    for slot in slots {
+        give_back_slot(db, &slot).await?;
     }
     Ok(())
 }
@@ -135,7 +188,7 @@ pub async fn release(db: &Db, email: &str) -> Result<(), ApiError> {
     .bind(account_key(email))
     .execute(&db.writer)
     .await?;
-    Ok(())
+    give_back_slots(db, email).await
 }
 
 /// Clears an account's attempts and failures after it proved its password (and second factor).
@@ -151,5 +204,5 @@ pub async fn clear_account(db: &Db, email: &str) -> Result<(), ApiError> {
         .bind(account_key(email))
         .execute(&db.writer)
         .await?;
-    Ok(())
+    give_back_slots(db, email).await
 }
