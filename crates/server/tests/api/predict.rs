@@ -24,6 +24,7 @@ crate::backend_tests!(
     a_clinical_prediction_uses_every_optional_value_given,
     clinical_values_out_of_range_or_missing_are_422,
     predictions_need_a_signed_in_user,
+    a_patient_account_does_not_run_the_models,
     an_unloaded_model_answers_503_with_the_spec_text,
     a_recording_is_read_predicted_and_stored_with_its_file,
     wrong_file_types_are_415_with_the_spec_texts,
@@ -397,6 +398,44 @@ pub async fn predictions_need_a_signed_in_user(mut app: TestApp) {
         app.get("/api/analyses").await.status,
         StatusCode::UNAUTHORIZED
     );
+}
+
+pub async fn a_patient_account_does_not_run_the_models(mut app: TestApp) {
+    with_echo(&mut app);
+    let signup = app
+        .signup("Pat Doe", "pat@home.test", "secret-pass", "user")
+        .await;
+    assert_eq!(signup.status, StatusCode::CREATED, "{}", signup.text);
+    let clinical = app.post("/api/predict/clinical", clinical_form()).await;
+    let mut answers = vec![("/api/predict/clinical", clinical)];
+    for path in PREDICT_PATHS {
+        let upload = app
+            .upload(path, &[Part::file("a.csv", None, csv_recording(5.0))])
+            .await;
+        answers.push((path, upload));
+    }
+    for (path, response) in answers {
+        assert_eq!(response.status, StatusCode::FORBIDDEN, "{path}");
+        assert_eq!(
+            response.detail(),
+            "Models are run by your doctor; you see the results your doctors share with you.",
+            "{path}"
+        );
+    }
+
+    app.logout().await;
+    app.signed_in_doctor().await;
+    let clinical = app.post("/api/predict/clinical", clinical_form()).await;
+    assert_eq!(clinical.status, StatusCode::OK, "{}", clinical.text);
+    let files = [
+        ("a.csv", csv_recording(5.0)),
+        ("a.wav", wav(3.0, 4000)),
+        ("a.wav", wav(3.0, 4000)),
+    ];
+    for (path, (name, bytes)) in PREDICT_PATHS.into_iter().zip(files) {
+        let upload = app.upload(path, &[Part::file(name, None, bytes)]).await;
+        assert_eq!(upload.status, StatusCode::OK, "{path}: {}", upload.text);
+    }
 }
 
 pub async fn an_unloaded_model_answers_503_with_the_spec_text(mut app: TestApp) {

@@ -4858,6 +4858,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Models are run by your doctor; you see the results your doctors share with you. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Patient or screening not found. */
             404: {
                 headers: {
@@ -4911,6 +4920,15 @@ export interface operations {
             };
             /** @description Not signed in. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Models are run by your doctor; you see the results your doctors share with you. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4996,6 +5014,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Models are run by your doctor; you see the results your doctors share with you. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Patient or screening not found. */
             404: {
                 headers: {
@@ -5067,6 +5094,15 @@ export interface operations {
             };
             /** @description Not signed in. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Models are run by your doctor; you see the results your doctors share with you. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -76,6 +76,18 @@ describe('Home page', () => {
     expect(new URL(request?.url ?? '').searchParams.get('limit')).toBe('10');
   });
 
+  it('offers a patient account no model dialogs: its doctors run the models', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user' })),
+      'GET /api/shared/invitations': () => json(200, []),
+      'GET /api/shared/results': () => json(200, []),
+    });
+    renderApp('/home');
+    expect(await screen.findByRole('heading', { name: 'My results' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Analysis models' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^ECG/ })).not.toBeInTheDocument();
+  });
+
   it('shows a user-role account their shared results instead of doctor figures', async () => {
     const fake = mockServer({
       'GET /api/auth/me': () => json(200, makeUser({ role: 'user' })),

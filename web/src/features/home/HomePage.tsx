@@ -47,36 +47,45 @@ export function HomePage() {
 
       {isDoctor ? <Figures isDoctor={isDoctor} /> : <SharedHome />}
 
-      <section className="section" aria-labelledby="home-models">
-        <h2 id="home-models" className="section__title">
-          {t('home.modelsTitle')}
-        </h2>
-        <p className="section__text">{t('home.modelsText')}</p>
-        <ul className="model-grid">
-          {MODELS.map(({ key, icon }) => (
-            <li key={key}>
-              <button
-                type="button"
-                className="card model-card model-card--button"
-                aria-haspopup="dialog"
-                onClick={() => setOpenModel(key)}
-              >
-                <span className="model-card__icon" aria-hidden="true">
-                  {icon}
-                </span>
-                <span className="model-card__body">
-                  <span className="model-card__title">{t(`home.models.${key}.title`)}</span>
-                  <span className="model-card__text">{t(`home.models.${key}.text`)}</span>
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      </section>
+      {/* The models are for clinicians: a patient account sees the results its doctors share. */}
+      {isDoctor ? <Models onOpen={setOpenModel} /> : null}
 
       {isDoctor ? <RecentActivity isDoctor={isDoctor} /> : null}
       {openModel ? <ModelDialog key={openModel} kind={openModel} onClose={() => setOpenModel(null)} /> : null}
     </div>
+  );
+}
+
+/** The four model dialogs (doctor accounts only). */
+function Models({ onOpen }: { onOpen: (kind: ModelKind) => void }) {
+  const { t } = useTranslation();
+  return (
+    <section className="section" aria-labelledby="home-models">
+      <h2 id="home-models" className="section__title">
+        {t('home.modelsTitle')}
+      </h2>
+      <p className="section__text">{t('home.modelsText')}</p>
+      <ul className="model-grid">
+        {MODELS.map(({ key, icon }) => (
+          <li key={key}>
+            <button
+              type="button"
+              className="card model-card model-card--button"
+              aria-haspopup="dialog"
+              onClick={() => onOpen(key)}
+            >
+              <span className="model-card__icon" aria-hidden="true">
+                {icon}
+              </span>
+              <span className="model-card__body">
+                <span className="model-card__title">{t(`home.models.${key}.title`)}</span>
+                <span className="model-card__text">{t(`home.models.${key}.text`)}</span>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -5,13 +5,19 @@
 //! Every answer is stored as an analysis (with the uploaded file in the blob store) and audited in
 //! one transaction. Reading the file and running the model happen on the blocking pool; the models
 //! were loaded at start ([`crate::recordings::models`]), and a model that failed to load answers 503.
+//!
+//! The models are for clinicians: a patient (`user`) account gets 403 [`MODELS_FOR_CLINICIANS`]
+//! and sees the results its doctors share instead.
 
 pub mod upload;
 
 use std::sync::Arc;
 
 use axum::{
-    extract::{multipart::MultipartRejection, DefaultBodyLimit, Multipart, State},
+    extract::{
+        multipart::MultipartRejection, DefaultBodyLimit, FromRequestParts, Multipart, State,
+    },
+    http::request::Parts,
     routing::post,
     Router,
 };
@@ -38,6 +44,26 @@ use crate::{
     records::patients::{self, PATIENT_NOT_FOUND},
     records::screenings::{self, SCREENING_NOT_FOUND},
 };
+
+/// The answer to a patient account on a prediction endpoint.
+pub const MODELS_FOR_CLINICIANS: &str =
+    "Models are run by your doctor; you see the results your doctors share with you.";
+
+/// A signed-in clinician (a `doctor`-role account): who may run the models. Any other account
+/// gets 403 [`MODELS_FOR_CLINICIANS`], before the request's body is read.
+pub struct Clinician(pub CurrentUser);
+
+impl FromRequestParts<AppState> for Clinician {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let current = CurrentUser::from_request_parts(parts, state).await?;
+        if current.user.role != "doctor" {
+            return Err(ApiError::Forbidden(MODELS_FOR_CLINICIANS.into()));
+        }
+        Ok(Self(current))
+    }
+}
 
 /// Room for the multipart framing and the small text fields on top of the file limit.
 const MULTIPART_OVERHEAD: usize = 64 * 1024;
@@ -225,6 +251,7 @@ fn to_result(modality: Modality, prediction: Prediction) -> PredictionResult {
     responses(
         (status = 200, description = "The prediction, stored as an analysis", body = PredictionResult),
         (status = 401, description = "Not signed in.", body = ErrorBody),
+        (status = 403, description = "Models are run by your doctor; you see the results your doctors share with you.", body = ErrorBody),
         (status = 404, description = "Patient or screening not found.", body = ErrorBody),
         (status = 422, description = "A value is missing or out of range.", body = ErrorBody),
         (status = 503, description = "Model not loaded. Please check backend server.", body = ErrorBody),
@@ -233,7 +260,7 @@ fn to_result(modality: Modality, prediction: Prediction) -> PredictionResult {
 #[tracing::instrument(skip_all)]
 pub async fn clinical_prediction(
     State(state): State<AppState>,
-    user: CurrentUser,
+    Clinician(user): Clinician,
     ClientAddr(client): ClientAddr,
     Json(request): Json<ClinicalPredictRequest>,
 ) -> Result<Json<PredictionResult>, ApiError> {
@@ -451,6 +478,7 @@ pub(crate) async fn analyse_upload(
     responses(
         (status = 200, description = "The prediction, stored as an analysis", body = PredictionResult),
         (status = 401, description = "Not signed in.", body = ErrorBody),
+        (status = 403, description = "Models are run by your doctor; you see the results your doctors share with you.", body = ErrorBody),
         (status = 404, description = "Patient or screening not found.", body = ErrorBody),
         (status = 413, description = "File too large.", body = ErrorBody),
         (status = 415, description = "Please upload a valid ECG file (.pdf, .dat, .txt, .csv, .ecg)", body = ErrorBody),
@@ -461,7 +489,7 @@ pub(crate) async fn analyse_upload(
 #[tracing::instrument(skip_all)]
 pub async fn ecg(
     State(state): State<AppState>,
-    user: CurrentUser,
+    Clinician(user): Clinician,
     ClientAddr(client): ClientAddr,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<Json<PredictionResult>, ApiError> {
@@ -476,6 +504,7 @@ pub async fn ecg(
     responses(
         (status = 200, description = "The prediction, stored as an analysis", body = PredictionResult),
         (status = 401, description = "Not signed in.", body = ErrorBody),
+        (status = 403, description = "Models are run by your doctor; you see the results your doctors share with you.", body = ErrorBody),
         (status = 404, description = "Patient or screening not found.", body = ErrorBody),
         (status = 413, description = "File too large.", body = ErrorBody),
         (status = 415, description = "Please upload an audio file (.wav, .mp3)", body = ErrorBody),
@@ -486,7 +515,7 @@ pub async fn ecg(
 #[tracing::instrument(skip_all)]
 pub async fn pcg(
     State(state): State<AppState>,
-    user: CurrentUser,
+    Clinician(user): Clinician,
     ClientAddr(client): ClientAddr,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<Json<PredictionResult>, ApiError> {
@@ -501,6 +530,7 @@ pub async fn pcg(
     responses(
         (status = 200, description = "The prediction, stored as an analysis", body = PredictionResult),
         (status = 401, description = "Not signed in.", body = ErrorBody),
+        (status = 403, description = "Models are run by your doctor; you see the results your doctors share with you.", body = ErrorBody),
         (status = 404, description = "Patient or screening not found.", body = ErrorBody),
         (status = 413, description = "File too large.", body = ErrorBody),
         (status = 415, description = "Please upload a CSV or TXT file", body = ErrorBody),
@@ -511,7 +541,7 @@ pub async fn pcg(
 #[tracing::instrument(skip_all)]
 pub async fn ppg(
     State(state): State<AppState>,
-    user: CurrentUser,
+    Clinician(user): Clinician,
     ClientAddr(client): ClientAddr,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<Json<PredictionResult>, ApiError> {
