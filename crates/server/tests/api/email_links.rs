@@ -11,6 +11,7 @@ use serde_json::json;
 use crate::helpers::{captured_logs, patient_form, TestApp};
 
 crate::backend_tests!(
+    sign_up_sends_one_verification_message,
     a_verification_link_verifies_the_email_once,
     a_verification_link_expires_after_a_day,
     a_reset_link_sets_a_new_password_once_and_ends_every_session,
@@ -40,7 +41,7 @@ fn messages(app: &TestApp, kind: &str) -> Vec<PathBuf> {
     files
 }
 
-/// Waits (reset mail is sent in the background) for the `n`-th message of `kind` and returns its text.
+/// Waits (mail is sent in the background) for the `n`-th message of `kind` and returns its text.
 async fn nth_message(app: &TestApp, kind: &str, n: usize) -> String {
     for _ in 0..200 {
         if let Some(path) = messages(app, kind).get(n - 1) {
@@ -65,13 +66,37 @@ fn link_in(message: &str) -> (String, String) {
     (link, token)
 }
 
+pub async fn sign_up_sends_one_verification_message(mut app: TestApp) {
+    let signup = app
+        .signup("Pat Doe", "pat@home.test", PASSWORD, "user")
+        .await;
+    assert_eq!(signup.status, StatusCode::CREATED, "{}", signup.text);
+
+    let message = nth_message(&app, "verify-email", 1).await;
+    assert!(message.contains("To: pat@home.test"), "{message}");
+    assert!(message.contains("Subject: Verify your email address for Cardio"));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(messages(&app, "verify-email").len(), 1);
+}
+
+/// Waits for the sign-up's verification message, then asks for another and returns its text.
+async fn requested_verification(app: &mut TestApp) -> String {
+    nth_message(app, "verify-email", 1).await;
+    let seen = messages(app, "verify-email");
+    let requested = app.post("/api/auth/verify-email/request", json!({})).await;
+    assert_eq!(requested.status, StatusCode::ACCEPTED, "{}", requested.text);
+    let path = messages(app, "verify-email")
+        .into_iter()
+        .find(|path| !seen.contains(path))
+        .expect("a second verification message");
+    std::fs::read_to_string(path).unwrap()
+}
+
 pub async fn a_verification_link_verifies_the_email_once(mut app: TestApp) {
     let email = app.signed_in_doctor().await;
     assert_eq!(app.me().await.json()["emailVerified"], false);
 
-    let requested = app.post("/api/auth/verify-email/request", json!({})).await;
-    assert_eq!(requested.status, StatusCode::ACCEPTED, "{}", requested.text);
-    let message = nth_message(&app, "verify-email", 1).await;
+    let message = requested_verification(&mut app).await;
     assert!(message.contains(&format!("To: {email}")), "{message}");
     assert!(message.contains("Subject: Verify your email address for Cardio"));
     let (link, token) = link_in(&message);
@@ -108,7 +133,6 @@ pub async fn a_verification_link_verifies_the_email_once(mut app: TestApp) {
 
 pub async fn a_verification_link_expires_after_a_day(mut app: TestApp) {
     app.signed_in_doctor().await;
-    app.post("/api/auth/verify-email/request", json!({})).await;
     let (_, token) = link_in(&nth_message(&app, "verify-email", 1).await);
     let forged = format!("{}.{}", token.split_once('.').unwrap().0, "x".repeat(43));
 
@@ -347,9 +371,7 @@ fn body_text(raw: &str) -> String {
 pub async fn messages_are_written_in_the_senders_language(mut app: TestApp) {
     app.signed_in_doctor().await;
     app.set_language("es").await;
-    let requested = app.post("/api/auth/verify-email/request", json!({})).await;
-    assert_eq!(requested.status, StatusCode::ACCEPTED, "{}", requested.text);
-    let raw = nth_message(&app, "verify-email", 1).await;
+    let raw = requested_verification(&mut app).await;
     let body = body_text(&raw);
     assert!(
         body.contains("Confirme que esta es su dirección de correo para Cardio"),

@@ -259,7 +259,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates an account with the chosen role and signs it in. */
+        /**
+         * Creates an account with the chosen role, signs it in, and sends it a link that verifies its
+         *     email address.
+         */
         post: operations["signup"];
         delete?: never;
         options?: never;

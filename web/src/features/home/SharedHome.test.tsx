@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { SharedResult } from '../../api/client';
-import { json, makeUser, mockServer, renderApp } from '../../test/utils';
+import { json, makeUser, mockServer, renderApp, requestsTo } from '../../test/utils';
 
 function result(overrides: Partial<SharedResult> = {}): SharedResult {
   return {
@@ -36,6 +36,46 @@ describe("A patient account's home", () => {
     const invitation = await screen.findByText(/invites you to see the results of María's record/);
     expect(invitation.textContent).toMatch(/^Dr\. Ana M\. Reyes invites you/);
     expect(invitation.textContent).not.toContain('Dr. Dr.');
+  });
+
+  it('offers to send the verification link again where accepting needs a verified address', async () => {
+    const server = mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user', emailVerified: false })),
+      'GET /api/shared/invitations': () =>
+        json(200, [
+          { id: 'sh-1', doctorName: 'Ana Ruiz', patientFirstName: 'María', createdAt: '2026-11-20T10:00:00Z' },
+        ]),
+      'POST /api/shared/invitations/sh-1/accept': () =>
+        json(403, { detail: 'Verify your email address before accepting a shared record.' }),
+      'POST /api/auth/verify-email/request': () => json(202),
+      'GET /api/shared/results': () => json(200, []),
+    });
+    renderApp('/home');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Accept' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Verify your email address before accepting a shared record.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Send the link again' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'We sent a verification link to ada@example.com. It works for 24 hours.',
+    );
+    expect(requestsTo(server, 'POST', '/api/auth/verify-email/request')).toHaveLength(1);
+  });
+
+  it('tells an account whose address is not verified how to see its invitations', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user', emailVerified: false })),
+      'GET /api/shared/invitations': () => json(200, []),
+      'GET /api/shared/results': () => json(200, []),
+    });
+    renderApp('/home');
+    expect(
+      await screen.findByText(
+        'Verify your email address to see the invitations your doctors send you: open the link we sent when you signed up.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send the link again' })).toBeInTheDocument();
   });
 
   it('accepts an invitation, then lists the shared results with plain findings and reports', async () => {

@@ -2,10 +2,10 @@
  * A patient account's home (the `user` role of spec §6): invitations from doctors to accept, then
  * the results they shared — dates, findings in plain language, the heart-rate trend, PDF reports.
  */
-import { FileDown, HeartPulse, Inbox, MailOpen } from 'lucide-react';
+import { FileDown, HeartPulse, Inbox, MailCheck, MailOpen } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { SharedResult } from '../../api/client';
+import { ApiError, type SharedResult } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -14,7 +14,11 @@ import { apiErrorMessage } from '../../lib/apiErrors';
 import { hasTitle } from '../../lib/doctorName';
 import { formatDateTime, formatDay } from '../../lib/format';
 import { MODEL_NAMES } from '../../lib/prediction';
-import { useAcceptInvitation, useInvitations, useSharedResults } from './api/shared';
+import { useCurrentUser } from '../../lib/session';
+import { useAcceptInvitation, useInvitations, useResendVerification, useSharedResults } from './api/shared';
+
+/** The server's answer to accepting an invitation before the account's address is verified. */
+const VERIFY_EMAIL_FIRST = 'Verify your email address before accepting a shared record.';
 
 const FINDING_BADGES = { normal: 'badge--success', abnormal: 'badge--danger', inconclusive: 'badge--warning' } as const;
 
@@ -31,13 +35,17 @@ function Invitations() {
   const { t } = useTranslation();
   const invitations = useInvitations();
   const accept = useAcceptInvitation();
-  if (!invitations.data || invitations.data.length === 0) return null;
+  const { emailVerified } = useCurrentUser();
+  if (!invitations.data) return null;
+  // Invitations are listed once the address is verified: until then, how to get there.
+  if (invitations.data.length === 0) return emailVerified ? null : <VerifyToSeeInvitations />;
   return (
     <section className="section card" aria-labelledby="home-invitations">
       <h2 id="home-invitations" className="section__title">
         <MailOpen aria-hidden="true" size={18} /> {t('shared.invitationsTitle')}
       </h2>
       <ErrorBanner message={accept.isError ? apiErrorMessage(accept.error, t('shared.acceptError'), t) : null} />
+      {accept.error instanceof ApiError && accept.error.detail === VERIFY_EMAIL_FIRST ? <ResendVerification /> : null}
       <ul className="shared-list">
         {invitations.data.map((invitation) => (
           <li key={invitation.id} className="shared-list__item">
@@ -60,6 +68,47 @@ function Invitations() {
         ))}
       </ul>
     </section>
+  );
+}
+
+function VerifyToSeeInvitations() {
+  const { t } = useTranslation();
+  return (
+    <section className="section card" aria-labelledby="home-invitations">
+      <h2 id="home-invitations" className="section__title">
+        <MailOpen aria-hidden="true" size={18} /> {t('shared.invitationsTitle')}
+      </h2>
+      <p>{t('shared.verifyToSee')}</p>
+      <ResendVerification />
+    </section>
+  );
+}
+
+/** "Send the link again", beside the answer that the address must be verified first. */
+function ResendVerification() {
+  const { t } = useTranslation();
+  const { email } = useCurrentUser();
+  const resend = useResendVerification();
+  if (resend.isSuccess) {
+    return (
+      <p className="notice" role="status">
+        {t('account.verificationSent', { email })}
+      </p>
+    );
+  }
+  return (
+    <div className="verify-email">
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        onClick={() => resend.mutate()}
+        disabled={resend.isPending}
+      >
+        <MailCheck aria-hidden="true" size={14} />
+        {resend.isPending ? t('account.sending') : t('shared.resendLink')}
+      </button>
+      <ErrorBanner message={resend.isError ? apiErrorMessage(resend.error, t('account.requestFailed'), t) : null} />
+    </div>
   );
 }
 

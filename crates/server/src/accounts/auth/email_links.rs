@@ -155,26 +155,14 @@ async fn consume_token(
     Ok((used == 1).then_some(user_id))
 }
 
-/// Sends the signed-in account a link that verifies its email address (valid 24 hours).
-#[utoipa::path(
-    post, path = "/api/auth/verify-email/request", operation_id = "request_email_verification", tag = "auth",
-    responses(
-        (status = 202, description = "A verification link was sent (or the address is already verified)"),
-        crate::platform::error::documented::Unauthenticated,
-        (status = 500, description = "Could not send the email. Please try again later.", body = ErrorBody),
-    )
-)]
-#[tracing::instrument(skip_all)]
-pub async fn request_verification(
-    State(state): State<AppState>,
-    current: CurrentUser,
-) -> Result<StatusCode, ApiError> {
-    let user = &current.user;
-    if user.email_verified {
-        return Ok(StatusCode::ACCEPTED);
-    }
+/// Sends `user` a link that verifies its email address (valid 24 hours), in its language: at
+/// sign-up, and again on request.
+///
+/// # Errors
+/// 500 [`MAIL_FAILED`] when the message could not be sent (the cause is logged).
+pub async fn send_verification(state: &AppState, user: &store::UserRow) -> Result<(), ApiError> {
     let now = state.clock.now_ms();
-    let token = store_token(&state, &user.id, VERIFY, now, VERIFY_TTL_MS).await?;
+    let token = store_token(state, &user.id, VERIFY, now, VERIFY_TTL_MS).await?;
     let link = format!(
         "{}{VERIFY_PATH}?token={}",
         mail::public_base(&state.config),
@@ -193,6 +181,26 @@ pub async fn request_verification(
         return Err(ApiError::Internal(MAIL_FAILED.into()));
     }
     tracing::info!(user_id = %user.id, token = %token.selector, "verification link sent");
+    Ok(())
+}
+
+/// Sends the signed-in account a link that verifies its email address (valid 24 hours).
+#[utoipa::path(
+    post, path = "/api/auth/verify-email/request", operation_id = "request_email_verification", tag = "auth",
+    responses(
+        (status = 202, description = "A verification link was sent (or the address is already verified)"),
+        crate::platform::error::documented::Unauthenticated,
+        (status = 500, description = "Could not send the email. Please try again later.", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(skip_all)]
+pub async fn request_verification(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<StatusCode, ApiError> {
+    if !current.user.email_verified {
+        send_verification(&state, &current.user).await?;
+    }
     Ok(StatusCode::ACCEPTED)
 }
 

@@ -187,7 +187,8 @@ pub struct PasswordChange {
 
 pub use crate::platform::client_addr::ClientAddr;
 
-/// Creates an account with the chosen role and signs it in.
+/// Creates an account with the chosen role, signs it in, and sends it a link that verifies its
+/// email address.
 #[utoipa::path(
     post, path = "/api/auth/signup", operation_id = "signup", tag = "auth",
     request_body = SignupRequest,
@@ -232,6 +233,12 @@ pub async fn signup(
         .await?
         .ok_or_else(|| ApiError::Conflict(EMAIL_TAKEN.into()))?;
     tracing::info!(user_id = %user.id, role = %user.role, "account created");
+    // The verification link goes out in the background: a slow mail server does not hold up the
+    // sign-up, and a failure (logged) leaves "Send the link again" to the user.
+    let (background, account) = (state.clone(), user.clone());
+    tokio::spawn(async move {
+        let _ = email_links::send_verification(&background, &account).await;
+    });
     start_session(&state, &user, StatusCode::CREATED).await
 }
 

@@ -30,6 +30,15 @@ export function useAcceptInvitation() {
   });
 }
 
+/** Sends the signed-in account another link that verifies its email address. */
+export function useResendVerification() {
+  return useMutation({
+    mutationFn: async () => {
+      await unwrap(api.POST('/api/auth/verify-email/request'));
+    },
+  });
+}
+
 /** What doctors shared with the signed-in patient account, newest first. */
 export function useSharedResults() {
   return useQuery({
