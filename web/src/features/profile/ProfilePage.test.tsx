@@ -32,6 +32,18 @@ describe('Profile page', () => {
     expect(screen.getByText('Patient')).toBeInTheDocument();
   });
 
+  it('shows a patient account no doctor statistics', async () => {
+    const server = mockServer({
+      'GET /api/auth/me': () => json(200, makeUser({ role: 'user' })),
+      'GET /api/profile/activity': activity,
+    });
+    renderApp('/profile');
+    expect(await screen.findByRole('heading', { name: 'Ada Lovelace', level: 2 })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Activity' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Patients')).not.toBeInTheDocument();
+    expect(requestsTo(server, 'GET', '/api/profile/activity')).toHaveLength(0);
+  });
+
   it('shows "Verified Account" only for a verified email', async () => {
     mockServer({ 'GET /api/auth/me': () => json(200, makeUser({ emailVerified: true })) });
     renderApp('/profile');

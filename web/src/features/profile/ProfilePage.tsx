@@ -189,7 +189,7 @@ export function ProfilePage() {
             <h2 id="profile-name" className="profile-card__name">
               {name}
             </h2>
-            <p className="muted">{user.email}</p>
+            <p className="muted profile-card__email">{user.email}</p>
             {user.emailVerified ? (
               <span className="badge badge--success">
                 <BadgeCheck aria-hidden="true" size={14} />
@@ -230,12 +230,15 @@ export function ProfilePage() {
           </div>
         </dl>
       </section>
-      <section className="section" aria-labelledby="profile-activity">
-        <h2 id="profile-activity" className="section__title">
-          {t('profile.activity')}
-        </h2>
-        <ActivityStats />
-      </section>
+      {/* Patients, screenings, analyses and reviews are a doctor's figures. */}
+      {user.role === 'doctor' ? (
+        <section className="section" aria-labelledby="profile-activity">
+          <h2 id="profile-activity" className="section__title">
+            {t('profile.activity')}
+          </h2>
+          <ActivityStats />
+        </section>
+      ) : null}
       <section className="card settings-section" aria-labelledby="profile-security">
         <h2 id="profile-security" className="section__title">
           <KeyRound aria-hidden="true" size={18} /> {t('profile.security')}
