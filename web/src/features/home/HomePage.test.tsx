@@ -76,6 +76,30 @@ describe('Home page', () => {
     expect(new URL(request?.url ?? '').searchParams.get('limit')).toBe('10');
   });
 
+  it('says what each activity was about', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/dashboard': () =>
+        json(200, { totalPatients: 1, screeningsToday: 1, testsToday: 0, needsReviewToday: 0, pendingReviews: 0 }),
+      'GET /api/audit': () =>
+        json(200, [
+          entry({ id: 4, action: 'create', entity: 'analysis_review' }),
+          entry({ id: 3, action: 'export', entity: 'analyses_csv', entityId: '', patientId: null, patientName: null }),
+          entry({ id: 2, action: 'create', entity: 'analysis', patientId: null, patientName: null }),
+          entry({ id: 1, action: 'update', entity: 'device_token', patientId: null, patientName: null }),
+        ]),
+    });
+    renderApp('/home');
+    const section = (await screen.findByRole('heading', { name: 'Recent Activity' })).closest('section') as HTMLElement;
+    const items = await within(section).findAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      'Result reviewed·María López·2 minutes ago',
+      'Analyses exported (CSV)·2 minutes ago',
+      'Analysis run·no patient·2 minutes ago',
+      'Record activity (device token)·2 minutes ago',
+    ]);
+  });
+
   it('offers a patient account no model dialogs: its doctors run the models', async () => {
     mockServer({
       'GET /api/auth/me': () => json(200, makeUser({ role: 'user' })),

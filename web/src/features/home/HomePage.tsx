@@ -126,11 +126,47 @@ function Figures({ isDoctor }: { isDoctor: boolean }) {
 
 const ACTIONS = ['create', 'read', 'update', 'export'] as const;
 const ENTITIES = ['patient', 'clinical', 'screening', 'analysis'] as const;
+/** Kinds of record whose line says what happened whatever the action. */
+const KINDS = [
+  'analysis_review',
+  'analysis_report_pdf',
+  'screening_report_pdf',
+  'patient_fhir',
+  'patient_share',
+  'patient_share_accepted',
+  'patient_share_revoked',
+  'shared_results',
+  'shared_report_pdf',
+  'export_zip',
+  'analyses_csv',
+  'backup',
+  'data_settings',
+] as const;
+/** Kinds that concern one patient's record: without a patient name, the line says "no patient". */
+const PATIENT_KINDS: readonly string[] = [
+  ...ENTITIES,
+  'analysis_review',
+  'analysis_report_pdf',
+  'screening_report_pdf',
+  'patient_fhir',
+  'patient_share',
+  'patient_share_accepted',
+  'patient_share_revoked',
+];
 
 function activityLabel(entry: AuditEntry, t: TFunction): string {
   const entity = ENTITIES.find((known) => known === entry.entity);
   const action = ACTIONS.find((known) => known === entry.action);
-  return entity && action ? t(`home.activity.${entity}.${action}`) : t('home.activity.other');
+  if (entity && action) return t(`home.activity.${entity}.${action}`);
+  const kind = KINDS.find((known) => known === entry.entity);
+  if (kind) return t(`home.activity.kinds.${kind}`);
+  return t('home.activity.other', { kind: entry.entity.replaceAll('_', ' ') });
+}
+
+/** Whom or what an activity was about: the patient, "no patient" for a record of none, else nothing. */
+function activitySubject(entry: AuditEntry, t: TFunction): string | null {
+  if (entry.patientName) return entry.patientName;
+  return PATIENT_KINDS.includes(entry.entity) ? t('home.activity.noPatient') : null;
 }
 
 function RecentActivity({ isDoctor }: { isDoctor: boolean }) {
@@ -151,12 +187,12 @@ function RecentActivity({ isDoctor }: { isDoctor: boolean }) {
         {activity.data.map((entry) => (
           <li key={entry.id}>
             <span className="activity-list__what">{activityLabel(entry, t)}</span>
-            {entry.patientName ? (
+            {activitySubject(entry, t) ? (
               <>
                 <span className="activity-list__meta" aria-hidden="true">
                   ·
                 </span>
-                <span>{entry.patientName}</span>
+                <span>{activitySubject(entry, t)}</span>
               </>
             ) : null}
             <span className="activity-list__meta" aria-hidden="true">
