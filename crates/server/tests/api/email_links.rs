@@ -18,6 +18,7 @@ crate::backend_tests!(
     a_reset_link_expires_after_an_hour,
     a_reset_request_does_not_tell_whether_the_account_exists,
     reset_requests_are_rate_limited,
+    made_up_reset_tokens_are_limited_per_address,
     a_reset_ends_a_half_finished_two_factor_sign_in,
     messages_are_written_in_the_senders_language,
 );
@@ -292,6 +293,33 @@ pub async fn reset_requests_are_rate_limited(mut app: TestApp) {
     // Reset requests do not lock the account's sign-in.
     app.logout().await;
     assert_eq!(app.login(&email, PASSWORD).await.status, StatusCode::OK);
+}
+
+/// Issue 37 §3: every made-up token ran Argon2, without limit. Now the token is checked first and
+/// ten tries per address in the window get the link's sentence; the next ones get 429.
+pub async fn made_up_reset_tokens_are_limited_per_address(mut app: TestApp) {
+    let guess = json!({ "token": "made-up.token", "new_password": "new-secret-1" });
+    for _ in 0..10 {
+        let response = app.post("/api/auth/password-reset", guess.clone()).await;
+        assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(response.detail(), "This link is invalid or has expired.");
+    }
+    let blocked = app.post("/api/auth/password-reset", guess.clone()).await;
+    assert_eq!(
+        blocked.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        blocked.text
+    );
+    assert_eq!(
+        blocked.detail(),
+        "Too many failed attempts. Please try again later."
+    );
+    // Another address is not held back.
+    let mut other = app.second_tab();
+    other.client_addr = "198.51.100.9:5000".parse().unwrap();
+    let response = other.post("/api/auth/password-reset", guess).await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
 pub async fn a_reset_ends_a_half_finished_two_factor_sign_in(mut app: TestApp) {

@@ -118,14 +118,14 @@ async fn store_token(
     Ok(token)
 }
 
-/// Uses up a token of `purpose` inside `tx`: the account it belongs to, or `None` when the token is
-/// unknown, of another purpose, used, expired or malformed.
-async fn consume_token(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    token: &str,
+/// The selector and account of a usable token of `purpose`, without using it up; `None` when the
+/// token is unknown, of another purpose, used, expired or malformed.
+async fn usable_token<'t>(
+    conn: &mut sqlx::AnyConnection,
+    token: &'t str,
     purpose: &str,
     now: i64,
-) -> Result<Option<String>, ApiError> {
+) -> Result<Option<(&'t str, String)>, ApiError> {
     let Some((selector, verifier)) = token.trim().split_once('.') else {
         return Ok(None);
     };
@@ -136,15 +136,26 @@ async fn consume_token(
     .bind(selector)
     .bind(purpose)
     .bind(now)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(&mut *conn)
     .await?;
     let Some((stored_hash, user_id)) = row else {
         return Ok(None);
     };
     // Hashes of a 256-bit secret: comparing them leaks nothing useful about the verifier.
-    if stored_hash != session::token_hash(verifier) {
+    Ok((stored_hash == session::token_hash(verifier)).then_some((selector, user_id)))
+}
+
+/// Uses up a token of `purpose` inside `tx`: the account it belongs to, or `None` when the token is
+/// unknown, of another purpose, used, expired or malformed.
+async fn consume_token(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    token: &str,
+    purpose: &str,
+    now: i64,
+) -> Result<Option<String>, ApiError> {
+    let Some((selector, user_id)) = usable_token(&mut **tx, token, purpose, now).await? else {
         return Ok(None);
-    }
+    };
     let used =
         sqlx::query("UPDATE email_tokens SET used_at = $1 WHERE selector = $2 AND used_at IS NULL")
             .bind(now)
@@ -299,17 +310,30 @@ pub async fn request_reset(
         (status = 204, description = "Password changed; every session of the account ended"),
         (status = 403, description = "Request from another origin", body = ErrorBody),
         (status = 422, description = "Password must be at least 6 characters / This link is invalid or has expired.", body = ErrorBody),
+        (status = 429, description = "Too many failed attempts. Please try again later.", body = ErrorBody),
     )
 )]
 #[tracing::instrument(skip_all)]
 pub async fn reset_password(
     State(state): State<AppState>,
+    ClientAddr(client): ClientAddr,
     Json(req): Json<PasswordReset>,
 ) -> Result<StatusCode, ApiError> {
     // The rule first: a short password does not use up the link.
     password::check_new_password(&req.new_password)?;
-    let new_hash = password::hash(req.new_password).await?;
     let now = state.clock.now_ms();
+    // Limited per address, and the token checked before the new password is hashed: a made-up
+    // token costs a lookup, not an Argon2 hash.
+    rate_limit::reserve_reset(&state.db, &client, now).await?;
+    let mut conn = state.db.pool.acquire().await?;
+    if usable_token(&mut conn, &req.token, RESET, now)
+        .await?
+        .is_none()
+    {
+        return Err(ApiError::Validation(INVALID_TOKEN.into()));
+    }
+    drop(conn);
+    let new_hash = password::hash(req.new_password).await?;
     let mut tx = state.db.begin().await?;
     let Some(user_id) = consume_token(&mut tx, &req.token, RESET, now).await? else {
         return Err(ApiError::Validation(INVALID_TOKEN.into()));

@@ -28,6 +28,9 @@ pub const MAX_ATTEMPTS_PER_ACCOUNT: i64 = 5;
 pub const MAX_ACCOUNTS_PER_CLIENT: i64 = 20;
 /// The message once a sign-in limit is reached (spec §8, exactly).
 pub const TOO_MANY_ATTEMPTS: &str = "Too many failed attempts. Please try again later.";
+/// Passwords one client address may try to set with a reset link within the window (made-up
+/// tokens included; the next is refused with [`TOO_MANY_ATTEMPTS`]).
+pub const MAX_RESETS_PER_CLIENT: i64 = 10;
 /// The window sign-ups are counted in.
 pub const SIGNUP_WINDOW_MS: i64 = 60 * 60 * 1000;
 pub use crate::platform::config::MAX_SIGNUPS_PER_CLIENT;
@@ -130,6 +133,19 @@ async fn give_back_slots(db: &Db, email: &str) -> Result<(), ApiError> {
     .await?;
     for slot in slots {
         give_back_slot(db, &slot).await?;
+    }
+    Ok(())
+}
+
+/// Reserves one try from `client` at setting a password with a reset link, before the token is
+/// looked up and the password hashed.
+///
+/// # Errors
+/// [`ApiError::TooManyRequests`] with [`TOO_MANY_ATTEMPTS`], or a database failure.
+pub async fn reserve_reset(db: &Db, client: &str, now: i64) -> Result<(), ApiError> {
+    let key = format!("reset-password:{client}");
+    if increment(db, &key, WINDOW_MS, now).await? > MAX_RESETS_PER_CLIENT {
+        return Err(ApiError::TooManyRequests(TOO_MANY_ATTEMPTS.into()));
     }
     Ok(())
 }
