@@ -27,6 +27,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     accounts::auth::{session::CurrentDoctor, ClientAddr},
+    exports::csv::cell as csv_cell,
     platform::audit::{self, Action},
     platform::db::{ms_to_rfc3339, now_ms},
     platform::error::{ApiError, ErrorBody},
@@ -386,25 +387,27 @@ pub(crate) async fn analyses_csv(
     let mut writer = csv::Writer::from_writer(Vec::new());
     let internal = |e: csv::Error| ApiError::Internal(format!("csv: {e}"));
     writer.write_record(CSV_HEADER).map_err(internal)?;
+    // Every cell through the one helper: a file named like a formula stays text.
     for row in &rows {
         let file: Option<String> = row.try_get("file_name")?;
         let patient: Option<String> = row.try_get("patient_id")?;
         let confidence: f64 = row.try_get("confidence")?;
         let risk: f64 = row.try_get("risk_score")?;
         let reviews: i64 = row.try_get("reviews")?;
+        let fields = [
+            file.unwrap_or_default(),
+            row.try_get::<String, _>("label")?,
+            row.try_get::<String, _>("prediction")?,
+            format!("{confidence:.4}"),
+            format!("{risk:.4}"),
+            patient.unwrap_or_default(),
+            ms_to_rfc3339(row.try_get("created_at")?),
+            if reviews > 0 { "reviewed" } else { "pending" }.to_owned(),
+            row.try_get::<String, _>("modality")?,
+            row.try_get::<String, _>("id")?,
+        ];
         writer
-            .write_record([
-                file.unwrap_or_default(),
-                row.try_get::<String, _>("label")?,
-                row.try_get::<String, _>("prediction")?,
-                format!("{confidence:.4}"),
-                format!("{risk:.4}"),
-                patient.unwrap_or_default(),
-                ms_to_rfc3339(row.try_get("created_at")?),
-                if reviews > 0 { "reviewed" } else { "pending" }.to_owned(),
-                row.try_get::<String, _>("modality")?,
-                row.try_get::<String, _>("id")?,
-            ])
+            .write_record(fields.iter().map(|f| csv_cell(f).into_owned()))
             .map_err(internal)?;
     }
     writer

@@ -14,7 +14,27 @@ crate::backend_tests!(
     the_csv_export_has_one_row_per_analysis_and_is_audited,
     reports_are_per_doctor_and_periods_are_checked,
     the_report_history_lists_every_generated_pdf,
+    a_file_name_that_reads_as_a_formula_is_exported_as_text,
 );
+
+/// Issue 37 §3: a file named like a spreadsheet formula landed in the CSV as one.
+pub async fn a_file_name_that_reads_as_a_formula_is_exported_as_text(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let name = "=cmd|' -C calc'!A0.csv";
+    let upload = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file(name, Some("text/csv"), csv_recording(4.0))],
+        )
+        .await;
+    assert_eq!(upload.status, StatusCode::OK, "{}", upload.text);
+
+    let response = app.get("/api/analyses/export.csv").await;
+    let mut reader = csv::Reader::from_reader(response.text.as_bytes());
+    let row = reader.records().next().unwrap().unwrap();
+    assert_eq!(&row[0], "'=cmd|' -C calc'!A0.csv");
+}
 
 /// A CSV recording whose channel is `channel` (the echo model calls a `noisy` channel noisy).
 fn recording(channel: &str) -> Vec<u8> {
