@@ -16,7 +16,29 @@ crate::backend_tests!(
     a_doctor_who_is_not_an_administrator_gets_403_on_every_server_wide_setting,
     grant_and_revoke_change_who_may_and_the_last_administrator_stays,
     an_administrators_change_reaches_the_other_administrators_notifications,
+    a_patient_account_cannot_be_made_an_administrator,
 );
+
+/// Issue 37 §3: `cardio admin grant` accepted a patient's account.
+pub async fn a_patient_account_cannot_be_made_an_administrator(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    app.logout().await;
+    let signup = app
+        .signup("María López", "maria@example.com", "secret-pass", "user")
+        .await;
+    assert_eq!(signup.status, StatusCode::CREATED, "{}", signup.text);
+
+    let refused = admin::grant(&app.db, "maria@example.com", 1)
+        .await
+        .unwrap_err();
+
+    assert_eq!(
+        refused.to_string(),
+        "maria@example.com is a patient's account: administrators are doctors, so grant a \
+         doctor's account"
+    );
+    assert_eq!(app.me().await.json()["isAdmin"], false);
+}
 
 async fn new_doctor(app: &mut TestApp) -> String {
     app.logout().await;

@@ -2,7 +2,8 @@
 //! storage figures). The first account of an empty installation is one (see
 //! [`super::store::insert_user`]); `cardio admin grant|revoke|list` manage the others from the
 //! command line, on the same `DATABASE_URL` as `serve`. The last administrator cannot be revoked,
-//! so an installation always has someone who can change its settings.
+//! so an installation always has someone who can change its settings. Administrators are doctors:
+//! a patient's account is refused.
 //!
 //! Every grant and revoke is written to the audit trail (entity `administrator_granted` or
 //! `administrator_revoked`, the account as the record), where the other administrators'
@@ -24,6 +25,9 @@ pub enum AdminError {
     /// The account is the only administrator left.
     #[error("{0} is the last administrator; grant another account first")]
     LastAdministrator(String),
+    /// The account is a patient's (`user` role): administrators are doctors.
+    #[error("{0} is a patient's account: administrators are doctors, so grant a doctor's account")]
+    NotADoctor(String),
     /// The database failed.
     #[error("database: {0}")]
     Db(#[from] sqlx::Error),
@@ -66,12 +70,15 @@ pub async fn revoke(db: &Db, email: &str, now: i64) -> Result<Outcome, AdminErro
 
 async fn set_flag(db: &Db, email: &str, admin: bool, now: i64) -> Result<Outcome, AdminError> {
     let mut tx = db.begin().await?;
-    let row = sqlx::query("SELECT id, is_admin FROM users WHERE email = $1")
+    let row = sqlx::query("SELECT id, is_admin, role FROM users WHERE email = $1")
         .bind(email)
         .fetch_optional(&mut *tx)
         .await?
         .ok_or_else(|| AdminError::NoSuchAccount(email.to_owned()))?;
     let id: String = row.try_get("id")?;
+    if admin && row.try_get::<String, _>("role")? != "doctor" {
+        return Err(AdminError::NotADoctor(email.to_owned()));
+    }
     if (row.try_get::<i64, _>("is_admin")? == 1) == admin {
         return Ok(Outcome::Unchanged);
     }
