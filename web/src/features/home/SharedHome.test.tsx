@@ -132,6 +132,13 @@ describe("A patient account's home", () => {
     );
     expect(within(items[1] as HTMLElement).getByText(/did not agree with the automatic finding/)).toBeInTheDocument();
     expect(screen.getByText(/Heart rate over time/)).toHaveTextContent('latest 72 bpm');
+    // One series per source, named in the legend.
+    const legend = screen.getByRole('list', { name: 'Heart rate measured from' });
+    expect(
+      within(legend)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['ECG']);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument());
   });
 });

@@ -15,6 +15,7 @@ import { hasTitle } from '../../lib/doctorName';
 import { formatDateTime, formatDay } from '../../lib/format';
 import { MODEL_NAMES } from '../../lib/prediction';
 import { useCurrentUser } from '../../lib/session';
+import { heartRateTrend, TREND_SOURCES, type TrendSource } from './heartRateTrend';
 import { useAcceptInvitation, useInvitations, useResendVerification, useSharedResults } from './api/shared';
 
 /** The server's answer to accepting an invitation before the account's address is verified. */
@@ -175,31 +176,66 @@ function ResultItem({ result }: { result: SharedResult }) {
   );
 }
 
+/** Each source's line: a colour and a dash pattern, so that the series differ without colour too. */
+const SERIES_STYLE: Record<TrendSource, { stroke: string; dash?: string }> = {
+  ecg: { stroke: 'var(--color-primary)' },
+  ppg: { stroke: 'var(--color-accent)', dash: '6 4' },
+  pcg: { stroke: 'var(--color-success)', dash: '2 3' },
+};
+
 function HeartRateTrend({ results }: { results: SharedResult[] }) {
   const { t } = useTranslation();
-  const points = results
-    .filter((r) => r.heartRateBpm != null)
-    .map((r) => ({ at: r.createdAt, day: formatDay(r.createdAt), bpm: Math.round(r.heartRateBpm ?? 0) }))
-    .reverse();
-  if (points.length === 0) return null;
-  const latest = points[points.length - 1]!;
+  const { points, sources } = heartRateTrend(results);
+  const latest = points[points.length - 1];
+  if (!latest) return null;
+  const latestBpm = TREND_SOURCES.map((source) => latest[source]).find((bpm) => bpm != null);
   return (
     <figure className="shared-trend">
       <figcaption className="shared-trend__caption">
         <HeartPulse aria-hidden="true" size={18} /> {t('shared.trendTitle')} —{' '}
-        {t('shared.trendLatest', { bpm: latest.bpm, date: latest.day })}
+        {t('shared.trendLatest', { bpm: latestBpm, date: formatDay(latest.at) })}
       </figcaption>
       <div className="shared-trend__chart" role="img" aria-label={t('shared.trendLabel', { count: points.length })}>
         <ResponsiveContainer width="100%" height={180}>
           <LineChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
             <CartesianGrid stroke="var(--color-border)" strokeDasharray="3 3" />
-            <XAxis dataKey="day" stroke="var(--color-text-muted)" fontSize={12} />
+            <XAxis dataKey="label" stroke="var(--color-text-muted)" fontSize={12} />
             <YAxis stroke="var(--color-text-muted)" fontSize={12} domain={['dataMin - 10', 'dataMax + 10']} unit="" />
-            <Tooltip formatter={(value) => [`${String(value)} bpm`, t('shared.heartRateLabel')]} />
-            <Line type="monotone" dataKey="bpm" stroke="var(--color-primary)" strokeWidth={2} dot />
+            <Tooltip formatter={(value, name) => [`${String(value)} bpm`, name]} />
+            {sources.map((source) => (
+              <Line
+                key={source}
+                type="monotone"
+                dataKey={source}
+                name={MODEL_NAMES[source]}
+                stroke={SERIES_STYLE[source].stroke}
+                strokeDasharray={SERIES_STYLE[source].dash}
+                strokeWidth={2}
+                connectNulls
+                dot
+              />
+            ))}
           </LineChart>
         </ResponsiveContainer>
       </div>
+      <ul className="shared-trend__legend" aria-label={t('shared.trendSources')}>
+        {sources.map((source) => (
+          <li key={source}>
+            <svg width="24" height="8" aria-hidden="true">
+              <line
+                x1="0"
+                y1="4"
+                x2="24"
+                y2="4"
+                stroke={SERIES_STYLE[source].stroke}
+                strokeDasharray={SERIES_STYLE[source].dash}
+                strokeWidth="2"
+              />
+            </svg>
+            {MODEL_NAMES[source]}
+          </li>
+        ))}
+      </ul>
     </figure>
   );
 }
