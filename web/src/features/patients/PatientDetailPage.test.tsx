@@ -195,6 +195,9 @@ describe('Patient detail page', () => {
     server();
     renderApp('/patients/missing');
     expect(await screen.findByRole('heading', { name: 'Patient not found.', level: 1 })).toBeInTheDocument();
+    // Said once, not "Patient not found.Patient not found."
+    expect(screen.getAllByText('Patient not found.')).toHaveLength(1);
+    expect(screen.getByText('This patient does not exist or is not one of your patients.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Patients' })).toHaveAttribute('href', '/patients');
   });
 });

@@ -64,11 +64,8 @@ function PatientDetail({ id }: { id: string }) {
         <PageHeader title={isNotFound(patient.error) ? t('patientDetail.notFoundTitle') : t('patients.title')} />
         <div className="card">
           {isNotFound(patient.error) ? (
-            <EmptyState
-              icon={<CircleAlert size={28} />}
-              title={t('patientDetail.notFoundTitle')}
-              text={t('patientDetail.notFoundText')}
-            >
+            // The heading already says "Patient not found."; the card says why, once.
+            <EmptyState icon={<CircleAlert size={28} />} title={t('patientDetail.notFoundText')}>
               <Link to={paths.patients} className="button button--primary">
                 {t('common.backToPatients')}
               </Link>
