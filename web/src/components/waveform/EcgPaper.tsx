@@ -4,7 +4,10 @@ import { useResolvedTheme } from '../../lib/theme';
 import { columnsForTime, drawCalibration, drawColumns, drawPaper, median, prepareCanvas, readPalette } from './draw';
 import {
   CALIBRATION_MARGIN_MM,
+  CALIBRATION_X_MM,
+  ecgLabelFontPx,
   GAIN_MM_PER_MV,
+  leadLabelPlace,
   marksInView,
   PAPER_SPEED_MM_PER_S,
   TWELVE_LEAD_COLUMNS,
@@ -100,11 +103,17 @@ export function EcgPaper({
     const pxPerS = PAPER_SPEED_MM_PER_S * pxPerMm;
     const pxPerMv = GAIN_MM_PER_MV * pxPerMm;
     const rate = data.sampling_rate_hz;
-    context.font = `${Math.max(10, Math.round(pxPerMm * 3.5))}px system-ui, sans-serif`;
+    context.font = `${ecgLabelFontPx(pxPerMm)}px system-ui, sans-serif`;
+    const labelAt = leadLabelPlace(pxPerMm, BASELINE_MM);
     rows.forEach((row, r) => {
       const top = r * ROW_MM * pxPerMm;
       const baseline = top + BASELINE_MM * pxPerMm;
-      drawCalibration(context, palette, 2 * pxPerMm, baseline, pxPerMm);
+      drawCalibration(context, palette, CALIBRATION_X_MM * pxPerMm, baseline, pxPerMm);
+      // The row's first lead is named in the margin, above its calibration pulse; a later segment
+      // of the 12-lead layout just after the boundary that starts it.
+      context.fillStyle = palette.text;
+      const first = row.segments[0];
+      if (first) context.fillText(first.label, labelAt.x, top + labelAt.y, labelAt.maxWidth);
       context.save();
       context.beginPath();
       context.rect(x0, top, size.width - x0, ROW_MM * pxPerMm);
@@ -118,9 +127,9 @@ export function EcgPaper({
         const level = median(samples.slice(fromIndex, toIndex));
         const columns = columnsForTime(samples, rate, data.start_s, segment.from, segment.to, widthPx);
         drawColumns(context, columns, x0 + offset, (v) => baseline - (v - level) * pxPerMv, palette.trace);
-        context.fillStyle = palette.text;
-        context.fillText(segment.label, x0 + offset + 4, top + 4 * pxPerMm);
         if (offset > 0) {
+          context.fillStyle = palette.text;
+          context.fillText(segment.label, x0 + offset + 4, top + 4 * pxPerMm);
           // The boundary between two 2.5 s segments, as printed 12-lead reports show it.
           context.strokeStyle = palette.trace;
           context.lineWidth = 1;

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  CALIBRATION_MARGIN_MM,
+  CALIBRATION_X_MM,
   calibrationPulse,
   clampStart,
   clock,
+  ECG_ZOOM_PX_PER_MM,
+  ecgLabelFontPx,
   ecgVisibleSeconds,
   gridLines,
+  leadLabelPlace,
   marksInView,
   minMaxColumns,
   twelveLeadIndices,
@@ -84,5 +89,21 @@ describe('scrolling', () => {
     expect(clock(0)).toBe('0:00.0');
     expect(clock(75.26)).toBe('1:15.3');
     expect(clock(1800)).toBe('30:00.0');
+  });
+});
+
+describe('leadLabelPlace', () => {
+  it('writes the lead label in the margin, above the calibration pulse and left of the trace', () => {
+    for (const pxPerMm of ECG_ZOOM_PX_PER_MM) {
+      const { x, y, maxWidth } = leadLabelPlace(pxPerMm, 18);
+      const pulse = calibrationPulse(CALIBRATION_X_MM * pxPerMm, 18 * pxPerMm, pxPerMm);
+      const pulseTop = Math.min(...pulse.map(([, py]) => py));
+      // The text (from its top to its baseline) ends above the pulse and starts inside the row.
+      expect(y).toBeLessThan(pulseTop);
+      expect(y - ecgLabelFontPx(pxPerMm)).toBeGreaterThanOrEqual(0);
+      // The trace and its R marks start at the margin's right edge.
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x + maxWidth).toBeLessThan(CALIBRATION_MARGIN_MM * pxPerMm);
+    }
   });
 });

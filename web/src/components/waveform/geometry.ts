@@ -14,6 +14,8 @@ export const CALIBRATION_MV = 1;
 export const CALIBRATION_S = 0.2;
 /** Room at the left of each row for the calibration pulse, millimetres. */
 export const CALIBRATION_MARGIN_MM = 10;
+/** Where each row's calibration pulse starts, millimetres from the paper's left edge. */
+export const CALIBRATION_X_MM = 2;
 /** Zoom levels of the ECG paper, pixels per millimetre (3 is the default). */
 export const ECG_ZOOM_PX_PER_MM = [2, 3, 4, 6, 8] as const;
 export const DEFAULT_ECG_ZOOM_INDEX = 1;
@@ -87,6 +89,26 @@ export function calibrationPulse(x0: number, y0: number, pxPerMm: number): [numb
     [x0 + flat + wide, y0],
     [x0 + 2 * flat + wide, y0],
   ];
+}
+
+/** The size of a lead label's font, pixels, at `pxPerMm`. */
+export function ecgLabelFontPx(pxPerMm: number): number {
+  return Math.max(10, Math.round(pxPerMm * 3.5));
+}
+
+/**
+ * Where a row's lead label is written, pixels from the row's top-left corner (`y` is the text's
+ * baseline): in the calibration margin, above the pulse (which rises 1 mV from the baseline at
+ * `baselineMm`) and left of the trace, so that it covers neither the pulse nor the first beat's R
+ * mark. `maxWidth` keeps a long name inside the margin.
+ */
+export function leadLabelPlace(pxPerMm: number, baselineMm: number): { x: number; y: number; maxWidth: number } {
+  const pulseTopMm = baselineMm - CALIBRATION_MV * GAIN_MM_PER_MV;
+  return {
+    x: pxPerMm,
+    y: (pulseTopMm - 1.5) * pxPerMm,
+    maxWidth: (CALIBRATION_MARGIN_MM - 2) * pxPerMm,
+  };
 }
 
 /** The standard 12-lead arrangement: four columns of three leads, each a consecutive 2.5 s. */
