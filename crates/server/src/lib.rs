@@ -180,20 +180,28 @@ impl Application {
     /// # Errors
     /// See [`StartError`].
     pub async fn build(config: config::Config) -> Result<Self, StartError> {
-        let mut blobs = blobs::BlobStore::open(&config.data_dir, config.data_key.clone())?;
-        if let Some(url) = &config.blob_url {
-            blobs = blobs.with_remote(blobs::remote::Remote::from_url(url)?);
-            let check = blobs.clone();
-            // The bucket must answer, and know this key, before the server takes requests.
-            let unusable = |reason| StartError::BlobStore {
-                url: url.clone(),
-                reason,
-            };
-            tokio::task::spawn_blocking(move || check.check_key())
-                .await
-                .map_err(|e| unusable(blobs::BlobError::Remote(e.to_string())))?
-                .map_err(unusable)?;
-        }
+        let mut blobs = blobs::BlobStore::with_key(&config.data_dir, config.data_key.clone());
+        let url = match &config.blob_url {
+            Some(url) => {
+                blobs = blobs.with_remote(blobs::remote::Remote::from_url(url)?);
+                url.clone()
+            }
+            None => blobs.root().display().to_string(),
+        };
+        // The store must answer, and be sealed with this key, before the server takes requests
+        // (the key file is made here on first start, never over sealed recordings).
+        let check = blobs.clone();
+        let unusable = |reason| StartError::BlobStore {
+            url: url.clone(),
+            reason,
+        };
+        tokio::task::spawn_blocking(move || check.check_key())
+            .await
+            .map_err(|e| unusable(blobs::BlobError::Remote(e.to_string())))?
+            .map_err(|err| match err {
+                blobs::BlobError::Key(key) => StartError::DataKey(key),
+                other => unusable(other),
+            })?;
         let db = db::Db::connect(&config.database_url).await?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await

@@ -93,6 +93,37 @@ pub enum KeyError {
         /// The store's URL.
         store: String,
     },
+    /// The key is not the one the recordings of the local store are sealed with.
+    #[error(
+        "this server's data key (fingerprint {ours}) is not the key the recordings in {store} are \
+         sealed with (fingerprint {theirs}): start it with that key, as CARDIO_DATA_KEY or as the \
+         key file {KEY_FILE} in the data folder"
+    )]
+    StoreMismatch {
+        /// This server's key's fingerprint.
+        ours: String,
+        /// The fingerprint the store's marker names (or "not recorded" for a store from before
+        /// the marker whose recordings do not open with this key).
+        theirs: String,
+        /// The store's folder.
+        store: String,
+    },
+    /// There is no key (neither configured nor in the key file) while the store holds recordings
+    /// sealed with one: a new key would make them, and every upload after it, unreadable.
+    #[error(
+        "the data key file {key_file} is missing, but {store} holds recordings sealed with a data \
+         key (fingerprint {theirs}): put that key file back, or set CARDIO_DATA_KEY to that key; \
+         no new key is made, as the recordings could not be read with it",
+        key_file = key_file.display()
+    )]
+    Lost {
+        /// Where the key file should be.
+        key_file: PathBuf,
+        /// The store's folder.
+        store: String,
+        /// The fingerprint the store's marker names, or "not recorded".
+        theirs: String,
+    },
     /// The key file could not be read or created.
     #[error("cannot read or create the data key file {path}: {source}")]
     File {

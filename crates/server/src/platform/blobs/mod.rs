@@ -140,27 +140,42 @@ impl BlobStore {
     }
 
     /// Like [`BlobStore::with_key`], resolving the key now (creating the key file when there is
-    /// none), so that a start fails early and clearly.
+    /// none and the store holds no sealed recording) and checking it against the store's marker
+    /// ([`BlobStore::check_key`]), so that a start fails early and clearly.
     ///
     /// # Errors
-    /// [`KeyError`] when the key file cannot be read, is malformed or cannot be created.
-    pub fn open(data_dir: &Path, key: Option<DataKey>) -> Result<Self, KeyError> {
+    /// As [`BlobStore::check_key`].
+    pub fn open(data_dir: &Path, key: Option<DataKey>) -> Result<Self, BlobError> {
         let store = Self::with_key(data_dir, key);
-        store.key(true)?;
+        store.check_key()?;
         Ok(store)
     }
 
-    /// Checks that this store's key is the one its bucket's blobs are sealed with (blocking I/O):
-    /// the marker object names the key's fingerprint; a bucket without one gets this key's. A local
-    /// store has nothing to check.
+    /// Checks that this store's key is the one its blobs are sealed with (blocking I/O), before
+    /// the server takes requests. A marker names the fingerprint of that key: the object
+    /// [`remote::MARKER`] in a bucket, the file of the same name in the local folder; a store
+    /// without one gets this key's. A new key file is never made while the store holds sealed
+    /// recordings (they, and every upload after, would be unreadable with it).
     ///
     /// # Errors
-    /// [`BlobError::Key`] with [`KeyError::Mismatch`] for another key, [`BlobError::Remote`] when
-    /// the bucket cannot be reached, or a key that cannot be read or created.
+    /// [`BlobError::Key`] with [`KeyError::Mismatch`] (a bucket) or [`KeyError::StoreMismatch`]
+    /// (the local folder) for another key, [`KeyError::Lost`] for a missing key file over sealed
+    /// recordings, [`BlobError::Remote`] when the bucket cannot be reached, or a key that cannot
+    /// be read or created.
     pub fn check_key(&self) -> Result<(), BlobError> {
         let Some(remote) = &self.remote else {
-            return Ok(());
+            return self.check_local_key();
         };
+        if self.configured.is_none() && !self.key_file().exists() {
+            if let Some(theirs) = remote.marker_fingerprint()? {
+                return Err(KeyError::Lost {
+                    key_file: self.key_file(),
+                    store: remote.url().to_owned(),
+                    theirs,
+                }
+                .into());
+            }
+        }
         let ours = self.key(true)?.fingerprint();
         match remote.marker_fingerprint()? {
             Some(theirs) if theirs == ours => Ok(()),
@@ -181,6 +196,107 @@ impl BlobStore {
                 other => other,
             }),
         }
+    }
+
+    /// [`BlobStore::check_key`] for the data folder.
+    fn check_local_key(&self) -> Result<(), BlobError> {
+        let marker = self.local_marker()?;
+        let creating = self.configured.is_none() && !self.key_file().exists();
+        let sealed = if creating || marker.is_none() {
+            self.first_sealed()?
+        } else {
+            None
+        };
+        let store = self.root.display().to_string();
+        let not_recorded = || "not recorded".to_owned();
+        if creating && sealed.is_some() {
+            return Err(KeyError::Lost {
+                key_file: self.key_file(),
+                store,
+                theirs: marker.unwrap_or_else(not_recorded),
+            }
+            .into());
+        }
+        let ours = self.key(true)?.fingerprint();
+        match marker {
+            Some(theirs) if theirs == ours => return Ok(()),
+            Some(theirs) if !creating => {
+                return Err(KeyError::StoreMismatch {
+                    ours,
+                    theirs,
+                    store,
+                }
+                .into())
+            }
+            _ => {}
+        }
+        // No marker yet (a store from before it, or a new one), or a new key over a store with no
+        // sealed recording: what is sealed must open with this key.
+        if let Some(sha256) = sealed {
+            match self.get(&sha256) {
+                Err(BlobError::Tampered { .. }) => {
+                    return Err(KeyError::StoreMismatch {
+                        ours,
+                        theirs: not_recorded(),
+                        store,
+                    }
+                    .into())
+                }
+                other => {
+                    other?;
+                }
+            }
+        }
+        self.write_local_marker(&ours)
+    }
+
+    /// The key fingerprint the local marker file names, `None` when there is none.
+    fn local_marker(&self) -> Result<Option<String>, BlobError> {
+        let path = self.root.join(remote::MARKER);
+        match std::fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice::<remote::Marker>(&bytes)
+                .map(|m| Some(m.key_fingerprint))
+                .map_err(|e| {
+                    BlobError::Io(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("{} is not readable: {e}", path.display()),
+                    ))
+                }),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    /// Writes the local marker file naming `fingerprint` (under a temporary name, then renamed).
+    fn write_local_marker(&self, fingerprint: &str) -> Result<(), BlobError> {
+        let text = serde_json::to_vec_pretty(&remote::Marker {
+            key_fingerprint: fingerprint.to_owned(),
+        })
+        .expect("a marker serialises");
+        std::fs::create_dir_all(&self.root)?;
+        let tmp = self
+            .root
+            .join(format!(".{}.{}.tmp", remote::MARKER, uuid::Uuid::new_v4()));
+        std::fs::write(&tmp, text)?;
+        let renamed = std::fs::rename(&tmp, self.root.join(remote::MARKER));
+        if renamed.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        Ok(renamed?)
+    }
+
+    /// The name of a sealed blob of the local folder, if there is one (reads headers only, and
+    /// stops at the first).
+    fn first_sealed(&self) -> Result<Option<String>, BlobError> {
+        use std::io::Read as _;
+        for name in self.names()? {
+            let mut header = [0u8; MAGIC.len()];
+            let mut file = std::fs::File::open(self.path_of(&name))?;
+            if file.read_exact(&mut header).is_ok() && Self::is_encrypted(&header) {
+                return Ok(Some(name));
+            }
+        }
+        Ok(None)
     }
 
     /// This store, writing new blobs encrypted (`true`, the default) or in clear (`false`).

@@ -297,11 +297,11 @@ impl Remote {
     }
 }
 
-/// What the marker object holds.
+/// What the marker object holds (and the local store's marker file, [`super::BlobStore`]).
 #[derive(serde::Serialize, serde::Deserialize)]
-struct Marker {
+pub(super) struct Marker {
     /// [`super::DataKey::fingerprint`] of the key the store's blobs are sealed with.
-    key_fingerprint: String,
+    pub(super) key_fingerprint: String,
 }
 
 /// A missing object is an I/O `NotFound` (as for the local folder); anything else names the store.

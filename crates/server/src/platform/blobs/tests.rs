@@ -241,3 +241,75 @@ fn a_malformed_key_file_is_a_clear_error() {
     assert!(err.to_string().contains("64 hexadecimal"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A store with one sealed recording, opened with `key` (`None`: the key file).
+fn store_with_a_recording(key: Option<DataKey>) -> (PathBuf, BlobStore) {
+    let dir = temp_dir();
+    let store = BlobStore::open(&dir, key).unwrap();
+    store.put(b"a recording").unwrap();
+    (dir, store)
+}
+
+#[test]
+fn another_data_key_is_refused_at_start_with_what_to_do() {
+    let key = DataKey::generate();
+    let (dir, store) = store_with_a_recording(Some(key.clone()));
+    let other = DataKey::generate();
+
+    let refused = BlobStore::open(&dir, Some(other.clone())).unwrap_err();
+
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "this server's data key (fingerprint {}) is not the key the recordings in {} are \
+             sealed with (fingerprint {}): start it with that key, as CARDIO_DATA_KEY or as the \
+             key file data.key in the data folder",
+            other.fingerprint(),
+            store.root().display(),
+            key.fingerprint()
+        )
+    );
+    assert!(BlobStore::open(&dir, Some(key)).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_deleted_key_file_is_not_replaced_while_recordings_exist() {
+    let (dir, store) = store_with_a_recording(None);
+    let fingerprint = store.key_fingerprint().unwrap().unwrap();
+    let kept = std::fs::read(dir.join(KEY_FILE)).unwrap();
+    std::fs::remove_file(dir.join(KEY_FILE)).unwrap();
+
+    let refused = BlobStore::open(&dir, None).unwrap_err();
+
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "the data key file {} is missing, but {} holds recordings sealed with a data key \
+             (fingerprint {fingerprint}): put that key file back, or set CARDIO_DATA_KEY to that \
+             key; no new key is made, as the recordings could not be read with it",
+            dir.join(KEY_FILE).display(),
+            store.root().display()
+        )
+    );
+    assert!(!dir.join(KEY_FILE).exists(), "no new key made");
+    std::fs::write(dir.join(KEY_FILE), kept).unwrap();
+    assert!(BlobStore::open(&dir, None).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_store_from_before_the_marker_is_checked_against_its_recordings() {
+    let key = DataKey::generate();
+    let dir = temp_dir();
+    BlobStore::with_key(&dir, Some(key.clone()))
+        .put(b"sealed before markers existed")
+        .unwrap();
+    let other = DataKey::generate();
+    let refused = BlobStore::open(&dir, Some(other)).unwrap_err().to_string();
+    assert!(refused.contains("(fingerprint not recorded)"), "{refused}");
+    // The right key opens it, and the marker is written from then on.
+    BlobStore::open(&dir, Some(key)).unwrap();
+    assert!(dir.join("blobs").join(remote::MARKER).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
