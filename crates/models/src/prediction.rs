@@ -62,3 +62,37 @@ impl ModelInfo {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 }
+
+/// A probability `p` of the finding a model decides on at `threshold` (`p >= threshold` is the
+/// finding), on the decision's own scale: the monotone, piecewise-linear map that takes 0 to 0,
+/// `threshold` to 0.5 and 1 to 1. A model whose threshold is not 0.5 (chosen on its validation for
+/// balanced accuracy) reports its probabilities on this scale, so that its label is always the
+/// likelier of the finding and its absence, its confidence is at least 0.5 and a finding never
+/// comes with a low risk score. The order of recordings, and so every threshold-free figure
+/// (AUROC), is unchanged; the decision is the same.
+pub fn on_decision_scale(p: f64, threshold: f64) -> f64 {
+    if !(p.is_finite() && threshold > 0.0 && threshold < 1.0) {
+        return p;
+    }
+    let p = p.clamp(0.0, 1.0);
+    if p < threshold {
+        0.5 * p / threshold
+    } else {
+        0.5 + 0.5 * (p - threshold) / (1.0 - threshold)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::on_decision_scale;
+
+    #[test]
+    fn the_decision_threshold_maps_to_one_half() {
+        assert_eq!(on_decision_scale(0.35, 0.35), 0.5);
+        assert_eq!(on_decision_scale(0.0, 0.35), 0.0);
+        assert_eq!(on_decision_scale(1.0, 0.35), 1.0);
+        assert!((on_decision_scale(0.175, 0.35) - 0.25).abs() < 1e-12);
+        assert!((on_decision_scale(0.6, 0.2) - 0.75).abs() < 1e-12);
+        assert_eq!(on_decision_scale(0.3, 0.5), 0.3);
+    }
+}

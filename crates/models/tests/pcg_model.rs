@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use cardio_formats::{Channel, Recording};
 use cardio_models::pcg_model::{self, features, model, Params};
-use cardio_models::prediction::PredictError;
+use cardio_models::prediction::{on_decision_scale, PredictError};
 use cardio_signal::resample::Resampler;
 
 fn recording(samples: Vec<f64>, rate: f64) -> Recording {
@@ -145,8 +145,14 @@ fn a_prediction_carries_the_model_probabilities_and_finite_measurements() {
     );
     let w = model().unwrap().params().blend_weight;
     assert!((0.0..=1.0).contains(&w));
-    assert!((p.risk_score - (w * net + (1.0 - w) * trees)).abs() < 1e-12);
-    let abnormal = p.risk_score >= model().unwrap().params().threshold;
+    let score = p.details["score_abnormal"].as_f64().unwrap();
+    assert!((score - (w * net + (1.0 - w) * trees)).abs() < 1e-12);
+    // The probability is the blend's score on the decision's scale: the threshold is 0.5.
+    let threshold = model().unwrap().params().threshold;
+    assert_eq!(p.details["decision_threshold"].as_f64(), Some(threshold));
+    assert_eq!(p.risk_score, on_decision_scale(score, threshold));
+    let abnormal = p.risk_score >= 0.5;
+    assert_eq!(abnormal, score >= threshold);
     if p.label != "unsure" {
         assert_eq!(p.label == "abnormal", abnormal);
     }
@@ -244,4 +250,38 @@ fn stereo_uses_the_channel_with_the_clearer_heart_sounds() {
 
     assert_eq!(p.details["channel"], "right");
     assert_eq!(p.details["channel_index"], 1);
+}
+
+/// CinC 2016 a0007, the issue's case: it was "abnormal" at 38.5 % with "Low Risk", normal 0.62, and
+/// a detail saying "too noisy" beside "quality usable". Now one decision says it all: the label is
+/// the likelier one, its confidence and risk agree with it, and no sentence calls it too noisy.
+#[test]
+fn the_issues_a0007_says_one_thing() {
+    let Some(path) = cardio_testkit::dataset_file("cinc2016/training-a/a0007.wav") else {
+        return;
+    };
+    let p = model()
+        .unwrap()
+        .predict(&cardio_formats::read_path(&path).unwrap())
+        .unwrap();
+
+    assert_eq!(p.label, "abnormal");
+    assert_eq!(p.prediction, "Abnormal heart sounds suspected");
+    assert!((p.confidence - 0.527).abs() < 0.001, "{}", p.confidence);
+    assert_eq!(p.risk_score, p.confidence);
+    assert_eq!(
+        p.details["probabilities"]["abnormal"].as_f64(),
+        Some(p.confidence)
+    );
+    assert_eq!(
+        p.details["probability_abnormal"].as_f64(),
+        Some(p.confidence)
+    );
+    assert_eq!(p.details["quality_usable"], true);
+    assert_eq!(
+        p.details["timing_note"],
+        "The heart rate and timings are not shown: the heart sounds do not repeat clearly enough to time S1 and S2 (periodicity 0.19, timing needs at least 0.30)."
+    );
+    let codes: Vec<&str> = p.advice.iter().map(|a| a.code.as_str()).collect();
+    assert_eq!(codes, ["pcg.abnormal_1", "pcg.abnormal_2", "disclaimer"]);
 }

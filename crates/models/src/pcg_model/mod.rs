@@ -56,8 +56,29 @@ use serde_json::{json, Map, Value};
 use crate::catalogue::{self, whole, Advice};
 use crate::gate::{self, GateModality};
 use crate::gbdt::{Gbdt, GbdtConfig};
-use crate::prediction::{ModelInfo, PredictError, Prediction};
+use crate::prediction::{on_decision_scale, ModelInfo, PredictError, Prediction};
 pub use decision::Decision;
+
+/// Least periodicity of the heart sounds for the timings of S1 and S2 to be shown (the check of
+/// `cardio_signal::quality::pcg`). Below it the recording may still be judged (the model's own
+/// quality gate is [`decision::gate`]), but no heart rate or timing is shown.
+pub const TIMING_MIN_PERIODICITY: f64 = 0.3;
+
+/// Why the heart rate and timings of a judged recording are not shown: the segmentation's own
+/// check failed. Never says the recording is too noisy: the model judged it.
+fn timing_note(m: &features::Measured) -> String {
+    if m.quality_reason.starts_with("too noisy") {
+        format!(
+            "The heart rate and timings are not shown: the heart sounds do not repeat clearly enough to time S1 and S2 (periodicity {:.2}, timing needs at least {TIMING_MIN_PERIODICITY:.2}).",
+            m.quality_score
+        )
+    } else {
+        format!(
+            "The heart rate and timings are not shown: the segmentation of S1 and S2 did not pass its own check ({}).",
+            m.quality_reason
+        )
+    }
+}
 
 /// Identifier of the model in results and parameters.
 pub const MODEL_ID: &str = "pcg-gbdt";
@@ -200,13 +221,16 @@ impl Model {
             .copied()
             .filter(|v| v.is_finite())
             .unwrap_or(0.5);
-        let p_abnormal = network::blend(p.blend_weight, p_trees, p_network);
+        let score = network::blend(p.blend_weight, p_trees, p_network);
+        // The decision's probability: the blend's score on the scale where the threshold is 0.5
+        // (see `on_decision_scale`), so that label, confidence and risk agree.
+        let p_abnormal = on_decision_scale(score, p.threshold);
         let m = &extracted.measured;
         // Loaded here so that a gate that cannot load is a 503, not an unsure result.
         gate::gate(GateModality::Pcg)?;
         let verdict = &m.gate;
         let gate_reason = decision::gate(m, p.min_periodicity, p.min_cycles);
-        let decision = decision::decide(gate_reason.is_some(), p_abnormal, p.threshold);
+        let decision = decision::decide(gate_reason.is_some(), score, p.threshold);
         // The result never contradicts its details: the timing figures are shown only when the
         // segmentation passed its own check and the recording was judged.
         let show_timing = decision != Decision::Unsure && m.quality_usable;
@@ -237,6 +261,8 @@ impl Model {
         );
         details.insert("classifier_probability_abnormal".into(), json!(p_trees));
         details.insert("network_probability_abnormal".into(), num(p_network));
+        details.insert("score_abnormal".into(), json!(score));
+        details.insert("decision_threshold".into(), json!(p.threshold));
         details.insert("probability_abnormal".into(), json!(p_abnormal));
         details.insert("heart_rate_bpm".into(), timing(m.heart_rate_bpm));
         details.insert("systole_s".into(), timing(m.systole_s));
@@ -258,10 +284,7 @@ impl Model {
             if show_timing || decision == Decision::Unsure {
                 Value::Null
             } else {
-                json!(format!(
-                    "The heart rate and timings are not shown: the segmentation of S1 and S2 did not pass its own check ({}).",
-                    m.quality_reason
-                ))
+                json!(timing_note(m))
             },
         );
         details.insert("gate".into(), gate::details(verdict, GateModality::Pcg));
