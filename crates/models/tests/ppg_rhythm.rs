@@ -282,6 +282,40 @@ fn a_bidmc_record_gets_the_monitor_rate_through_the_predict_path() {
     let hr = p.details["heart_rate_bpm"].as_f64().unwrap();
     // bidmc01's monitor PULSE is about 92-95 bpm over the record.
     assert!((85.0..100.0).contains(&hr), "{hr}");
+    // A regular rhythm with 7 of 47 windows like AF says so, never "no sign of atrial fibrillation".
+    assert_eq!(p.label, "normal");
+    assert_eq!(p.details["af_windows"].as_u64(), Some(7));
+    assert_eq!(
+        p.recommendations[0],
+        "The pulse rhythm is regular in most of this recording, but 15 % of the analysed windows looked like atrial fibrillation: repeat the recording, and arrange an ECG if this recurs."
+    );
+    assert!(!p
+        .recommendations
+        .iter()
+        .any(|r| r.contains("no sign of atrial fibrillation")
+            || r.starts_with("15 % of the analysed windows")));
+}
+
+/// What Chromium's fake camera gives the camera path for 12 s: no fingertip, a moving shape on a
+/// test pattern, whose mean red is a clean sawtooth at 100 /min, sampled at 30 Hz (the issue's
+/// "Irregular pulse rhythm", High Risk 83.9 %, interval CV 0.00).
+#[test]
+fn a_camera_test_pattern_is_never_a_pulse_finding() {
+    let fs = 30.0;
+    for falling in [false, true] {
+        let x: Vec<f64> = (0..(12.0 * fs) as usize)
+            .map(|i| {
+                let ramp = (i as f64 / fs / 0.6).fract();
+                -120.0 + 8.0 * if falling { 1.0 - ramp } else { ramp }
+            })
+            .collect();
+
+        let p = model().unwrap().predict(&recording("PPG", fs, x)).unwrap();
+
+        assert_eq!(p.label, "noisy", "{:?}", p.details);
+        assert_eq!(p.prediction, "Signal too noisy to judge the rhythm");
+        assert!(p.details["heart_rate_bpm"].is_null());
+    }
 }
 
 /// The segments of one patient's file of `ppg_arrhythmia_liu2022` with their label codes.

@@ -140,6 +140,10 @@ pub struct Choice {
     pub chosen: usize,
 }
 
+/// RR intervals whose coefficient of variation is below this are exactly regular, as no heart
+/// beats: such a recording is never called atrial fibrillation (it is `noisy`, with the reason).
+pub const REGULAR_RR_CV: f64 = 0.003;
+
 /// Index of the largest probability.
 pub fn argmax(p: &[f64]) -> usize {
     p.iter()
@@ -260,10 +264,21 @@ impl Model {
             rec.sampling_rate_hz,
             has_unit(channel),
         );
-        let p = if verdict.plausible {
-            self.probabilities(&feats)
+        let judged = verdict.plausible.then(|| self.probabilities(&feats));
+        // Exactly regular RR intervals, as no heart beats, are never atrial fibrillation.
+        let regular_cv = feats
+            .measured
+            .rr_cv
+            .filter(|cv| *cv < REGULAR_RR_CV)
+            .filter(|_| {
+                judged
+                    .as_deref()
+                    .is_some_and(|p| argmax(p) == Class::Af.index())
+            });
+        let p = if let Some(p) = judged.filter(|_| regular_cv.is_none()) {
+            p
         } else {
-            // Not a plausible ECG: no rhythm is judged.
+            // Not a plausible ECG, or AF called on exactly regular beats: no rhythm is judged.
             let mut p = vec![0.0; CLASSES.len()];
             p[Class::Noisy.index()] = 1.0;
             p
@@ -288,6 +303,10 @@ impl Model {
         let usable = verdict.plausible && class != Class::Noisy;
         let quality_reason = if !verdict.plausible {
             format!("too noisy: {}", verdict.reason)
+        } else if let Some(cv) = regular_cv {
+            format!(
+                "too noisy: the RR intervals are exactly regular (CV {cv:.3}), yet the rhythm classifier called them atrial fibrillation"
+            )
         } else if class == Class::Noisy {
             format!(
                 "too noisy: the rhythm classifier judged the recording too noisy (probability {:.2})",

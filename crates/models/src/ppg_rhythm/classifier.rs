@@ -167,6 +167,23 @@ impl RhythmProbabilities {
         })
     }
 
+    /// The same probabilities on the decision's scale (`crate::prediction::on_decision_scale`):
+    /// `P(af)` mapped so that `af_threshold` becomes 0.5, the other rhythms scaled to fill the
+    /// rest. [`Self::label`] at 0.5 of the result is [`Self::label`] at `af_threshold` of these.
+    #[must_use]
+    pub fn on_decision_scale(&self, af_threshold: f64) -> Self {
+        let af = self.af();
+        let shown = crate::prediction::on_decision_scale(af, af_threshold);
+        let rest = if af < 1.0 {
+            (1.0 - shown) / (1.0 - af)
+        } else {
+            0.0
+        };
+        let mut rhythms = self.rhythms.map(|v| v * rest);
+        rhythms[Rhythm::Af.index()] = shown;
+        Self { rhythms }
+    }
+
     /// The label: AF when `P(af) >= af_threshold`, otherwise the more probable of irregular and
     /// normal (ties go to irregular); with the label's probability.
     pub fn label(&self, af_threshold: f64) -> (WindowLabel, f64) {

@@ -57,6 +57,10 @@ pub const MIN_PULSES: usize = 4;
 pub const WINDOW_S: f64 = 10.0;
 /// The sentence that ends every list of recommendations.
 pub use crate::prediction::DISCLAIMER;
+/// Pulse intervals whose coefficient of variation is below this are exactly regular, as no heart
+/// beats (a test pattern, a blinking light, a machine): a window of them is never called AF or
+/// irregular (it is left out as unusable instead).
+pub const REGULAR_CV: f64 = 0.003;
 
 const PREFERRED: [&str; 5] = ["PLETH", "PPG", "PULSE", "IR", "RED"];
 
@@ -158,8 +162,11 @@ fn advice(
         _ => &["ppg.normal_1", "ppg.normal_2"],
     };
     let mut out: Vec<Advice> = codes.iter().map(|code| Advice::new(code)).collect();
-    if let Some(b) = af_burden {
-        if label != "af" && label != "noisy" && b > 0.0 {
+    if let Some(b) = af_burden.filter(|b| *b > 0.0) {
+        if label == "normal" {
+            // Not "no sign of atrial fibrillation" when some windows looked like it.
+            out[0] = Advice::new("ppg.normal_af_windows").with("percent", whole(100.0 * b));
+        } else if label == "irregular" {
             out.push(Advice::new("ppg.af_burden").with("percent", whole(100.0 * b)));
         }
     }
@@ -286,8 +293,17 @@ impl Model {
             }
             _ => ("noisy", 1.0 - usable_share),
         };
+        // What is reported: the probabilities on the decision's scale, so that the label is the
+        // likelier of AF and its absence and a finding never comes with a low risk.
+        let shown = mean_probs.map(|p| p.on_decision_scale(threshold));
+        let confidence = match (shown, label) {
+            (Some(p), "af") => p.af(),
+            (Some(p), "irregular") => p.irregular(),
+            (Some(p), "normal") => p.normal(),
+            _ => confidence,
+        };
         // The finding screened for is an irregular rhythm: AF or another irregularity.
-        let risk = mean_probs.map_or(0.0, |p| p.af() + p.irregular());
+        let risk = shown.map_or(0.0, |p| p.af() + p.irregular());
 
         // Interval figures over the usable windows only: none is shown when no window passed
         // its quality check.
@@ -353,7 +369,7 @@ impl Model {
             .to_value(),
         );
         // A noisy recording has no rhythm probabilities: only the share of it that was too noisy.
-        let probs = match (mean_probs, noisy) {
+        let probs = match (shown, noisy) {
             (Some(p), false) => json!({
                 "normal": num(round(p.normal(), 4)),
                 "af": num(round(p.af(), 4)),
@@ -374,7 +390,7 @@ impl Model {
                 Rhythm::ALL
                     .into_iter()
                     .map(|r| {
-                        let v = match (mean_probs, noisy) {
+                        let v = match (shown, noisy) {
                             (Some(p), false) => num(round(p.of(r), 4)),
                             _ => Value::Null,
                         };
@@ -385,7 +401,7 @@ impl Model {
         );
         details.insert(
             "af_probability".into(),
-            mean_probs.map_or(Value::Null, |p| num(round(p.af(), 4))),
+            shown.map_or(Value::Null, |p| num(round(p.af(), 4))),
         );
         details.insert(
             "heart_rate_bpm".into(),
@@ -453,7 +469,7 @@ impl Model {
                             "start_s": num(round(w.start_s, 2)),
                             "end_s": num(round(w.end_s, 2)),
                             "label": w.probabilities.map_or("noisy", |p| p.label(threshold).0.name()),
-                            "af_probability": w.probabilities.map_or(Value::Null, |p| num(round(p.af(), 4))),
+                            "af_probability": w.probabilities.map_or(Value::Null, |p| num(round(p.on_decision_scale(threshold).af(), 4))),
                             "quality_score": num(round(w.quality_score, 3)),
                         })
                     })
@@ -506,7 +522,7 @@ impl Model {
             result.quality_score = 0.0;
             return result;
         }
-        result.probabilities = w.features.map(|f| {
+        let probabilities = w.features.map(|f| {
             let tree = self.params.classifier.predict(&f);
             let (net, at_rate) = wave;
             let w0 = ((start_s * network::RATE_HZ).round() as usize).min(at_rate.len());
@@ -519,6 +535,19 @@ impl Model {
                 ),
             }
         });
+        let cv = (result.intervals_ms.len() >= 2)
+            .then(|| stats::sd(&result.intervals_ms) / stats::mean(&result.intervals_ms));
+        match (probabilities, cv) {
+            (Some(p), Some(cv))
+                if cv < REGULAR_CV
+                    && p.label(self.params.af_threshold).0 != WindowLabel::Normal =>
+            {
+                result.reason = format!(
+                    "the pulse intervals are exactly regular (interval CV {cv:.3}), yet the rhythm classifier called them irregular"
+                );
+            }
+            _ => result.probabilities = probabilities,
+        }
         result
     }
 }
@@ -585,9 +614,27 @@ mod tests {
             let r = recommendations(label, Some(130.0), Some(0.2), Some(Rhythm::Svt));
             assert_eq!(r.last().map(String::as_str), Some(DISCLAIMER));
         }
-        let r = recommendations("normal", Some(70.0), Some(0.25), None);
+        let r = recommendations("irregular", Some(70.0), Some(0.25), Some(Rhythm::Pvc));
         assert!(r
             .iter()
             .any(|s| s.starts_with("25 % of the analysed windows")));
+    }
+
+    #[test]
+    fn a_regular_rhythm_with_windows_like_af_says_what_was_found() {
+        let r = recommendations("normal", Some(70.0), Some(0.25), None);
+        assert_eq!(
+            r,
+            [
+                "The pulse rhythm is regular in most of this recording, but 25 % of the analysed windows looked like atrial fibrillation: repeat the recording, and arrange an ECG if this recurs.",
+                "A single recording cannot rule out intermittent (paroxysmal) atrial fibrillation: record again, or ask for an ECG, if palpitations occur.",
+                DISCLAIMER,
+            ]
+        );
+        let r = recommendations("normal", Some(70.0), Some(0.0), None);
+        assert_eq!(
+            r[0],
+            "The pulse rhythm is regular in this recording; no sign of atrial fibrillation was found."
+        );
     }
 }
