@@ -26,6 +26,7 @@ pub mod accel;
 pub mod analysis;
 pub mod catalogue;
 pub mod clinical;
+pub mod consistency;
 pub mod conv1d;
 pub mod ecg_lead;
 pub mod ecg_rhythm;

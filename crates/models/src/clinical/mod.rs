@@ -35,6 +35,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::catalogue::{self, Advice};
+use crate::prediction::Prediction;
 use model::Fitted;
 
 /// Identifier of the model in results and parameters.
@@ -363,6 +364,31 @@ pub struct ClinicalPrediction {
     pub version: String,
     /// Headline CV AUROC of the model card.
     pub cv_auroc: f64,
+}
+
+impl ClinicalPrediction {
+    /// The result in the shape of the signal models' ([`Prediction`]): the label's code, the
+    /// probabilities of both labels and the risk band under `details`.
+    pub fn as_prediction(&self) -> Prediction {
+        let mut details = serde_json::Map::new();
+        details.insert(
+            "probabilities".into(),
+            serde_json::json!({"disease": self.probability, "no_disease": 1.0 - self.probability}),
+        );
+        details.insert(
+            "risk_band".into(),
+            serde_json::to_value(self.risk_band).unwrap_or_default(),
+        );
+        Prediction {
+            label: self.label.code().into(),
+            prediction: self.prediction.clone(),
+            confidence: self.confidence,
+            risk_score: self.risk_score,
+            recommendations: self.recommendations.clone(),
+            advice: self.advice.clone(),
+            details,
+        }
+    }
 }
 
 /// Predicts with the committed parameters.
