@@ -243,6 +243,8 @@ impl Application {
         serve::serve(self.listener, self.router, limits, shutdown_signal()).await;
         auto_backup.abort();
         sweep.abort();
+        // A sweep cut short gives its lease back, so the next start (or another instance) sweeps.
+        orphans::release_lease(&self.state).await;
         Ok(())
     }
 }

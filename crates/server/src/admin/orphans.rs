@@ -6,9 +6,10 @@
 //! between leaves temporary files: the sweep moves those whose analysis was committed into place
 //! (nothing acknowledged is lost) and removes the others once older than [`TEMP_AGE`] (no request
 //! lives that long). Blob files no analysis names (from before this scheme, or whose analysis is
-//! gone) are removed once older than [`ORPHAN_AGE`]. It runs at start, six minutes later (for the
-//! temporary files of uploads a crash cut short just before the start) and then daily, and logs
-//! what it did. Backups skip the same files ([`crate::admin::backup`]).
+//! gone) are removed once older than [`ORPHAN_AGE`]. It runs at every start, six minutes later (for
+//! the temporary files of uploads a crash cut short just before the start) and then daily, under a
+//! short lease ([`LEASE_TTL`]) that keeps instances from sweeping at the same time, and logs what it
+//! did. Backups skip the same files ([`crate::admin::backup`]).
 
 use std::{
     collections::HashSet,
@@ -204,32 +205,83 @@ pub async fn sweep(state: &AppState) -> Result<Swept, SweepError> {
     Ok(swept)
 }
 
-/// Sweeps at start, again once what a crash just before the start left is older than
-/// [`TEMP_AGE`], and then every [`SWEEP_EVERY`], for as long as the server runs.
+/// The name of the sweep's lease ([`crate::platform::lease`]).
+pub const SWEEP_LEASE: &str = "orphan-sweep";
+/// How long the sweep's lease lasts unless renewed. The lease only keeps two instances from
+/// sweeping at the same time: it is renewed while a sweep runs and given back when it ends (and
+/// when the server stops), so an instance that dies mid-sweep holds the others back at most this
+/// long. (It was twice [`SWEEP_EVERY`] and never given back: after a restart the new process, with
+/// a new instance id, did not sweep for 48 hours.)
+pub const LEASE_TTL: Duration = Duration::from_mins(2);
+/// How often a running sweep renews its lease.
+const LEASE_RENEW_EVERY: Duration = Duration::from_secs(30);
+
+/// Takes (or renews) the sweep's lease for `state`'s instance, for [`LEASE_TTL`]; `false` when
+/// another instance holds it.
+///
+/// # Errors
+/// A database error.
+pub async fn take_lease(state: &AppState) -> Result<bool, sqlx::Error> {
+    let ttl_ms = i64::try_from(LEASE_TTL.as_millis()).unwrap_or(i64::MAX);
+    lease::try_acquire(
+        &state.db,
+        SWEEP_LEASE,
+        &state.instance_id,
+        state.clock.now_ms(),
+        ttl_ms,
+    )
+    .await
+}
+
+/// Gives the sweep's lease back, if `state`'s instance holds it (at the end of a sweep, and when
+/// the server stops).
+pub async fn release_lease(state: &AppState) {
+    if let Err(err) = lease::release(&state.db, SWEEP_LEASE, &state.instance_id).await {
+        tracing::warn!(%err, "orphan sweep lease not given back; it expires by itself");
+    }
+}
+
+/// One sweep under the lease, renewed while the sweep runs and given back after it: `None` when
+/// another instance holds the lease (it is sweeping now).
+///
+/// # Errors
+/// See [`SweepError`].
+pub async fn sweep_once(state: &AppState) -> Result<Option<Swept>, SweepError> {
+    if !take_lease(state).await? {
+        return Ok(None);
+    }
+    let renew = async {
+        loop {
+            tokio::time::sleep(LEASE_RENEW_EVERY).await;
+            if let Err(err) = take_lease(state).await {
+                tracing::warn!(%err, "orphan sweep lease not renewed");
+            }
+        }
+    };
+    let swept = tokio::select! {
+        swept = sweep(state) => swept,
+        () = renew => unreachable!("renewing never ends"),
+    };
+    release_lease(state).await;
+    swept.map(Some)
+}
+
+/// Sweeps at every start, again once what a crash just before the start left is older than
+/// [`TEMP_AGE`], and then every [`SWEEP_EVERY`], for as long as the server runs. When another
+/// instance is sweeping, tries again once its lease must have ended.
 pub async fn sweep_task(state: AppState) {
     let mut pause = TEMP_AGE + Duration::from_mins(1);
-    let lease_ms = i64::try_from(2 * SWEEP_EVERY.as_millis()).unwrap_or(i64::MAX);
     loop {
-        // One instance at a time, however many share the database and the store.
-        let held = lease::try_acquire(
-            &state.db,
-            "orphan-sweep",
-            &state.instance_id,
-            crate::platform::db::now_ms(),
-            lease_ms,
-        )
-        .await;
-        match held {
-            Ok(true) => {
-                if let Err(err) = sweep(&state).await {
+        let wait = match sweep_once(&state).await {
+            Ok(None) => LEASE_TTL,
+            done => {
+                if let Err(err) = done {
                     tracing::warn!(%err, "orphan sweep failed");
                 }
+                std::mem::replace(&mut pause, SWEEP_EVERY)
             }
-            Ok(false) => {}
-            Err(err) => tracing::warn!(%err, "orphan sweep lease not checked"),
-        }
-        tokio::time::sleep(pause).await;
-        pause = SWEEP_EVERY;
+        };
+        tokio::time::sleep(wait).await;
     }
 }
 
@@ -245,6 +297,45 @@ mod tests {
             .unwrap()
             .set_modified(at)
             .unwrap();
+    }
+
+    /// Issue 37 §3: the lease of an instance that died held every other instance's sweep back
+    /// for 48 hours.
+    #[tokio::test]
+    async fn a_lease_left_by_a_dead_instance_holds_the_sweep_back_only_briefly() {
+        let dir = std::env::temp_dir().join(format!("cardio-lease-{}", uuid::Uuid::new_v4()));
+        let url = format!("sqlite://{}/cardio.db", dir.display());
+        let db = Db::connect(&url).await.unwrap();
+        let config = crate::platform::config::Config {
+            data_dir: dir.clone(),
+            ..Default::default()
+        };
+        let state = || {
+            let none = "not loaded".to_owned();
+            let models = crate::recordings::registry::ModelRegistry {
+                clinical: Err(none.clone()),
+                ecg: Err(none.clone()),
+                pcg: Err(none.clone()),
+                ppg: Err(none),
+            };
+            AppState::with_models(db.clone(), config.clone(), models)
+        };
+        let dead = state();
+        let mut restarted = state();
+        restarted.clock = dead.clock.clone();
+
+        // The old process took the lease (as its sweep does) and was killed.
+        assert!(take_lease(&dead).await.unwrap());
+        assert_eq!(sweep_once(&restarted).await.unwrap(), None);
+        restarted.clock.advance(LEASE_TTL + Duration::from_secs(1));
+        assert_eq!(
+            sweep_once(&restarted).await.unwrap(),
+            Some(Swept::default())
+        );
+        // Given back once the sweep ended: another instance may sweep at once.
+        assert!(take_lease(&dead).await.unwrap());
+        db.pool.close().await;
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
