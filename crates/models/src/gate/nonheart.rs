@@ -41,10 +41,19 @@ pub enum Kind {
     Square,
     /// A sine sweeping in frequency.
     Chirp,
+    /// A sawtooth (a slow ramp and a sudden return) at a pulse rate (40-180 /min), as a test
+    /// pattern or a blinking light in front of a camera gives.
+    Sawtooth,
+    /// One sine at a pulse rate (40-180 /min).
+    PulseRateSine,
+    /// A square wave at a pulse rate (40-180 /min).
+    PulseRateSquare,
+    /// A sine sweeping between two pulse rates (40-180 /min).
+    PulseRateChirp,
 }
 
 /// Every kind, in a fixed order.
-pub const KINDS: [Kind; 16] = [
+pub const KINDS: [Kind; 20] = [
     Kind::WhiteNoise,
     Kind::PinkNoise,
     Kind::RandomWalk,
@@ -61,6 +70,10 @@ pub const KINDS: [Kind; 16] = [
     Kind::Alternating,
     Kind::Square,
     Kind::Chirp,
+    Kind::Sawtooth,
+    Kind::PulseRateSine,
+    Kind::PulseRateSquare,
+    Kind::PulseRateChirp,
 ];
 
 impl Kind {
@@ -83,6 +96,10 @@ impl Kind {
             Self::Alternating => "alternating",
             Self::Square => "square",
             Self::Chirp => "chirp",
+            Self::Sawtooth => "sawtooth",
+            Self::PulseRateSine => "sine at a pulse rate",
+            Self::PulseRateSquare => "square at a pulse rate",
+            Self::PulseRateChirp => "chirp at pulse rates",
         }
     }
 }
@@ -281,6 +298,43 @@ pub fn generate(kind: Kind, modality: GateModality, seed: u64) -> Generated {
         Kind::Chirp => {
             let a = r.log_range(f_lo, f_hi);
             let b = r.log_range(f_lo, f_hi);
+            let dur = n as f64 / fs;
+            (0..n)
+                .map(|i| {
+                    let ti = t(i);
+                    (tau * (a * ti + (b - a) * ti * ti / (2.0 * dur))).sin()
+                })
+                .collect()
+        }
+        Kind::Sawtooth => {
+            let f = r.range(40.0, 180.0) / 60.0;
+            let falling = r.uniform() < 0.5;
+            (0..n)
+                .map(|i| {
+                    let ramp = (f * t(i)).fract();
+                    if falling {
+                        -ramp
+                    } else {
+                        ramp
+                    }
+                })
+                .collect()
+        }
+        Kind::PulseRateSine => {
+            let f = r.range(40.0, 180.0) / 60.0;
+            let ph = r.range(0.0, tau);
+            (0..n).map(|i| (tau * f * t(i) + ph).sin()).collect()
+        }
+        Kind::PulseRateSquare => {
+            let f = r.range(40.0, 180.0) / 60.0;
+            let duty = r.range(0.2, 0.8);
+            (0..n)
+                .map(|i| if (f * t(i)).fract() < duty { 1.0 } else { -1.0 })
+                .collect()
+        }
+        Kind::PulseRateChirp => {
+            let a = r.range(40.0, 180.0) / 60.0;
+            let b = r.range(40.0, 180.0) / 60.0;
             let dur = n as f64 / fs;
             (0..n)
                 .map(|i| {
