@@ -32,6 +32,12 @@ const TOP: f32 = 15.0;
 const BOTTOM: f32 = 18.0;
 /// Millimetres per typographic point.
 pub const MM_PER_PT: f32 = 25.4 / 72.0;
+/// Size of a field's label and value, points.
+const FIELD_PT: f32 = 9.0;
+/// Space between a field's label and its value, mm.
+const FIELD_GAP: f32 = 2.0;
+/// Indent of a bullet's text from the margin, mm.
+const BULLET_INDENT: f32 = 5.0;
 
 /// Which face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -272,14 +278,23 @@ impl Writer {
         self.y -= 0.5;
     }
 
+    /// The width of a label column, mm, that holds each of `labels` on one line as
+    /// [`Self::field`] writes them, and at least `min`.
+    pub fn label_column(&self, labels: &[&str], min: f32) -> f32 {
+        labels
+            .iter()
+            .map(|label| (self.width(label, FIELD_PT, Face::Bold) + FIELD_GAP).ceil())
+            .fold(min, f32::max)
+    }
+
     /// "Label: value" with a bold label in a column of `label_width` mm and a wrapped value.
     pub fn field(&mut self, label: &str, value: &str, label_width: f32) {
-        let size = 9.0;
+        let size = FIELD_PT;
         let height = Self::line_height(size);
         let x = MARGIN + label_width;
         let lines = self.wrap(value, size, Face::Regular, PAGE_W - MARGIN - x);
         self.ensure(height);
-        let label_lines = self.wrap(label, size, Face::Bold, label_width - 2.0);
+        let label_lines = self.wrap(label, size, Face::Bold, label_width - FIELD_GAP);
         let rows = lines.len().max(label_lines.len());
         for i in 0..rows {
             self.ensure(height);
@@ -294,11 +309,14 @@ impl Writer {
         }
     }
 
-    /// A bulleted, wrapped line.
+    /// A bulleted, wrapped item, kept whole on one page: one that does not fit in what is left
+    /// of this page starts the next (only an item longer than a page is broken).
     pub fn bullet(&mut self, text: &str) {
         let size = 9.0;
         let height = Self::line_height(size);
-        self.ensure(height);
+        let x = MARGIN + BULLET_INDENT;
+        let lines = self.wrap(text, size, Face::Regular, PAGE_W - MARGIN - x);
+        self.ensure(height * lines.len() as f32);
         self.text_at(
             "•",
             MARGIN + 1.0,
@@ -307,7 +325,7 @@ impl Writer {
             Face::Regular,
             ink(),
         );
-        self.paragraph(text, MARGIN + 5.0, size, Face::Regular, &ink());
+        self.paragraph(text, x, size, Face::Regular, &ink());
     }
 
     /// A polyline.
@@ -442,5 +460,48 @@ mod title_tests {
             .map(|c| u16::from_be_bytes([c[0], c[1]]))
             .collect();
         assert_eq!(String::from_utf16(&units).unwrap(), title);
+    }
+}
+
+#[cfg(test)]
+mod keep_tests {
+    use super::*;
+
+    const RECOMMENDATION: &str =
+        "Repeat the recording at rest, seated, with the sensor held still, \
+        and show the result to your doctor at the next visit; seek care at once for chest pain.";
+
+    #[test]
+    fn a_bullet_that_does_not_fit_moves_whole_to_the_next_page() {
+        let mut out = Writer::new("t").unwrap();
+        let height = Writer::line_height(9.0);
+        let lines = out.wrap(
+            RECOMMENDATION,
+            9.0,
+            Face::Regular,
+            PAGE_W - 2.0 * MARGIN - 5.0,
+        );
+        assert_eq!(lines.len(), 2);
+        // Room for one line and a half above the bottom margin.
+        out.advance(out.y() - BOTTOM - 1.5 * height);
+
+        out.bullet(RECOMMENDATION);
+
+        assert_eq!(out.pages.len(), 2);
+        assert!((out.y() - (PAGE_H - TOP - 2.0 * height)).abs() < 1e-4);
+    }
+
+    #[test]
+    fn a_label_column_holds_the_clinical_model_on_one_line() {
+        let mut out = Writer::new("t").unwrap();
+        let label = "Clinical parameters model";
+        let width = out.label_column(&["ECG (electrocardiogram)", label], 48.0);
+        assert!(width > 48.0, "{width}");
+        assert_eq!(out.label_column(&["ECG"], 48.0), 48.0);
+        let top = out.y();
+
+        out.field(label, "Performed", width);
+
+        assert!((top - out.y() - Writer::line_height(9.0)).abs() < 1e-4);
     }
 }

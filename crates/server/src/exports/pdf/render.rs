@@ -266,18 +266,20 @@ pub(super) fn write_combined(out: &mut Writer, s: &Strings, combined: Option<&Co
         out.paragraph(s.not_combined, MARGIN, 9.0, Face::Regular, &ink());
         return;
     };
+    // Wide enough for every modality's name on one line ("Clinical parameters model").
+    let label_w = out.label_column(&s.modalities, LABEL_W);
     out.field(
         s.overall_risk,
         &format!("{} — {}", percent(c.risk_score), band(s, c.risk_score)),
-        LABEL_W,
+        label_w,
     );
-    out.field(s.driver, modality_name(s, c.driver), LABEL_W);
+    out.field(s.driver, modality_name(s, c.driver), label_w);
     out.field(
         s.based_on,
         &s.of_modalities
             .replace("{n}", &c.based_on.to_string())
             .replace("{total}", &c.out_of.to_string()),
-        LABEL_W,
+        label_w,
     );
     for m in &c.modalities {
         let status = match m.status {
@@ -298,10 +300,10 @@ pub(super) fn write_combined(out: &mut Writer, s: &Strings, combined: Option<&Co
         if let Some(risk) = m.risk_score {
             value = format!("{value} ({} {}, {})", s.risk, percent(risk), band(s, risk));
         }
-        out.field(modality_name(s, m.modality), &value, LABEL_W);
+        out.field(modality_name(s, m.modality), &value, label_w);
     }
     let rule = catalogue::lookup(s.catalogue, "advice.combined.rule").unwrap_or(&c.rule);
-    out.field(s.rule, rule, LABEL_W);
+    out.field(s.rule, rule, label_w);
     let recommendations = advice_lines(s, &c.advice, &c.recommendations);
     if !recommendations.is_empty() {
         out.subheading(s.recommendations, 5.0);
