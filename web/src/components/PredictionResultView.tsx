@@ -12,8 +12,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Details whose value is a sentence the checks wrote (shown in the reader's language). */
-const REASON_KEYS = new Set(['reason', 'quality_reason', 'quality', 'timing_note']);
+/** Details whose value is a name (a lead, a model), never a sentence to translate. */
+const NAME_KEYS = new Set(['channel', 'model', 'input', 'id', 'version', 'submodel']);
 
 /** Lists of records longer than this (a long recording's per-window results) start collapsed. */
 const OPEN_LIST_MAX = 3;
@@ -48,7 +48,7 @@ function DetailList({ details }: { details: Record<string, unknown> }) {
               </Collapsible>
             )
           ) : (
-            <span>{typeof value === 'string' && REASON_KEYS.has(key) ? reasonText(value) : detailValue(value)}</span>
+            <span>{typeof value === 'string' && !NAME_KEYS.has(key) ? reasonText(value) : detailValue(value)}</span>
           )}
         </li>
       ))}

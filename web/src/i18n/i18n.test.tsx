@@ -109,7 +109,8 @@ describe('switching language', () => {
     await changeLanguage('fr');
     mockServer({
       'GET /api/auth/me': signedOut,
-      'POST /api/auth/login': () => json(401, { detail: 'Invalid email or password. Please try again.' }),
+      'POST /api/auth/login': () =>
+        json(401, { detail: 'Invalid email or password. Please try again.', code: 'invalid_credentials', params: {} }),
     });
     renderApp('/login');
     const user = userEvent.setup();

@@ -9,11 +9,14 @@ import { serverErrorText } from './apiErrors';
 /** The four models of spec §7. */
 export type ModelKind = 'clinical' | 'ecg' | 'pcg' | 'ppg';
 
-/** The name each model is shown under (the server's `model` field uses the same). */
-export const MODEL_NAMES = { clinical: 'Clinical', ecg: 'ECG', pcg: 'PCG', ppg: 'PPG' } as const satisfies Record<
-  ModelKind,
-  string
->;
+/**
+ * The name a model is shown under, in the reader's language (the models' catalogue,
+ * `content.modalities`: "Clinical", "Clínico", "Clinique"); an unknown kind as it is.
+ */
+export function modelName(kind: string): string {
+  const key = `content.modalities.${kind}`;
+  return i18n.exists(key) ? String(i18n.t(key as never)) : kind;
+}
 
 /** Spec §9: above 0.7 high, above 0.4 up to and including 0.7 moderate, else low. */
 export type RiskLevel = 'high' | 'moderate' | 'low';

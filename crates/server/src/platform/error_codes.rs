@@ -124,9 +124,7 @@ mod tests {
         let (code, params) = code_of("File too large: the limit is 50 MB.");
         assert_eq!(code, "file_too_large");
         assert_eq!(params["mb"], "50");
-        let (code, params) = code_of(
-            "Cannot read the file: invalid CSV file: no rows of numbers",
-        );
+        let (code, params) = code_of("Cannot read the file: invalid CSV file: no rows of numbers");
         assert_eq!(code, "file_unreadable");
         assert_eq!(
             params["reason"],

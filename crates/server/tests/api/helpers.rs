@@ -392,6 +392,7 @@ impl TestApp {
             text: String::from_utf8_lossy(&bytes).into_owned(),
             bytes: bytes.to_vec(),
         };
+        listed_error_code(&result);
         self.store_cookie(&result);
         result
     }
@@ -545,4 +546,24 @@ impl TestApp {
 /// Waits a moment (timestamps are in milliseconds; tests that compare them need a tick).
 pub async fn tick() {
     tokio::time::sleep(Duration::from_millis(5)).await;
+}
+
+/// Every error any API test provokes carries a code of the table of error sentences
+/// (`crates/server/catalogue`), so that the web app can show it in Spanish and French: an
+/// unlisted sentence fails the test that provoked it, naming the sentence.
+fn listed_error_code(response: &TestResponse) {
+    if response.status.as_u16() < 400 {
+        return;
+    }
+    let Ok(body) = serde_json::from_str::<Value>(&response.text) else {
+        return;
+    };
+    let Some(detail) = body.get("detail").and_then(Value::as_str) else {
+        return;
+    };
+    let code = body.get("code").and_then(Value::as_str);
+    assert!(
+        code.is_some_and(|c| c != cardio_server::platform::error_codes::UNLISTED),
+        "the error sentence {detail:?} has no code in crates/server/catalogue/en.json"
+    );
 }

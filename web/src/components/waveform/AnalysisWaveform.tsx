@@ -6,6 +6,7 @@ import { ApiError } from '../../api/client';
 import type { LoadWaveformWindow } from '../../api/waveforms';
 import { queryKeys } from '../../api/queryKeys';
 import { serverErrorText } from '../../lib/apiErrors';
+import { reasonText } from '../../lib/clinicalText';
 import { Spinner } from '../Spinner';
 import { EcgPaper, type EcgLayout } from './EcgPaper';
 import {
@@ -265,7 +266,7 @@ export function AnalysisWaveform({
         {t(`waveform.legend.${kind}`)} · {t('waveform.keys')}
       </p>
       {data?.marks_note ? (
-        <p className="waveform__legend muted">{t('waveform.noMarks', { reason: data.marks_note })}</p>
+        <p className="waveform__legend muted">{t('waveform.noMarks', { reason: reasonText(data.marks_note) })}</p>
       ) : null}
     </section>
   );

@@ -10,7 +10,7 @@ import { Spinner } from '../../components/Spinner';
 import { AnalysisWaveform } from '../../components/waveform/AnalysisWaveform';
 import { fetchWaveformWindow } from '../../api/waveforms';
 import { formatDateTime } from '../../lib/format';
-import { MODEL_NAMES } from '../../lib/prediction';
+import { modelName } from '../../lib/prediction';
 import { useReview } from '../../lib/useReview';
 import { useAnalysis } from './api';
 
@@ -42,7 +42,7 @@ export function AnalysisPage() {
   }
 
   const a = analysis.data;
-  const type = MODEL_NAMES[a.modality];
+  const type = modelName(a.modality);
   const actions = (
     <>
       <a

@@ -106,8 +106,12 @@ describe('Signup page', () => {
     const answers = [
       json(422, {
         detail: 'This password is one of the most commonly used and easily guessed. Please choose another.',
+        code: 'password_too_common',
       }),
-      json(429, { detail: 'Too many accounts were created from this network. Please try again later.' }),
+      json(429, {
+        detail: 'Too many accounts were created from this network. Please try again later.',
+        code: 'too_many_signups',
+      }),
     ];
     mockServer({ 'GET /api/auth/me': signedOut, 'POST /api/auth/signup': () => answers.shift()! });
     await i18n.changeLanguage('fr');

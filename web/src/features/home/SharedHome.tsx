@@ -13,7 +13,7 @@ import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
 import { hasTitle } from '../../lib/doctorName';
 import { formatDateTime, formatDay } from '../../lib/format';
-import { MODEL_NAMES } from '../../lib/prediction';
+import { modelName } from '../../lib/prediction';
 import { useCurrentUser } from '../../lib/session';
 import { heartRateTrend, TREND_SOURCES, type TrendSource } from './heartRateTrend';
 import { useAcceptInvitation, useInvitations, useResendVerification, useSharedResults } from './api/shared';
@@ -155,7 +155,7 @@ function ResultItem({ result }: { result: SharedResult }) {
   return (
     <li className="shared-list__item">
       <div className="shared-list__what">
-        <strong>{t('shared.test', { name: MODEL_NAMES[result.modality] })}</strong>
+        <strong>{t('shared.test', { name: modelName(result.modality) })}</strong>
         <time className="muted" dateTime={result.createdAt}>
           {formatDateTime(result.createdAt)}
         </time>
@@ -207,7 +207,7 @@ function HeartRateTrend({ results }: { results: SharedResult[] }) {
                 key={source}
                 type="monotone"
                 dataKey={source}
-                name={MODEL_NAMES[source]}
+                name={modelName(source)}
                 stroke={SERIES_STYLE[source].stroke}
                 strokeDasharray={SERIES_STYLE[source].dash}
                 strokeWidth={2}
@@ -232,7 +232,7 @@ function HeartRateTrend({ results }: { results: SharedResult[] }) {
                 strokeWidth="2"
               />
             </svg>
-            {MODEL_NAMES[source]}
+            {modelName(source)}
           </li>
         ))}
       </ul>

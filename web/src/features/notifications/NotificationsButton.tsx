@@ -14,7 +14,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { Modal } from '../../components/Modal';
 import { Spinner } from '../../components/Spinner';
 import { formatRelative } from '../../lib/format';
-import { MODEL_NAMES, type ModelKind } from '../../lib/prediction';
+import { modelName } from '../../lib/prediction';
 import { adminChangeText, isSettingsChange } from './adminChange';
 import { useMarkNotificationsSeen, useNotifications } from './api';
 
@@ -96,10 +96,9 @@ function NotificationItem({
   switch (n.kind) {
     case 'review_needed':
       icon = <ClipboardCheck aria-hidden="true" size={18} />;
-      text = t('notifications.reviewNeeded', {
-        test: MODEL_NAMES[(n.modality ?? 'ecg') as ModelKind] ?? n.modality,
-        patient,
-      });
+      text = n.patientName
+        ? t('notifications.reviewNeeded', { test: modelName(n.modality ?? 'ecg'), patient: n.patientName })
+        : t('notifications.reviewNeededNoPatient', { test: modelName(n.modality ?? 'ecg') });
       link = n.analysisId ? analysisPath(n.analysisId) : null;
       break;
     case 'shared_viewed':

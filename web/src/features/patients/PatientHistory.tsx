@@ -10,7 +10,7 @@ import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
 import { formatDateTime, formatDay } from '../../lib/format';
-import { MODEL_NAMES, percent } from '../../lib/prediction';
+import { modelName, percent } from '../../lib/prediction';
 import { useClinicalHistory, usePatientAnalyses, usePatientScreenings } from './api';
 import { findingText } from '../../lib/clinicalText';
 
@@ -147,7 +147,9 @@ export function Screenings({ patientId }: { patientId: string }) {
                   <span className="badge badge--info">
                     {s.status === 'draft'
                       ? t('patientDetail.screeningStatus.draft')
-                      : t('patientDetail.screeningStatus.other', { status: s.status })}
+                      : s.status === 'completed'
+                        ? t('patientDetail.screeningStatus.completed')
+                        : t('patientDetail.screeningStatus.other', { status: s.status })}
                   </span>
                 ),
               },
@@ -166,7 +168,7 @@ export function Screenings({ patientId }: { patientId: string }) {
                       combined={s.combined}
                       text={t('sensor.overallRisk', {
                         risk: percent(s.combined.risk_score),
-                        driver: MODEL_NAMES[s.combined.driver],
+                        driver: modelName(s.combined.driver),
                       })}
                     />
                   ) : (
@@ -214,7 +216,7 @@ export function Analyses({ patientId }: { patientId: string }) {
             rowKey={(a) => a.id}
             columns={[
               { header: t('patientDetail.date'), cell: (a) => formatDateTime(a.createdAt), nowrap: true },
-              { header: t('patientDetail.analysisColumns.model'), cell: (a) => MODEL_NAMES[a.modality] },
+              { header: t('patientDetail.analysisColumns.model'), cell: (a) => modelName(a.modality) },
               {
                 header: t('patientDetail.analysisColumns.result'),
                 cell: (a) => findingText(a.modality, a.result.label, a.result.prediction),

@@ -12,7 +12,7 @@ import { ResultBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
 import { formatDate, formatDay } from '../../lib/format';
-import { MODEL_NAMES } from '../../lib/prediction';
+import { modelName } from '../../lib/prediction';
 import { useCurrentUser } from '../../lib/session';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { usePatients } from './api';
@@ -145,7 +145,7 @@ function LastResultCell({ patient }: { patient: Patient }) {
   const { t } = useTranslation();
   const last = patient.lastResult;
   if (!last) return <span className="muted">{t('patients.noResult')}</span>;
-  const modality = MODEL_NAMES[last.modality as keyof typeof MODEL_NAMES] ?? last.modality;
+  const modality = modelName(last.modality);
   return (
     <div className="last-result">
       <Link to={analysisPath(last.analysisId)}>

@@ -148,6 +148,7 @@ describe('Change Password', () => {
       'POST /api/auth/password': () =>
         json(422, {
           detail: 'This password is one of the most commonly used and easily guessed. Please choose another.',
+          code: 'password_too_common',
         }),
     });
     await i18n.changeLanguage('es');

@@ -17,7 +17,7 @@ import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
 import { useClinicalText } from '../../lib/clinicalText';
 import { useRecordingFiles } from '../../lib/useRecordingFiles';
-import { MODEL_NAMES, percent, predictionErrorMessage } from '../../lib/prediction';
+import { modelName, percent, predictionErrorMessage } from '../../lib/prediction';
 import { useReview } from '../../lib/useReview';
 import { combineScreening, fetchScreeningAnalyses, useScreeningAnalyses } from './api';
 import { DeviceInboxPicker } from './recording/DeviceInboxPicker';
@@ -318,7 +318,7 @@ function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; on
       ? [
           {
             id: analysis.id,
-            label: `${MODEL_NAMES[m.modality]}: ${text.finding(m.modality, m.label ?? analysis.result.label, m.prediction ?? analysis.result.prediction)}`,
+            label: `${modelName(m.modality)}: ${text.finding(m.modality, m.label ?? analysis.result.label, m.prediction ?? analysis.result.prediction)}`,
           },
         ]
       : [];
@@ -331,14 +331,14 @@ function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; on
             {t('sensor.combinedTitle')}
           </h2>
           <p className="result__condition">
-            {t('sensor.overallRisk', { risk: percent(result.risk_score), driver: MODEL_NAMES[result.driver] })}
+            {t('sensor.overallRisk', { risk: percent(result.risk_score), driver: modelName(result.driver) })}
           </p>
         </div>
         <CombinedRiskBadge combined={result} />
       </div>
       {result.based_on <= 1 ? (
         <p className="notice">
-          {t('combined.singleModality', { modality: MODEL_NAMES[result.driver], total: result.out_of })}
+          {t('combined.singleModality', { modality: modelName(result.driver), total: result.out_of })}
         </p>
       ) : null}
       <div className="table-wrap">
@@ -355,7 +355,7 @@ function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; on
           </thead>
           <tbody>
             {result.modalities.map((m) => {
-              const name = MODEL_NAMES[m.modality];
+              const name = modelName(m.modality);
               const step = m.modality === 'pcg' || m.modality === 'ppg' ? STEP_PATHS[m.modality] : null;
               return (
                 <tr key={m.modality}>

@@ -8,7 +8,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { Spinner } from '../../components/Spinner';
 import { formatDateTime } from '../../lib/format';
-import { MODEL_NAMES } from '../../lib/prediction';
+import { modelName } from '../../lib/prediction';
 import { useAnalyses, type SignalType } from './api';
 import { heartRate, testStatus } from './status';
 import { findingText } from '../../lib/clinicalText';
@@ -40,7 +40,7 @@ function ResultCard({ analysis }: { analysis: Analysis }) {
           {ICONS[analysis.modality]}
         </span>
         <div>
-          <h2 className="test-card__title">{t('testResults.analysisTitle', { type: MODEL_NAMES[analysis.modality] })}</h2>
+          <h2 className="test-card__title">{t('testResults.analysisTitle', { type: modelName(analysis.modality) })}</h2>
           <p className="muted">{analysis.patientName ?? t('testResults.noPatient')}</p>
         </div>
         <span className={`badge ${BADGES[status]}`}>{t(`testResults.status.${status}`)}</span>
