@@ -25,6 +25,13 @@ pub const STORED_FILE_MISSING: &str = "The recording's stored file is not in thi
 pub const BLOB_STORE_UNAVAILABLE: &str =
     "The recording store is not answering. Please try again in a moment.";
 
+/// The answer when the data folder's recording store cannot be written (read-only, or not
+/// permitted): nothing of the request was saved.
+pub const STORE_NOT_WRITABLE: &str = "The recording store cannot be written (its folder is read-only or not permitted), so nothing was saved. Please tell the server's administrator.";
+/// The answer when the disk of the recording store is full.
+pub const STORE_FULL: &str =
+    "The recording store is full, so nothing was saved. Please tell the server's administrator.";
+
 /// The body of every error response.
 #[derive(Debug, Serialize, serde::Deserialize, ToSchema)]
 pub struct ErrorBody {
@@ -145,6 +152,13 @@ pub enum ApiError {
     /// 503: the S3-compatible blob store did not answer (its cause is logged).
     #[error("{BLOB_STORE_UNAVAILABLE}")]
     BlobStoreUnavailable,
+    /// 503: the recording store cannot be written (read-only file system, or permission denied;
+    /// the cause is logged).
+    #[error("{STORE_NOT_WRITABLE}")]
+    StoreNotWritable,
+    /// 507: the recording store's disk (or quota) is full (the cause is logged).
+    #[error("{STORE_FULL}")]
+    StoreFull,
     /// 500: a bug or an unexpected failure; the cause is logged, not shown.
     #[error("Internal server error.")]
     Internal(String),
@@ -163,9 +177,11 @@ impl ApiError {
             Self::PayloadTooLarge | Self::FileTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable | Self::ModelNotLoaded | Self::BlobStoreUnavailable => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            Self::Unavailable
+            | Self::ModelNotLoaded
+            | Self::BlobStoreUnavailable
+            | Self::StoreNotWritable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::StoreFull => StatusCode::INSUFFICIENT_STORAGE,
             Self::Internal(_) | Self::StoredFileTampered | Self::StoredFileMissing => {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
@@ -182,8 +198,28 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
+/// The answer to a storage fault the operator must fix (a read-only or full disk), if `io` is one.
+fn storage_fault(io: &std::io::Error) -> Option<ApiError> {
+    use std::io::ErrorKind;
+    let fault = match io.kind() {
+        ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => ApiError::StoreNotWritable,
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded => ApiError::StoreFull,
+        _ => return None,
+    };
+    tracing::error!(error = %io, "the recording store cannot be written");
+    Some(fault)
+}
+
 impl From<crate::platform::blobs::BlobError> for ApiError {
     fn from(err: crate::platform::blobs::BlobError) -> Self {
+        use crate::platform::blobs::{BlobError, KeyError};
+        let io = match &err {
+            BlobError::Io(io) | BlobError::Key(KeyError::File { source: io, .. }) => Some(io),
+            _ => None,
+        };
+        if let Some(fault) = io.and_then(storage_fault) {
+            return fault;
+        }
         match err {
             crate::platform::blobs::BlobError::Tampered { sha256 } => {
                 tracing::error!(%sha256, "stored file failed its integrity check; not served");
@@ -269,6 +305,26 @@ mod tests {
                 BLOB_STORE_UNAVAILABLE.to_owned()
             )
         );
+        for (kind, status, detail) in [
+            (
+                std::io::ErrorKind::ReadOnlyFilesystem,
+                StatusCode::SERVICE_UNAVAILABLE,
+                STORE_NOT_WRITABLE,
+            ),
+            (
+                std::io::ErrorKind::PermissionDenied,
+                StatusCode::SERVICE_UNAVAILABLE,
+                STORE_NOT_WRITABLE,
+            ),
+            (
+                std::io::ErrorKind::StorageFull,
+                StatusCode::INSUFFICIENT_STORAGE,
+                STORE_FULL,
+            ),
+        ] {
+            let err = ApiError::from(crate::platform::blobs::BlobError::Io(kind.into()));
+            assert_eq!((err.status(), err.to_string()), (status, detail.to_owned()));
+        }
         assert_eq!(
             ApiError::ModelNotLoaded.to_string(),
             "Model not loaded. Please check backend server."

@@ -27,7 +27,42 @@ crate::backend_tests!(
     the_daily_backup_follows_the_servers_clock_and_keeps_the_newest,
     backup_then_restore_into_an_empty_data_folder_gives_back_identical_data,
     orphans_are_swept_after_a_day_and_never_backed_up,
+    an_unwritable_recording_store_answers_503_with_its_reason,
 );
+
+/// Issue 37 §3: a read-only data folder answered an upload "Internal server error." (500).
+pub async fn an_unwritable_recording_store_answers_503_with_its_reason(mut app: TestApp) {
+    // A blob folder in which nothing can be created, for root too (a mode of 0555 does not stop
+    // root): a link to sysfs, where creating a folder is refused.
+    if !std::path::Path::new("/sys/fs").is_dir() {
+        eprintln!("skipped: no /sys/fs to make an unwritable folder with");
+        return;
+    }
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    std::fs::create_dir_all(&app.config.data_dir).unwrap();
+    std::os::unix::fs::symlink("/sys/fs", app.config.data_dir.join("blobs")).unwrap();
+
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file("ecg.csv", Some("text/csv"), csv_recording(4.0))],
+        )
+        .await;
+
+    assert_eq!(
+        response.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{}",
+        response.text
+    );
+    assert_eq!(
+        response.detail(),
+        "The recording store cannot be written (its folder is read-only or not permitted), so \
+         nothing was saved. Please tell the server's administrator."
+    );
+    assert_eq!(app.get("/api/analyses").await.json(), json!([]));
+}
 
 /// Uploads an ECG CSV for the signed-in doctor and returns its analysis (JSON) and blob hash.
 async fn upload(app: &mut TestApp, name: &str, bytes: Vec<u8>) -> (Value, String) {
