@@ -20,7 +20,7 @@ mod v4;
 mod v5;
 
 use v4::{mat4_header, mat4_size, read_mat4};
-use v5::read_mat5;
+use v5::{declared5, read_mat5};
 
 /// Largest decompressed size of one `miCOMPRESSED` element (512 MiB).
 const MAX_INFLATED: u64 = 512 << 20;
@@ -69,6 +69,23 @@ pub fn read_matrices(bytes: &[u8]) -> Result<Vec<Matrix>, FormatError> {
     } else {
         read_mat4(bytes)
     }
+}
+
+/// What a file's header declares a read of it will hold, before anything is inflated.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeclaredSize {
+    /// The values of its numeric arrays (their dimensions multiplied).
+    pub values: u64,
+    /// The bytes its compressed elements say they inflate to.
+    pub inflated_bytes: u64,
+}
+
+/// What a level 5 MAT-file declares it holds, read from its element tags and the first bytes of
+/// each compressed element (a few hundred bytes inflated each), so that a caller can tell the
+/// memory a read will take before reading it; `None` for anything but a level 5 MAT-file. The
+/// reader still checks every declared size against the bytes present.
+pub fn declared_size(bytes: &[u8]) -> Option<DeclaredSize> {
+    looks_like_mat5(bytes).then(|| declared5(bytes))
 }
 
 /// The numeric matrix called `name`, if the file has one.
@@ -273,6 +290,34 @@ pub(crate) mod tests {
         out.extend((z.len() as u32).to_le_bytes());
         out.extend(z);
         out
+    }
+
+    #[test]
+    fn the_declared_size_is_read_from_tags_without_inflating() {
+        let values: Vec<f64> = (0..48).map(f64::from).collect();
+        let plain = mat5_matrix("sig", 6, 8, &values);
+        let packed = compress(&mat5_matrix("fs", 1, 1, &[500.0]));
+        let file = mat5_file(&[plain, packed]);
+        assert_eq!(
+            declared_size(&file),
+            Some(DeclaredSize {
+                values: 49,
+                inflated_bytes: 72,
+            })
+        );
+        // A compressed element whose stream is only the start of a 67-million-value array: its
+        // tags say so, though none of it is there.
+        let mut head = mat5_matrix("val", 1, 67_000_000, &[]);
+        head[4..8].copy_from_slice(&(56u32 + 536_000_000).to_le_bytes());
+        let file = mat5_file(&[compress(&head)]);
+        assert_eq!(
+            declared_size(&file),
+            Some(DeclaredSize {
+                values: 67_000_000,
+                inflated_bytes: 8 + 56 + 536_000_000,
+            })
+        );
+        assert_eq!(declared_size(b"time,ECG\n0,1\n"), None);
     }
 
     #[test]

@@ -128,6 +128,66 @@ pub(super) fn read_mat5(bytes: &[u8]) -> Result<Vec<Matrix>, FormatError> {
     Ok(out)
 }
 
+/// What a level 5 file declares, from its element tags and, for a compressed element, from the
+/// first bytes of its zlib stream only (nothing is inflated past them): see
+/// [`super::declared_size`].
+pub(super) fn declared5(bytes: &[u8]) -> super::DeclaredSize {
+    /// Enough of an inflated element for its tag, array flags and dimensions.
+    const HEAD: usize = 256;
+    let e = Endian {
+        big: bytes[126] == b'M',
+    };
+    let mut declared = super::DeclaredSize::default();
+    let mut pos = 128;
+    while pos + 8 <= bytes.len() {
+        let Ok(el) = element(bytes, pos, e) else {
+            break;
+        };
+        pos = el.next;
+        match el.kind {
+            MI_MATRIX => {
+                let values = declared_values(el.data, e).unwrap_or(el.data.len() as u64);
+                declared.values = declared.values.saturating_add(values);
+            }
+            MI_COMPRESSED => {
+                let mut head = [0u8; HEAD];
+                let mut decoder = flate2::read::ZlibDecoder::new(el.data);
+                let got = read_up_to(&mut decoder, &mut head).unwrap_or(0);
+                if got < 8 {
+                    continue;
+                }
+                let inflated = 8 + u64::from(e.u32(&head[4..8]));
+                declared.inflated_bytes = declared.inflated_bytes.saturating_add(inflated);
+                // Dimensions past the first bytes: every inflated byte may be a value.
+                let values = if e.u32(&head) == MI_MATRIX {
+                    declared_values(&head[8..got], e).unwrap_or(inflated)
+                } else {
+                    0
+                };
+                declared.values = declared.values.saturating_add(values);
+            }
+            _ => {}
+        }
+    }
+    declared
+}
+
+/// The values a `miMATRIX` element's dimensions declare (0 for arrays that are not numeric),
+/// from its first bytes; `None` when they are not there.
+fn declared_values(data: &[u8], e: Endian) -> Option<u64> {
+    let flags = element(data, 0, e).ok()?;
+    if !(6..=15).contains(&(e.u32(flags.data.get(..4)?) & 0xff)) {
+        return Some(0);
+    }
+    let dims = element(data, flags.next, e).ok()?;
+    Some(
+        dims.data
+            .chunks_exact(4)
+            .map(|c| u64::from(e.u32(c)))
+            .fold(1u64, u64::saturating_mul),
+    )
+}
+
 pub(super) fn inflate(data: &[u8], limit: u64, e: Endian) -> Result<Vec<u8>, FormatError> {
     let broken = |err: std::io::Error| {
         FormatError::invalid(Format::Mat5, format!("compressed element: {err}"))

@@ -4,11 +4,15 @@
 //! and finds its beats once, not once per window.
 //!
 //! **The gate** ([`DecodeGate`]) is a semaphore counted in MiB: a decode takes as many permits
-//! as the most memory a file of its size may decode to ([`DecodeGate::weight`], from the readers'
-//! own per-byte limit `cardio_formats::max_decoded_values`), at most the whole budget. Small
-//! recordings decode side by side; a large or suspicious one waits until it can run alone. So
-//! eight concurrent reads of the worst file one can build take the budget's memory, not eight
-//! times it (before the gate, 8 concurrent waveform reads of a 1.7 MB MAT bomb took 8.5 GB).
+//! as the memory it needs ([`need_bytes`]): what a file's header declares it holds where the format
+//! says so before anything is inflated (MAT level 5, `cardio_formats::mat::declared_size`), else
+//! the most a file of its size may decode to (the readers' own per-byte limit
+//! `cardio_formats::max_decoded_values`), at most the whole budget. A file that declares more
+//! than one decode may take ([`MAX_DECODE_BYTES`]) is refused before it is decoded (a 5.1 MB MAT
+//! file of 67 M doubles took 1.88 GB while it was charged the budget). Small recordings decode
+//! side by side; a large or suspicious one waits until it can run alone. So eight concurrent reads
+//! of the worst file one can build take the budget's memory, not eight times it (before the gate,
+//! 8 concurrent waveform reads of a 1.7 MB MAT bomb took 8.5 GB).
 //!
 //! **The cache** ([`WindowCache`]) keeps decoded recordings, least recently used first out,
 //! within [`CACHE_BUDGET_BYTES`]; a recording larger than that is not kept, but shared by the
@@ -29,6 +33,69 @@ use crate::platform::error::ApiError;
 
 /// Memory the decodes in flight may take together, MiB.
 pub const DECODE_BUDGET_MIB: u32 = 512;
+/// The most memory one decode may take: a file whose header declares more is refused (413).
+pub const MAX_DECODE_BYTES: u64 = 1 << 30;
+/// The memory a declared value takes while it is decoded: the reader's array, the channel, and a
+/// working copy, 8 bytes each (beside the inflated bytes, counted apart).
+const BYTES_PER_DECLARED_VALUE: u64 = 24;
+
+/// The refusal of a file that declares more than one decode may take.
+fn too_large(values: u64, need: u64) -> ApiError {
+    ApiError::FileTooLarge(format!(
+        "Cannot read the file: it declares {values} values, which would take {} MB of memory, \
+         more than the {} MB one recording may use.",
+        need.div_ceil(MIB as u64),
+        MAX_DECODE_BYTES / MIB as u64
+    ))
+}
+
+/// The memory a decode of `files` needs, in bytes: for a file whose header declares what it holds
+/// (MAT level 5), the input three times (the upload, its decrypted copy, the reader's copy), the
+/// bytes its compressed parts inflate to and each declared value at
+/// `BYTES_PER_DECLARED_VALUE`; for any other, the most a file of its size may decode to
+/// ([`DecodeGate::weight`]'s bound).
+///
+/// # Errors
+/// 413 when a file declares more than [`MAX_DECODE_BYTES`], with a sentence that says how much.
+pub fn need_bytes(files: &[&[u8]]) -> Result<u64, ApiError> {
+    let mut need = 0u64;
+    for file in files {
+        let input = file.len() as u64;
+        // A file whose compressed parts declare more than a file of its size may inflate to is
+        // refused by the reader itself before it inflates anything (with its own reason): it is
+        // charged the per-byte bound like any other.
+        let inflate_limit =
+            (cardio_formats::max_decoded_values(file.len()) as u64).saturating_mul(8);
+        let bytes = match cardio_formats::mat::declared_size(file)
+            .filter(|d| d.inflated_bytes <= inflate_limit)
+        {
+            Some(declared) => {
+                let bytes = input
+                    .saturating_mul(3)
+                    .saturating_add(declared.inflated_bytes)
+                    .saturating_add(declared.values.saturating_mul(BYTES_PER_DECLARED_VALUE));
+                if bytes > MAX_DECODE_BYTES {
+                    return Err(too_large(declared.values, bytes));
+                }
+                bytes
+            }
+            None => worst_case_bytes(file.len()),
+        };
+        need = need.saturating_add(bytes);
+    }
+    Ok(need)
+}
+
+/// The most memory a decode of `input_bytes` of files may need (the input, its decrypted copy and
+/// the readers' working copy; the values at 8 bytes each, twice, as readers build channels from
+/// an interleaved buffer).
+fn worst_case_bytes(input_bytes: usize) -> u64 {
+    let values = cardio_formats::max_decoded_values(input_bytes);
+    input_bytes
+        .saturating_mul(3)
+        .saturating_add(values.saturating_mul(16)) as u64
+}
+
 /// Memory the cache of decoded recordings may take.
 pub const CACHE_BUDGET_BYTES: usize = 128 << 20;
 const MIB: usize = 1 << 20;
@@ -60,33 +127,36 @@ impl DecodeGate {
     /// and the readers' working copy; the values at 8 bytes each, twice, as readers build channels
     /// from an interleaved buffer), capped at the budget.
     pub fn weight(&self, input_bytes: usize) -> u32 {
-        let values = cardio_formats::max_decoded_values(input_bytes);
-        let bytes = input_bytes
-            .saturating_mul(3)
-            .saturating_add(values.saturating_mul(16));
-        u32::try_from(bytes.div_ceil(MIB))
+        self.permits_for(worst_case_bytes(input_bytes))
+    }
+
+    /// The permits (MiB) of a decode that needs `bytes`, at most the budget (a decode that needs
+    /// more, up to [`MAX_DECODE_BYTES`], runs alone).
+    fn permits_for(&self, bytes: u64) -> u32 {
+        u32::try_from(bytes.div_ceil(MIB as u64))
             .unwrap_or(u32::MAX)
             .clamp(1, self.budget_mib)
     }
 
-    /// Waits for the permits of a decode of `input_bytes`.
+    /// Waits for the permits of a decode of `files`, charged what it needs ([`need_bytes`]).
     ///
     /// # Errors
-    /// Only if the semaphore were closed, which it never is.
-    pub async fn acquire(&self, input_bytes: usize) -> Result<OwnedSemaphorePermit, ApiError> {
+    /// 413 when a file declares more than one decode may take ([`need_bytes`]).
+    pub async fn acquire_for(&self, files: &[&[u8]]) -> Result<OwnedSemaphorePermit, ApiError> {
+        let permits = self.permits_for(need_bytes(files)?);
         self.permits
             .clone()
-            .acquire_many_owned(self.weight(input_bytes))
+            .acquire_many_owned(permits)
             .await
             .map_err(|_| ApiError::Internal("decode gate closed".into()))
     }
 
-    /// [`DecodeGate::acquire`] from blocking code (a `spawn_blocking` thread).
+    /// [`DecodeGate::acquire_for`] from blocking code (a `spawn_blocking` thread).
     ///
     /// # Errors
-    /// As [`DecodeGate::acquire`].
-    pub fn acquire_blocking(&self, input_bytes: usize) -> Result<OwnedSemaphorePermit, ApiError> {
-        tokio::runtime::Handle::current().block_on(self.acquire(input_bytes))
+    /// As [`DecodeGate::acquire_for`].
+    pub fn acquire_for_blocking(&self, files: &[&[u8]]) -> Result<OwnedSemaphorePermit, ApiError> {
+        tokio::runtime::Handle::current().block_on(self.acquire_for(files))
     }
 
     /// Permits free now (for tests).
@@ -305,16 +375,17 @@ mod tests {
     #[tokio::test]
     async fn a_decode_over_the_budget_waits_for_the_others() {
         let gate = DecodeGate::new(512);
-        let small = gate.acquire(300_000).await.unwrap();
+        let (small_file, big_file) = (vec![b'1'; 300_000], vec![b'1'; 2_000_000]);
+        let small = gate.acquire_for(&[&small_file]).await.unwrap();
         assert_eq!(gate.available_mib(), 512 - 75);
         let big = tokio::time::timeout(
             std::time::Duration::from_millis(50),
-            gate.acquire(2_000_000),
+            gate.acquire_for(&[&big_file]),
         )
         .await;
         assert!(big.is_err(), "the big decode waits while a small one runs");
         drop(small);
-        let big = gate.acquire(2_000_000).await.unwrap();
+        let big = gate.acquire_for(&[&big_file]).await.unwrap();
         assert_eq!(gate.available_mib(), 512 - 495);
         drop(big);
     }

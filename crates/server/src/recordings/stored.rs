@@ -62,12 +62,12 @@ impl Recordings {
                 return Ok(hit);
             }
         }
-        let stored = stamps
-            .iter()
-            .map(|s| s.map_or(0, |(len, _)| usize::try_from(len).unwrap_or(usize::MAX)))
-            .fold(0, usize::saturating_add);
-        let permit = self.gate.acquire_blocking(stored)?;
+        // The stored files first (no larger than an upload may be): the gate charges the decode
+        // what their headers declare, or what files of their size may decode to.
         let upload = stored_upload(&self.blobs, analysis)?;
+        let inputs: Vec<&[u8]> = upload.files.iter().map(|f| f.bytes.as_slice()).collect();
+        let permit = self.gate.acquire_for_blocking(&inputs)?;
+        drop(inputs);
         let recording = into_recording(upload)?;
         let names: Vec<String> = recording.channels.iter().map(|c| c.name.clone()).collect();
         let channel = analysed_channel(analysis, &names);

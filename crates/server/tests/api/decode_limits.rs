@@ -7,7 +7,10 @@ use axum::http::StatusCode;
 
 use crate::helpers::{Part, TestApp};
 
-crate::backend_tests!(a_mat_file_that_inflates_far_past_its_size_is_refused_and_leaves_nothing);
+crate::backend_tests!(
+    a_mat_file_that_inflates_far_past_its_size_is_refused_and_leaves_nothing,
+    a_mat_file_declaring_more_than_a_decode_may_take_is_refused_before_decoding,
+);
 
 fn tag(kind: u32, data: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -73,4 +76,51 @@ pub async fn a_mat_file_that_inflates_far_past_its_size_is_refused_and_leaves_no
     assert_eq!(app.get("/api/analyses").await.json(), serde_json::json!([]));
     let stored = std::fs::read_dir(app.config.data_dir.join("blobs")).map_or(0, Iterator::count);
     assert_eq!(stored, 0, "nothing written");
+}
+
+/// Issue 37 §3: a 5.1 MB MAT file of 67 M doubles took 1.88 GB to decode, while the gate charged
+/// it its budget (512 MiB). A file whose header declares 67 M doubles in a compressed array (the
+/// stream holds only the array's start) and is padded to 4.3 MB (so the readers' per-byte limit
+/// would let it inflate) is refused from its declared sizes, before anything is inflated.
+pub async fn a_mat_file_declaring_more_than_a_decode_may_take_is_refused_before_decoding(
+    mut app: TestApp,
+) {
+    app.signed_in_doctor().await;
+    let mut body = tag(6, &[6, 0, 0, 0, 0, 0, 0, 0]);
+    body.extend(tag(
+        5,
+        &[1u32.to_le_bytes(), 67_000_000u32.to_le_bytes()].concat(),
+    ));
+    body.extend(tag(1, b"val"));
+    let mut head = tag(14, &body);
+    head[4..8].copy_from_slice(&(u32::try_from(body.len()).unwrap() + 536_000_000).to_le_bytes());
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&head).unwrap();
+    let z = z.finish().unwrap();
+    let mut file = b"MATLAB 5.0 MAT-file".to_vec();
+    file.resize(124, b' ');
+    file.extend([0, 1, b'I', b'M']);
+    file.extend(15u32.to_le_bytes());
+    file.extend(u32::try_from(z.len()).unwrap().to_le_bytes());
+    file.extend(z);
+    file.extend(tag(2, &vec![0u8; 4_300_000]));
+
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file("big.mat", None, file)],
+        )
+        .await;
+
+    assert_eq!(
+        response.status,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "{}",
+        response.text
+    );
+    assert_eq!(
+        response.detail(),
+        "Cannot read the file: it declares 67000000 values, which would take 2057 MB of memory, \
+         more than the 1024 MB one recording may use."
+    );
 }

@@ -420,12 +420,9 @@ pub(crate) async fn analyse_upload(
     let blobs = crate::admin::data_settings::blob_writer(state).await?;
     let file_name = upload.display_name();
     // Memory first (the decode may take a lot), then a core for the model.
-    let upload_bytes = upload
-        .files
-        .iter()
-        .map(|f| f.bytes.len())
-        .fold(0, usize::saturating_add);
-    let decoding = state.decode_gate.acquire(upload_bytes).await?;
+    let inputs: Vec<&[u8]> = upload.files.iter().map(|f| f.bytes.as_slice()).collect();
+    let decoding = state.decode_gate.acquire_for(&inputs).await?;
+    drop(inputs);
     let slot = state
         .compute_slots
         .clone()
