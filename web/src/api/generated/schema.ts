@@ -979,7 +979,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The open invitations addressed to the signed-in patient account's email. */
+        /**
+         * The open invitations addressed to the signed-in patient account's email, once it is verified
+         *     (none before).
+         */
         get: operations["list_share_invitations"];
         put?: never;
         post?: never;
@@ -1618,8 +1621,15 @@ export interface components {
         DeviceType: "ECG" | "PCG" | "PPG";
         /** @description The body of every error response. */
         ErrorBody: {
-            /** @description A sentence the user can read. */
+            /** @description The sentence's code in the table of error sentences (`unlisted` when it has none). */
+            code: string;
+            /** @description A sentence the user can read (English). */
             detail: string;
+            /**
+             * @description The values of the sentence's holes: text, a number, `{"term": key}` (a phrase of the
+             *     table) or `{"code", "params"}` (a sentence of the table inside this one).
+             */
+            params: Record<string, never>;
         };
         /**
          * @description Gender as the intake form offers it.
@@ -3303,6 +3313,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too many failed attempts. Please try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     request_password_reset: {
@@ -4771,6 +4790,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description This patient's results were shared from another request at the same time. Reload the page to see the current share. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Invalid email address. / Enter the patient's email address to share results. */
             422: {
                 headers: {
@@ -5759,7 +5787,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Newest first */
+            /** @description Newest first; empty until the account's address is verified */
             200: {
                 headers: {
                     [name: string]: unknown;
