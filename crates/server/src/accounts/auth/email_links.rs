@@ -153,7 +153,7 @@ async fn consume_token(
     purpose: &str,
     now: i64,
 ) -> Result<Option<String>, ApiError> {
-    let Some((selector, user_id)) = usable_token(&mut **tx, token, purpose, now).await? else {
+    let Some((selector, user_id)) = usable_token(tx, token, purpose, now).await? else {
         return Ok(None);
     };
     let used =
