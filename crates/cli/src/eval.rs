@@ -312,6 +312,17 @@ fn ieee_table(r: &ppg_hr::IeeeReport) -> String {
         num(r.motion_loro_mean_recording_mae_bpm, 2),
         num(r.motion_default_mae_bpm, 2),
     );
+    for row in &r.external {
+        let _ = writeln!(
+            s,
+            "outside check, {} (Extra_TrainingData, never tuned on; settings chosen on the twelve): MAE {} bpm over {} windows, worst window {} bpm, {} windows more than 10 bpm off",
+            row.recording,
+            num(row.motion_mae_bpm, 2),
+            row.windows,
+            num(row.motion_worst_window_bpm, 1),
+            row.motion_windows_over_10_bpm,
+        );
+    }
     s
 }
 

@@ -17,6 +17,9 @@
 //!   beside them by **leave one recording out**: for each recording, the settings of
 //!   [`motion_grid`] chosen on the other eleven ([`robust_choice`]: the lowest worst-recording MAE)
 //!   are used on it, so no setting is fitted to the recording it is scored on.
+//! - **IEEE SPC 2015, the extra recording** (`Extra_TrainingData`, `DATA_S04_T01` with its
+//!   `BPM_S04_T01`): never used to choose anything; scored with the settings chosen on all twelve
+//!   training recordings, as an outside check of the tracker.
 
 use std::path::{Path, PathBuf};
 
@@ -251,11 +254,30 @@ pub struct IeeeRow {
     pub motion_settings: (f64, f64, f64),
 }
 
+/// One recording outside the twelve the tracker's settings are chosen on.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExternalRow {
+    /// `DATA_S04_T01` ...
+    pub recording: String,
+    /// Windows with a reference.
+    pub windows: usize,
+    /// Motion-compensated tracker with the settings chosen on all twelve: MAE, bpm.
+    pub motion_mae_bpm: Option<f64>,
+    /// Its largest error in one window, bpm.
+    pub motion_worst_window_bpm: Option<f64>,
+    /// Windows more than 10 bpm off.
+    pub motion_windows_over_10_bpm: usize,
+}
+
 /// The IEEE SPC 2015 evaluation.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct IeeeReport {
     /// One row per recording.
     pub rows: Vec<IeeeRow>,
+    /// The extra recordings (`Extra_TrainingData`), never tuned on: one row each.
+    pub external: Vec<ExternalRow>,
+    /// Their pooled MAE, bpm.
+    pub external_mae_bpm: Option<f64>,
     /// Windows with a reference, all recordings.
     pub windows: usize,
     /// PPG1 pooled MAE, bpm.
@@ -300,8 +322,72 @@ fn matrix(path: &Path, name: &str) -> Result<mat::Matrix, EvalError> {
         .ok_or_else(|| EvalError::content(path, format!("no matrix {name}")))
 }
 
+/// The spectra of a recording's two PPG channels and three accelerometer axes (`sig` rows 1-5).
+fn recording_spectra(path: &Path, sig: &mat::Matrix) -> Result<WindowSpectra, EvalError> {
+    let rows: Vec<Vec<f64>> = (1..6)
+        .map(|i| {
+            sig.row(i)
+                .ok_or_else(|| EvalError::content(path, format!("sig has no row {i}")))
+        })
+        .collect::<Result<_, _>>()?;
+    let fs = SamplingRate::new(IEEE_RATE_HZ).map_err(|e| EvalError::signal(path, e))?;
+    WindowSpectra::compute(
+        &[&rows[0], &rows[1]],
+        &[&rows[2], &rows[3], &rows[4]],
+        fs,
+        WINDOW_S,
+        STEP_S,
+    )
+    .map_err(|e| EvalError::signal(path, e))
+}
+
+/// The extra recordings (`DATA_*.mat` with `BPM_*.mat` in `Extra_TrainingData`), scored with
+/// `settings`; none when the folder is absent.
+///
+/// # Errors
+/// A read, content or signal error of any file.
+pub fn evaluate_external(
+    root: &Path,
+    settings: &TrackerSettings,
+) -> Result<Vec<(ExternalRow, AbsError)>, EvalError> {
+    let Ok(dir) = dataset_dir(root, "ieee_spc2015", "Extra_TrainingData") else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for path in files_ending(&dir, ".mat")? {
+        let Some(stem) = path.file_stem().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Some(name) = stem.strip_prefix("DATA_") else {
+            continue;
+        };
+        let references = matrix(&dir.join(format!("BPM_{name}.mat")), "BPM0")?.data;
+        let spectra = recording_spectra(&path, &matrix(&path, "sig")?)?;
+        let mut error = AbsError::default();
+        let (mut worst, mut over) = (None::<f64>, 0);
+        for (w, r) in spectra.follow(settings).iter().zip(&references) {
+            let estimate = w.bpm.unwrap_or(f64::NAN);
+            error.add(estimate, *r);
+            let off = (estimate - r).abs();
+            worst = Some(worst.map_or(off, |x| x.max(off)));
+            over += usize::from(off > 10.0);
+        }
+        out.push((
+            ExternalRow {
+                recording: stem.to_owned(),
+                windows: spectra.len().min(references.len()),
+                motion_mae_bpm: error.mae(),
+                motion_worst_window_bpm: worst,
+                motion_windows_over_10_bpm: over,
+            },
+            error,
+        ));
+    }
+    Ok(out)
+}
+
 /// Evaluates every `DATA_xx_TYPEyy.mat` of `$root/ieee_spc2015/Training_data` against its
-/// `_BPMtrace.mat`.
+/// `_BPMtrace.mat`, and the extra recordings with the settings chosen on those.
 ///
 /// # Errors
 /// [`EvalError::MissingDataset`] without the folder; a read, content or signal error of any file.
@@ -351,16 +437,7 @@ pub fn evaluate_ieee(root: &Path) -> Result<IeeeReport, EvalError> {
         if let Some(m) = rc.mae() {
             recording_maes.add(m, 0.0);
         }
-        let acc = [row_of(3, "accX")?, row_of(4, "accY")?, row_of(5, "accZ")?];
-        let fs = SamplingRate::new(IEEE_RATE_HZ).map_err(|e| EvalError::signal(&path, e))?;
-        let spectra = WindowSpectra::compute(
-            &[&ppg1, &ppg2],
-            &[&acc[0], &acc[1], &acc[2]],
-            fs,
-            WINDOW_S,
-            STEP_S,
-        )
-        .map_err(|e| EvalError::signal(&path, e))?;
+        let spectra = recording_spectra(&path, &sig)?;
         let errors: Vec<AbsError> = grid
             .iter()
             .map(|settings| {
@@ -432,6 +509,12 @@ pub fn evaluate_ieee(root: &Path) -> Result<IeeeReport, EvalError> {
     let all: Vec<&Vec<AbsError>> = per_recording.iter().collect();
     let g = grid[robust_choice(&all, grid.len())];
     report.motion_chosen_on_all = (g.motion_weight, g.change_cost_per_bpm, g.max_step_bpm);
+    let mut pooled = AbsError::default();
+    for (row, error) in evaluate_external(root, &g)? {
+        pooled += error;
+        report.external.push(row);
+    }
+    report.external_mae_bpm = pooled.mae();
     Ok(report)
 }
 
