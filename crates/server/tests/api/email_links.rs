@@ -12,6 +12,7 @@ use crate::helpers::{captured_logs, patient_form, TestApp};
 
 crate::backend_tests!(
     sign_up_sends_one_verification_message,
+    verification_messages_asked_for_are_limited_per_account,
     a_verification_link_verifies_the_email_once,
     a_verification_link_expires_after_a_day,
     a_reset_link_sets_a_new_password_once_and_ends_every_session,
@@ -91,6 +92,29 @@ async fn requested_verification(app: &mut TestApp) -> String {
         .find(|path| !seen.contains(path))
         .expect("a second verification message");
     std::fs::read_to_string(path).unwrap()
+}
+
+pub async fn verification_messages_asked_for_are_limited_per_account(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    nth_message(&app, "verify-email", 1).await;
+    for _ in 0..5 {
+        let requested = app.post("/api/auth/verify-email/request", json!({})).await;
+        assert_eq!(requested.status, StatusCode::ACCEPTED, "{}", requested.text);
+    }
+    let refused = app.post("/api/auth/verify-email/request", json!({})).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        refused.text
+    );
+    assert_eq!(
+        refused.detail(),
+        "Several links were sent already. Please check your inbox, or try again in 15 minutes."
+    );
+    assert_eq!(refused.json()["code"], "too_many_verification_mails");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(messages(&app, "verify-email").len(), 6);
 }
 
 pub async fn a_verification_link_verifies_the_email_once(mut app: TestApp) {

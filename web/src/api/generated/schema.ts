@@ -3645,6 +3645,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Several links were sent already. Please check your inbox, or try again in 15 minutes. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Could not send the email. Please try again later. */
             500: {
                 headers: {

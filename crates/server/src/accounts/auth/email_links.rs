@@ -201,6 +201,7 @@ pub async fn send_verification(state: &AppState, user: &store::UserRow) -> Resul
     responses(
         (status = 202, description = "A verification link was sent (or the address is already verified)"),
         crate::platform::error::documented::Unauthenticated,
+        (status = 429, description = "Several links were sent already. Please check your inbox, or try again in 15 minutes.", body = ErrorBody),
         (status = 500, description = "Could not send the email. Please try again later.", body = ErrorBody),
     )
 )]
@@ -210,6 +211,8 @@ pub async fn request_verification(
     current: CurrentUser,
 ) -> Result<StatusCode, ApiError> {
     if !current.user.email_verified {
+        rate_limit::reserve_verification_mail(&state.db, &current.user.id, state.clock.now_ms())
+            .await?;
         send_verification(&state, &current.user).await?;
     }
     Ok(StatusCode::ACCEPTED)

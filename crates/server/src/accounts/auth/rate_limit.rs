@@ -150,6 +150,26 @@ pub async fn reserve_reset(db: &Db, client: &str, now: i64) -> Result<(), ApiErr
     Ok(())
 }
 
+/// Verification messages one account may ask for in [`WINDOW_MS`] (each is an e-mail sent).
+pub const MAX_VERIFICATION_MAILS: i64 = 5;
+/// The message for an account that asked for too many verification messages.
+pub const TOO_MANY_VERIFICATION_MAILS: &str =
+    "Several links were sent already. Please check your inbox, or try again in 15 minutes.";
+
+/// Reserves one verification message asked for by the account `user_id`.
+///
+/// # Errors
+/// [`ApiError::TooManyRequests`] with [`TOO_MANY_VERIFICATION_MAILS`], or a database failure.
+pub async fn reserve_verification_mail(db: &Db, user_id: &str, now: i64) -> Result<(), ApiError> {
+    let key = format!("verify-mail:{user_id}");
+    if increment(db, &key, WINDOW_MS, now).await? > MAX_VERIFICATION_MAILS {
+        return Err(ApiError::TooManyRequests(
+            TOO_MANY_VERIFICATION_MAILS.into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Reserves one sign-up from `client`, of at most `per_hour` an hour.
 ///
 /// # Errors
