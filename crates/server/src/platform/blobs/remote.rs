@@ -9,14 +9,24 @@
 //! caller waits for its answer on a channel, which works from any thread (a blocking-pool thread, a
 //! plain thread, or, as a last resort, an async worker that it then blocks).
 //!
+//! A bucket that does not answer must not hold a request until the server's own request timeout
+//! (30 s, answered 408): every call is given [`CALL_TIMEOUT`] in all, retries included, and a call
+//! that runs out is a [`BlobError::Remote`] (503, "The recording store is not answering").
+//!
 //! Configuration is the standard AWS one: `s3://bucket/prefix` with `AWS_ENDPOINT_URL`,
 //! `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION` and `AWS_ALLOW_HTTP` read from the
 //! environment ([`object_store::aws::AmazonS3Builder::from_env`]).
 
-use std::{future::Future, sync::Arc, time::SystemTime};
+use std::{
+    future::Future,
+    sync::Arc,
+    time::{Duration, SystemTime},
+};
 
 use object_store::{
-    aws::AmazonS3Builder, path::Path as ObjectPath, ObjectStore, ObjectStoreExt as _, PutPayload,
+    aws::{AmazonS3Builder, AmazonS3ConfigKey},
+    path::Path as ObjectPath,
+    BackoffConfig, ClientConfigKey, ObjectStore, ObjectStoreExt as _, PutPayload, RetryConfig,
 };
 use tokio_stream::StreamExt as _;
 
@@ -25,12 +35,18 @@ use super::BlobError;
 /// The marker object's name under the prefix.
 pub const MARKER: &str = "cardio-store.json";
 
+/// The longest one call on the bucket may take, retries included: well under the server's request
+/// timeout (`crate::REQUEST_TIMEOUT`, 30 s), so that a frozen bucket is answered 503 with its
+/// reason, not 408 after the whole request time.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// A bucket (and prefix) holding blobs.
 pub struct Remote {
     store: Arc<dyn ObjectStore>,
     prefix: String,
     url: String,
     runtime: OwnedRuntime,
+    call_timeout: Duration,
 }
 
 impl std::fmt::Debug for Remote {
@@ -92,13 +108,39 @@ impl Remote {
     /// # Errors
     /// [`UrlError`] when the URL or the configuration is not usable (nothing is requested yet).
     pub fn from_url(url: &str) -> Result<Self, UrlError> {
+        Self::build(url, AmazonS3Builder::from_env(), CALL_TIMEOUT)
+    }
+
+    /// A client of `url` from `builder`, whose calls give up after `call_timeout` (retries and
+    /// each attempt bounded within it).
+    fn build(
+        url: &str,
+        builder: AmazonS3Builder,
+        call_timeout: Duration,
+    ) -> Result<Self, UrlError> {
         let (bucket, prefix) = parse_url(url)?;
         // Two TLS back ends are linked (the mail client's and the S3 client's): name the one
         // every client uses, or rustls refuses to pick (a "builder error" on the first request).
         // Already named (a second store in this process) is fine.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let store = AmazonS3Builder::from_env()
+        let attempt = call_timeout / 2;
+        let store = builder
             .with_bucket_name(bucket)
+            // Set key by key: `with_client_options` would drop what the environment set
+            // (AWS_ALLOW_HTTP among them).
+            .with_config(
+                AmazonS3ConfigKey::Client(ClientConfigKey::ConnectTimeout),
+                format!("{}ms", attempt.min(Duration::from_secs(3)).as_millis()),
+            )
+            .with_config(
+                AmazonS3ConfigKey::Client(ClientConfigKey::Timeout),
+                format!("{}ms", attempt.as_millis()),
+            )
+            .with_retry(RetryConfig {
+                backoff: BackoffConfig::default(),
+                max_retries: 2,
+                retry_timeout: call_timeout,
+            })
             .build()
             .map_err(|e| UrlError::Client {
                 url: url.to_owned(),
@@ -109,6 +151,7 @@ impl Remote {
             prefix,
             url: url.to_owned(),
             runtime: OwnedRuntime::new()?,
+            call_timeout,
         })
     }
 
@@ -137,15 +180,25 @@ impl Remote {
         future: impl Future<Output = Result<T, object_store::Error>> + Send + 'static,
     ) -> Result<T, object_store::Error> {
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
-        self.runtime.handle().spawn(async move {
+        let task = self.runtime.handle().spawn(async move {
             let _ = tx.send(future.await);
         });
-        rx.recv().unwrap_or_else(|_| {
-            Err(object_store::Error::Generic {
-                store: "S3",
-                source: "the request was dropped".into(),
-            })
-        })
+        match rx.recv_timeout(self.call_timeout) {
+            Ok(answer) => answer,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                task.abort();
+                Err(object_store::Error::Generic {
+                    store: "S3",
+                    source: format!("no answer in {} s", self.call_timeout.as_secs_f64()).into(),
+                })
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                Err(object_store::Error::Generic {
+                    store: "S3",
+                    source: "the request was dropped".into(),
+                })
+            }
+        }
     }
 
     /// Writes `content` (already sealed) as the blob `sha256`, replacing what is there.
@@ -345,6 +398,42 @@ impl Drop for OwnedRuntime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bucket that accepts connections and never answers: a call gives up after its timeout with
+    /// a remote error (503 for the request), however long the bucket stays silent.
+    #[test]
+    fn a_frozen_bucket_is_a_remote_error_within_the_call_timeout() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let held = std::thread::spawn(move || {
+            let mut open = Vec::new();
+            for stream in listener.incoming().take(8) {
+                open.push(stream);
+            }
+            std::thread::sleep(Duration::from_secs(5));
+        });
+        let builder = AmazonS3Builder::new()
+            .with_endpoint(format!("http://127.0.0.1:{port}"))
+            .with_allow_http(true)
+            .with_region("us-east-1")
+            .with_access_key_id("test")
+            .with_secret_access_key("test");
+        let remote = Remote::build("s3://frozen", builder, Duration::from_secs(2)).unwrap();
+        let started = std::time::Instant::now();
+        let err = remote
+            .put(&"ab".repeat(32), b"sealed".to_vec())
+            .unwrap_err();
+        let waited = started.elapsed();
+        assert!(
+            matches!(&err, BlobError::Remote(m) if m.contains("no answer") || m.contains("timed out") || m.contains("timeout")),
+            "{err:?}"
+        );
+        assert!(waited >= Duration::from_secs(1), "waited {waited:?}");
+        assert!(waited < Duration::from_secs(4), "waited {waited:?}");
+        assert_eq!(CALL_TIMEOUT, Duration::from_secs(10));
+        assert!(CALL_TIMEOUT < crate::REQUEST_TIMEOUT);
+        drop(held);
+    }
 
     #[test]
     fn urls_name_a_bucket_and_an_optional_prefix() {
