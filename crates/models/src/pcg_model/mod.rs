@@ -22,13 +22,18 @@
 //! use cardio_formats::{Channel, Recording};
 //! use cardio_models::pcg_model;
 //!
-//! // 12 s of synthetic heart sounds at 4 kHz: S1 and S2 bursts every 0.8 s.
+//! use cardio_testkit::signals::{breathing_beats, jitter};
+//!
+//! // 12 s of synthetic heart sounds at 4 kHz: S1 and S2 bursts about every 0.8 s, varying with
+//! // breathing over a little noise (a signal with neither is refused by the plausibility gate).
+//! let mut state = 3;
 //! let samples: Vec<f64> = (0..48_000)
 //!     .map(|i| {
 //!         let t = f64::from(i) / 4000.0;
-//!         let ph = t % 0.8;
+//!         let ph = breathing_beats(t).fract() * 0.8;
 //!         let burst = |c: f64, a: f64| a * (-((ph - c) * (ph - c)) / 0.0003).exp();
 //!         (burst(0.1, 1.0) + burst(0.4, 0.6)) * (2.0 * std::f64::consts::PI * 50.0 * t).sin()
+//!             + 0.01 * jitter(&mut state)
 //!     })
 //!     .collect();
 //! let rec = Recording {
