@@ -256,6 +256,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
         sampling_rate_hz: 1.0 / seconds,
         start,
         metadata,
+        device_interpretation: None,
     })
 }
 

@@ -273,6 +273,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
         sampling_rate_hz: chosen_spr as f64 / duration,
         start: start_time(&field(168..176), &field(176..184)),
         metadata,
+        device_interpretation: None,
     })
 }
 

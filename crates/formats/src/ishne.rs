@@ -157,6 +157,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
         sampling_rate_hz: f64::from(rate),
         start,
         metadata,
+        device_interpretation: None,
     })
 }
 

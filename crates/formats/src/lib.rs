@@ -179,7 +179,55 @@ pub struct Recording {
     pub start: Option<String>,
     /// Everything else the file says that may matter (format, comments, patient fields, ...).
     pub metadata: BTreeMap<String, String>,
+    /// What the recording device itself printed or stored as its reading of the ECG (a cart's
+    /// statements and measurements), kept apart from anything Cardio computes: it is the device's
+    /// unconfirmed opinion. `None` when the file carries none.
+    pub device_interpretation: Option<DeviceInterpretation>,
 }
+
+/// The recording device's own interpretation of an ECG, as the document gives it (GE 12SL
+/// statements, a Kardia determination, a cart's printed measurements). Never mixed into Cardio's
+/// result: shown beside it as the device's unconfirmed reading.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DeviceInterpretation {
+    /// Who made it, as the document says (e.g. "GE MUSE 9.0.10, 12SL 241", "AliveCor KardiaMobile").
+    pub source: String,
+    /// The interpretation statements in the document's order and words (e.g. "Normal sinus rhythm").
+    pub statements: Vec<String>,
+    /// The measurements the device printed or stored.
+    pub measurements: Vec<DeviceMeasurement>,
+}
+
+/// One measurement of a [`DeviceInterpretation`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceMeasurement {
+    /// A stable key from [`DEVICE_MEASUREMENT_KEYS`] (e.g. `qtc_ms`), or the document's own label
+    /// when it is none of them.
+    pub key: String,
+    /// The document's own label (e.g. "QT/QTc", "PQ").
+    pub label: String,
+    /// The value.
+    pub value: f64,
+    /// Its unit as printed ("ms", "bpm", "°", "/min").
+    pub unit: String,
+}
+
+/// The measurement keys readers map device labels to: ventricular rate, atrial rate, PR (PQ)
+/// interval, QRS duration, QT, QTc, P duration, RR and PP intervals, and the P, QRS (R) and T axes.
+pub const DEVICE_MEASUREMENT_KEYS: &[&str] = &[
+    "heart_rate_bpm",
+    "atrial_rate_bpm",
+    "pr_ms",
+    "qrs_ms",
+    "qt_ms",
+    "qtc_ms",
+    "p_ms",
+    "rr_ms",
+    "pp_ms",
+    "p_axis_deg",
+    "qrs_axis_deg",
+    "t_axis_deg",
+];
 
 impl Recording {
     /// Length of the longest channel, in seconds.
@@ -195,6 +243,16 @@ impl Recording {
         } else {
             0.0
         }
+    }
+
+    /// The span of `channel` that holds samples, in seconds from the recording's start: from its
+    /// first to just after its last non-NaN sample. A lead printed as one 2.5-s piece of a 3x4 page
+    /// holds NaN outside its piece. `None` when the channel holds no value at all.
+    pub fn span_seconds(&self, channel: &Channel) -> Option<(f64, f64)> {
+        let first = channel.samples.iter().position(|v| !v.is_nan())?;
+        let last = channel.samples.iter().rposition(|v| !v.is_nan())?;
+        let fs = self.sampling_rate_hz;
+        (fs > 0.0).then(|| (first as f64 / fs, (last + 1) as f64 / fs))
     }
 
     /// The channel whose trimmed name equals `name` (ASCII case-insensitive).
@@ -359,6 +417,7 @@ pub fn read_bytes(
         )),
         Format::Ishne => ishne::read(bytes),
         Format::Hl7Aecg => aecg::read(bytes),
+        Format::MuseXml => muse::read(bytes),
     }
 }
 
@@ -395,6 +454,7 @@ mod tests {
             sampling_rate_hz: 250.0,
             start: None,
             metadata: BTreeMap::new(),
+            device_interpretation: None,
         };
         assert_eq!(rec.duration_seconds(), 0.0);
     }

@@ -49,6 +49,7 @@ fn time(root: &std::path::Path) -> Result<(), String> {
                 sampling_rate_hz: rate,
                 start: None,
                 metadata: std::collections::BTreeMap::new(),
+                device_interpretation: None,
             })
             .collect();
         let start = Instant::now();
@@ -74,6 +75,7 @@ fn time(root: &std::path::Path) -> Result<(), String> {
         sampling_rate_hz: 1000.0,
         start: None,
         metadata: std::collections::BTreeMap::new(),
+        device_interpretation: None,
     };
     let start = Instant::now();
     let p = model.predict(&rec).map_err(|e| e.to_string())?;

@@ -63,6 +63,7 @@ fn holter() -> Recording {
         sampling_rate_hz: FS,
         start: None,
         metadata: BTreeMap::new(),
+        device_interpretation: None,
     }
 }
 

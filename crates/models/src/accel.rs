@@ -16,6 +16,7 @@
 //!     sampling_rate_hz: 25.0,
 //!     start: None,
 //!     metadata: Default::default(),
+//!     device_interpretation: None,
 //! };
 //! assert_eq!(find_axes(&rec), vec![1, 2, 3]);
 //! ```

@@ -438,6 +438,7 @@ mod tests {
             sampling_rate_hz: fs,
             start: None,
             metadata: BTreeMap::new(),
+            device_interpretation: None,
         }
     }
 
@@ -527,6 +528,7 @@ mod tests {
             sampling_rate_hz: fs,
             start: None,
             metadata: BTreeMap::new(),
+            device_interpretation: None,
         };
         let options = AnalyzeOptions {
             kind: Some(Kind::Ppg),

@@ -69,6 +69,7 @@ mod tests {
             sampling_rate_hz: fs,
             start: None,
             metadata: std::collections::BTreeMap::new(),
+            device_interpretation: None,
         }
     }
 

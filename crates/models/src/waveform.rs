@@ -349,6 +349,7 @@ mod tests {
             sampling_rate_hz: fs,
             start: None,
             metadata: BTreeMap::new(),
+            device_interpretation: None,
         }
     }
 

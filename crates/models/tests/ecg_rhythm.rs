@@ -27,6 +27,7 @@ fn recording(channels: Vec<Channel>, fs: f64) -> Recording {
         sampling_rate_hz: fs,
         start: None,
         metadata: BTreeMap::new(),
+        device_interpretation: None,
     }
 }
 

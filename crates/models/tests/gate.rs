@@ -24,6 +24,7 @@ fn recording(name: &str, unit: &str, samples: Vec<f64>, fs: f64) -> Recording {
         sampling_rate_hz: fs,
         start: None,
         metadata: BTreeMap::new(),
+        device_interpretation: None,
     }
 }
 

@@ -19,6 +19,7 @@ fn recording(samples: Vec<f64>, rate: f64) -> Recording {
         sampling_rate_hz: rate,
         start: None,
         metadata: BTreeMap::new(),
+        device_interpretation: None,
     }
 }
 

@@ -64,6 +64,7 @@ fn recording(name: &str, fs: f64, samples: Vec<f64>) -> Recording {
         sampling_rate_hz: fs,
         start: None,
         metadata: BTreeMap::new(),
+        device_interpretation: None,
     }
 }
 
@@ -230,6 +231,7 @@ fn recordings_that_cannot_be_judged_are_refused_with_the_measured_value() {
         sampling_rate_hz: fs,
         start: None,
         metadata: BTreeMap::new(),
+        device_interpretation: None,
     };
     assert_eq!(unusable(&none), "The recording has no signal channel.");
 }

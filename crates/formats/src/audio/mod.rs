@@ -199,6 +199,7 @@ fn decode(bytes: Vec<u8>, format: Format) -> Result<Recording, FormatError> {
         sampling_rate_hz,
         start: None,
         metadata,
+        device_interpretation: None,
     })
 }
 

@@ -207,6 +207,7 @@ pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Recording, FormatErro
         sampling_rate_hz,
         start: None,
         metadata,
+        device_interpretation: None,
     })
 }
 

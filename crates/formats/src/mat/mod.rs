@@ -182,6 +182,7 @@ pub fn read_recording(bytes: &[u8], options: &ReadOptions) -> Result<Recording, 
         sampling_rate_hz,
         start: None,
         metadata,
+        device_interpretation: None,
     })
 }
 

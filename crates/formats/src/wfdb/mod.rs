@@ -176,5 +176,6 @@ where
         sampling_rate_hz: header.sampling_rate_hz,
         start: start_time(header.base_time.as_deref(), header.base_date.as_deref()),
         metadata,
+        device_interpretation: None,
     })
 }

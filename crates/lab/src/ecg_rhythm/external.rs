@@ -144,6 +144,7 @@ pub fn mitdb(root: &Path, model: &Model) -> Result<ExternalReport, EcgError> {
                     sampling_rate_hz: fs,
                     start: None,
                     metadata: std::collections::BTreeMap::new(),
+                    device_interpretation: None,
                 };
                 if let Ok(p) = model.predict(&window) {
                     let pred = CLASSES

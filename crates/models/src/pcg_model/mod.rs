@@ -41,6 +41,7 @@
 //!     sampling_rate_hz: 4000.0,
 //!     start: None,
 //!     metadata: Default::default(),
+//!     device_interpretation: None,
 //! };
 //! let result = pcg_model::model().unwrap().predict(&rec).unwrap();
 //! assert!(["normal", "abnormal", "unsure"].contains(&result.label.as_str()));

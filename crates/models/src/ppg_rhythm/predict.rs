@@ -569,6 +569,7 @@ mod tests {
             sampling_rate_hz: 100.0,
             start: None,
             metadata: std::collections::BTreeMap::new(),
+            device_interpretation: None,
         }
     }
 

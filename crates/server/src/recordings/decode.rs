@@ -357,6 +357,7 @@ mod tests {
             sampling_rate_hz: 250.0,
             start: None,
             metadata: BTreeMap::new(),
+            device_interpretation: None,
         }
     }
 

@@ -161,6 +161,7 @@ pub fn bidmc(model: &Model, root: &Path) -> Result<BidmcReport, PpgRhythmError> 
                     sampling_rate_hz: hz,
                     start: None,
                     metadata: BTreeMap::new(),
+                    device_interpretation: None,
                 }
             };
             let started = Instant::now();
