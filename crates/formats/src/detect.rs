@@ -33,6 +33,8 @@ pub enum Format {
     Ishne,
     /// PDF document.
     Pdf,
+    /// GE MUSE XML export of a resting ECG (`<RestingECG>`).
+    MuseXml,
 }
 
 impl fmt::Display for Format {
@@ -52,6 +54,7 @@ impl fmt::Display for Format {
             Format::Hl7Aecg => "HL7 aECG",
             Format::Ishne => "ISHNE",
             Format::Pdf => "PDF",
+            Format::MuseXml => "GE MUSE XML",
         })
     }
 }
@@ -108,6 +111,9 @@ fn by_content(bytes: &[u8]) -> Option<Format> {
         let head = &bytes[..bytes.len().min(8192) & !1];
         return crate::csv::looks_like_table(&crate::csv::decode(head)).then_some(Format::Csv);
     }
+    if is_muse_xml(bytes) {
+        return Some(Format::MuseXml);
+    }
     let text = text_prefix(bytes)?;
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.starts_with("<?xml") || trimmed.starts_with("<AnnotatedECG") {
@@ -153,6 +159,14 @@ pub(crate) fn is_mp3_frame_header(bytes: &[u8]) -> bool {
     matches!(bytes, [0xff, b1, b2, ..]
         if b1 & 0xe0 == 0xe0 && (b1 >> 1) & 0b11 == 0b01 && (b1 >> 3) & 0b11 != 0b01
             && (1..15).contains(&(b2 >> 4)) && (b2 >> 2) & 0b11 != 0b11)
+}
+
+/// A GE MUSE export: XML whose first kilobytes open a `<RestingECG>` element. Looked for in the
+/// bytes, not the text: MUSE writes ISO-8859-1, which is not UTF-8 once a name has an accent.
+fn is_muse_xml(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    head.trim_ascii_start().starts_with(b"<") && head.windows(11).any(|w| w == b"<RestingECG")
 }
 
 /// The first few kilobytes as text, when they are text (UTF-8, no NUL bytes).
@@ -204,6 +218,13 @@ mod tests {
         assert_eq!(
             detect(b"<?xml version=\"1.0\"?><AnnotatedECG>", None),
             Some(Format::Hl7Aecg)
+        );
+        assert_eq!(
+            detect(
+                b"<?xml version=\"1.0\"?>\n<!DOCTYPE RestingECG SYSTEM \"restecg.dtd\">\n<RestingECG>",
+                Some("x.xml")
+            ),
+            Some(Format::MuseXml)
         );
     }
 }

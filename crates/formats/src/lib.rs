@@ -6,6 +6,8 @@
 //! format is detected from the content first and the extension second ([`detect()`]). Readers never
 //! panic and never allocate without bound on any input (every size a file claims is checked against
 //! the bytes present, and [`MAX_VALUES`] caps the rest); they return a [`FormatError`] instead.
+//! ECG documents exported by carts and apps (GE MUSE XML) also carry the device's own reading, kept
+//! apart in [`Recording::device_interpretation`].
 //!
 //! | module | format | specification |
 //! |---|---|---|
@@ -15,6 +17,7 @@
 //! | [`csv`] | CSV, TSV, semicolon and whitespace tables | RFC 4180 plus detection |
 //! | [`audio`] | WAV, FLAC, MP3, OGG/Vorbis | through symphonia |
 //! | [`aecg`] | HL7 aECG XML | ANSI/HL7 V3 ECG, R1-2004 |
+//! | [`muse`] | GE MUSE XML (`<RestingECG>`): rhythm, median beats, the cart's 12SL reading | none public; read from the files |
 //! | [`ishne`] | ISHNE Holter `.ecg` | Badilini 1998 |
 //!
 //! Entry points:
@@ -22,7 +25,8 @@
 //!   names are read from the same folder);
 //! - [`read_bytes`] reads an upload held in memory;
 //! - [`wfdb::read_annotations`] reads WFDB annotation files (`.atr`) for evaluation tooling;
-//! - [`mat::read_matrices`] / [`mat::find_matrix`] give the raw numeric matrices of a MATLAB file.
+//! - [`mat::read_matrices`] / [`mat::find_matrix`] give the raw numeric matrices of a MATLAB file;
+//! - [`muse::read_document`] gives a MUSE document's median beats beside its rhythm.
 //!
 //! ```
 //! use cardio_formats::{read_bytes, Format, ReadOptions};
@@ -50,6 +54,7 @@ pub mod detect;
 pub mod edf;
 pub mod ishne;
 pub mod mat;
+pub mod muse;
 pub mod wfdb;
 
 #[cfg(test)]
@@ -97,7 +102,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 /// The formats that work, listed in errors about unsupported content.
 pub const SUPPORTED: &str =
     "WFDB (.hea with .dat/.mat signal files, formats 16, 212, 80, 61, 24, 32), \
-MATLAB .mat (level 4 and 5), EDF/EDF+/BDF, CSV/TXT, WAV, FLAC, MP3, OGG/Vorbis, HL7 aECG (.xml) and ISHNE Holter (.ecg)";
+MATLAB .mat (level 4 and 5), EDF/EDF+/BDF, CSV/TXT, WAV, FLAC, MP3, OGG/Vorbis, HL7 aECG (.xml), GE MUSE XML (.xml) and ISHNE Holter (.ecg)";
 
 /// Why a file could not be read.
 #[derive(Debug, thiserror::Error)]

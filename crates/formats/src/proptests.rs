@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 
-use crate::{aecg, audio, csv, edf, ishne, mat, read_bytes, wfdb, Format, ReadOptions};
+use crate::{aecg, audio, csv, edf, ishne, mat, muse, read_bytes, wfdb, Format, ReadOptions};
 
 /// One edit to a valid file.
 #[derive(Debug, Clone)]
@@ -208,5 +208,10 @@ proptest! {
     #[test]
     fn aecg_never_panics_when_mutated(e in edits()) {
         let _ = aecg::read(&mutate(aecg::tests::SAMPLE.as_bytes().to_vec(), &e));
+    }
+
+    #[test]
+    fn muse_never_panics_when_mutated(e in edits()) {
+        let _ = muse::read_document(&mutate(muse::tests::sample().into_bytes(), &e));
     }
 }
