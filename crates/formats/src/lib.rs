@@ -55,6 +55,7 @@ pub mod edf;
 pub mod ishne;
 pub mod mat;
 pub mod muse;
+pub mod pdf;
 pub mod wfdb;
 
 #[cfg(test)]
@@ -417,9 +418,7 @@ pub fn read_bytes(
         Format::Edf | Format::Bdf => edf::read(bytes),
         Format::Csv => csv::read(bytes, options),
         Format::Wav | Format::Flac | Format::Mp3 | Format::Ogg => audio::read(bytes, format),
-        Format::Pdf => Err(FormatError::Unsupported(
-            "PDF files are not read (vector ECG traces in PDF are not supported yet)".into(),
-        )),
+        Format::Pdf => pdf::read(bytes),
         Format::Ishne => ishne::read(bytes),
         Format::Hl7Aecg => aecg::read(bytes),
         Format::MuseXml => muse::read(bytes),
