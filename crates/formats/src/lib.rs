@@ -1,7 +1,7 @@
 //! # cardio-formats: every cardiac signal file read into one `Recording`
 //!
-//! Readers for WFDB, MATLAB v4/v5, EDF/EDF+/BDF, CSV/TXT, audio (WAV, FLAC, MP3, OGG), HL7 aECG XML
-//! and ISHNE Holter turn bytes into a [`Recording`]: channels with a name, a unit and samples in
+//! Readers for WFDB, MATLAB v4/v5, EDF/EDF+/BDF, CSV/TXT, audio (WAV, FLAC, MP3, OGG), HL7 aECG XML,
+//! ISHNE Holter and vector ECG PDF turn bytes into a [`Recording`]: channels with a name, a unit and samples in
 //! physical units, a sampling rate, and the start time and metadata when the file has them. The
 //! format is detected from the content first and the extension second ([`detect()`]). Readers never
 //! panic and never allocate without bound on any input (every size a file claims is checked against
@@ -19,6 +19,7 @@
 //! | [`aecg`] | HL7 aECG XML | ANSI/HL7 V3 ECG, R1-2004 |
 //! | [`muse`] | GE MUSE XML (`<RestingECG>`): rhythm, median beats, the cart's 12SL reading | none public; read from the files |
 //! | [`ishne`] | ISHNE Holter `.ecg` | Badilini 1998 |
+//! | [`pdf`] | vector ECG PDF prints (GE MUSE, GE CardioSoft, AliveCor Kardia): traces, leads, the printed interpretation | PDF 32000-1:2008 |
 //!
 //! Entry points:
 //! - [`read_path`] reads a file from disk (for a WFDB record, give the `.hea`; the signal files it
@@ -103,7 +104,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 /// The formats that work, listed in errors about unsupported content.
 pub const SUPPORTED: &str =
     "WFDB (.hea with .dat/.mat signal files, formats 16, 212, 80, 61, 24, 32), \
-MATLAB .mat (level 4 and 5), EDF/EDF+/BDF, CSV/TXT, WAV, FLAC, MP3, OGG/Vorbis, HL7 aECG (.xml), GE MUSE XML (.xml) and ISHNE Holter (.ecg)";
+MATLAB .mat (level 4 and 5), EDF/EDF+/BDF, CSV/TXT, WAV, FLAC, MP3, OGG/Vorbis, HL7 aECG (.xml), GE MUSE XML (.xml), ISHNE Holter (.ecg) and vector ECG PDF (.pdf: GE MUSE, GE CardioSoft, AliveCor Kardia prints)";
 
 /// Why a file could not be read.
 #[derive(Debug, thiserror::Error)]

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 
-use crate::{aecg, audio, csv, edf, ishne, mat, muse, read_bytes, wfdb, Format, ReadOptions};
+use crate::{aecg, audio, csv, edf, ishne, mat, muse, pdf, read_bytes, wfdb, Format, ReadOptions};
 
 /// One edit to a valid file.
 #[derive(Debug, Clone)]
@@ -213,5 +213,19 @@ proptest! {
     #[test]
     fn muse_never_panics_when_mutated(e in edits()) {
         let _ = muse::read_document(&mutate(muse::tests::sample().into_bytes(), &e));
+    }
+
+    #[test]
+    fn pdf_never_panics_when_mutated(e in edits()) {
+        let _ = pdf::read(&mutate(pdf::tests::sample_pdf(), &e));
+    }
+
+    #[test]
+    fn pdf_never_panics_on_arbitrary_bytes_after_a_pdf_header(
+        bytes in proptest::collection::vec(any::<u8>(), 0..2048),
+    ) {
+        let mut file = b"%PDF-1.4\n".to_vec();
+        file.extend_from_slice(&bytes);
+        let _ = pdf::read(&file);
     }
 }

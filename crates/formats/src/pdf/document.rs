@@ -87,7 +87,7 @@ pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Vec<Page>, FormatErr
     let doc = match loaded {
         Ok(Ok(doc)) => doc,
         Ok(Err(e)) => return Err(invalid(format!("cannot read its structure ({e})"))),
-        Err(_) => return Err(invalid("cannot read its structure")),
+        Err(_) => return Err(invalid("cannot read its structure (the file is damaged)")),
     };
     if doc.objects.len() > limits.objects {
         return Err(FormatError::TooLarge(format!(
@@ -113,7 +113,7 @@ pub(crate) fn load(bytes: &[u8], limits: &Limits) -> Result<Vec<Page>, FormatErr
         };
         loader.pages()
     }));
-    pages.unwrap_or_else(|_| Err(invalid("cannot read its pages")))
+    pages.unwrap_or_else(|_| Err(invalid("cannot read its structure (its pages are damaged)")))
 }
 
 struct Loader<'d> {

@@ -243,7 +243,7 @@ fn a_cardiosoft_print_at_50_mm_per_s_gives_its_leads_and_german_measurements() {
 const MM: f64 = 72.0 / 25.4;
 
 /// A one-page PDF with `content` drawn, `images` image XObjects named /Im0.. on it.
-fn pdf_with(content: &str, images: usize) -> Vec<u8> {
+pub(crate) fn pdf_with(content: &str, images: usize) -> Vec<u8> {
     let mut doc = Document::with_version("1.5");
     let pages_id = doc.new_object_id();
     let font_id = doc.add_object(dictionary! {
@@ -265,7 +265,10 @@ fn pdf_with(content: &str, images: usize) -> Vec<u8> {
         "XObject" => xobjects,
     });
     let mut stream = Stream::new(dictionary! {}, content.as_bytes().to_vec());
-    stream.compress().unwrap();
+    // Short contents stay plain, so that mutations in the robustness tests hit operators.
+    if content.len() > 4096 {
+        stream.compress().unwrap();
+    }
     let content_id = doc.add_object(stream);
     let page_id = doc.add_object(dictionary! {
         "Type" => "Page", "Parent" => pages_id, "Contents" => content_id, "Resources" => resources,
@@ -345,6 +348,26 @@ fn ecg_page(
     )
     .unwrap();
     c
+}
+
+/// A small valid ECG PDF (two leads of a synthetic beat train, 1 s at 100 Hz), for robustness tests.
+pub(crate) fn sample_pdf() -> Vec<u8> {
+    let beat: Vec<f64> = (0..100)
+        .map(|i| {
+            let t = f64::from(i) / 100.0;
+            (-((t - 0.5) / 0.02).powi(2)).exp() + 0.2 * (-((t - 0.75) / 0.06).powi(2)).exp()
+        })
+        .collect();
+    pdf_with(
+        &ecg_page(
+            &[("II", &beat), ("V5", &beat)],
+            100.0,
+            25.0,
+            "1 0.8 0.8",
+            0.1,
+        ),
+        0,
+    )
 }
 
 /// Ten seconds of MIT-BIH record 100 (MLII and V5, mV at 360 Hz).
@@ -432,6 +455,12 @@ fn a_pdf_without_ecg_is_refused() {
 }
 
 #[test]
+fn the_robustness_sample_reads() {
+    let rec = super::read(&sample_pdf()).unwrap();
+    assert_eq!(rec.channels.len(), 2);
+}
+
+#[test]
 fn a_broken_pdf_is_an_error_not_a_panic() {
     for bytes in [
         &b"%PDF-1.4\n"[..],
@@ -453,4 +482,17 @@ fn a_decompression_bomb_is_refused_before_it_is_inflated() {
     bytes.extend_from_slice(b"\nendstream\nendobj\n");
     let err = super::read(&bytes).unwrap_err();
     assert!(matches!(err, FormatError::TooLarge(_)), "{err}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn the_interpreter_never_panics_on_arbitrary_content(
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..4096),
+    ) {
+        let limits = super::Limits::for_input(bytes.len());
+        let mut budget = super::content::Budget::new(&limits);
+        let _ = super::content::interpret(&bytes, &super::content::Resources::default(), super::content::IDENTITY, &mut budget, &limits);
+    }
 }
