@@ -35,6 +35,8 @@ pub enum Format {
     Pdf,
     /// GE MUSE XML export of a resting ECG (`<RestingECG>`).
     MuseXml,
+    /// DICOM waveform object (12-lead ECG waveform storage), DICOM PS3.3 C.10.9.
+    DicomWaveform,
 }
 
 impl fmt::Display for Format {
@@ -55,6 +57,7 @@ impl fmt::Display for Format {
             Format::Ishne => "ISHNE",
             Format::Pdf => "PDF",
             Format::MuseXml => "GE MUSE XML",
+            Format::DicomWaveform => "DICOM waveform",
         })
     }
 }
@@ -84,6 +87,10 @@ fn by_content(bytes: &[u8]) -> Option<Format> {
     }
     if starts(b"OggS") {
         return Some(Format::Ogg);
+    }
+    // DICOM Part 10: a 128-byte preamble, then "DICM" (PS3.10 7.1).
+    if bytes.get(128..132) == Some(b"DICM") {
+        return Some(Format::DicomWaveform);
     }
     if starts(b"%PDF") {
         return Some(Format::Pdf);
@@ -146,6 +153,7 @@ fn by_extension(name: &str) -> Option<Format> {
         "ogg" | "oga" => Format::Ogg,
         "xml" => Format::Hl7Aecg,
         "ecg" => Format::Ishne,
+        "dcm" => Format::DicomWaveform,
         _ => {
             // An MPEG audio frame sync is too weak to trust without the extension.
             return None;
@@ -226,5 +234,8 @@ mod tests {
             ),
             Some(Format::MuseXml)
         );
+        let mut dicom = vec![0u8; 132];
+        dicom[128..].copy_from_slice(b"DICM");
+        assert_eq!(detect(&dicom, Some("x.bin")), Some(Format::DicomWaveform));
     }
 }

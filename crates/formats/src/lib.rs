@@ -6,8 +6,8 @@
 //! format is detected from the content first and the extension second ([`detect()`]). Readers never
 //! panic and never allocate without bound on any input (every size a file claims is checked against
 //! the bytes present, and [`MAX_VALUES`] caps the rest); they return a [`FormatError`] instead.
-//! ECG documents exported by carts and apps (GE MUSE XML) also carry the device's own reading, kept
-//! apart in [`Recording::device_interpretation`].
+//! ECG documents exported by carts and apps (GE MUSE XML, DICOM waveforms) also carry the device's
+//! own reading, kept apart in [`Recording::device_interpretation`].
 //!
 //! | module | format | specification |
 //! |---|---|---|
@@ -17,6 +17,7 @@
 //! | [`csv`] | CSV, TSV, semicolon and whitespace tables | RFC 4180 plus detection |
 //! | [`audio`] | WAV, FLAC, MP3, OGG/Vorbis | through symphonia |
 //! | [`aecg`] | HL7 aECG XML | ANSI/HL7 V3 ECG, R1-2004 |
+//! | [`dicom`] | DICOM 12-lead ECG (and other) waveform objects, `.dcm` | DICOM PS3.3 C.10.9 Waveform module, PS3.5, PS3.10 |
 //! | [`muse`] | GE MUSE XML (`<RestingECG>`): rhythm, median beats, the cart's 12SL reading | none public; read from the files |
 //! | [`ishne`] | ISHNE Holter `.ecg` | Badilini 1998 |
 //! | [`pdf`] | vector ECG PDF prints (GE MUSE, GE CardioSoft, AliveCor Kardia): traces, leads, the printed interpretation | PDF 32000-1:2008 |
@@ -27,7 +28,7 @@
 //! - [`read_bytes`] reads an upload held in memory;
 //! - [`wfdb::read_annotations`] reads WFDB annotation files (`.atr`) for evaluation tooling;
 //! - [`mat::read_matrices`] / [`mat::find_matrix`] give the raw numeric matrices of a MATLAB file;
-//! - [`muse::read_document`] gives a MUSE document's median beats beside its rhythm.
+//! - [`muse::read_document`] and [`dicom::read_document`] give the median beats beside the rhythm.
 //!
 //! ```
 //! use cardio_formats::{read_bytes, Format, ReadOptions};
@@ -52,6 +53,7 @@ pub mod aecg;
 pub mod audio;
 pub mod csv;
 pub mod detect;
+pub mod dicom;
 pub mod edf;
 pub mod ishne;
 pub mod mat;
@@ -104,7 +106,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 /// The formats that work, listed in errors about unsupported content.
 pub const SUPPORTED: &str =
     "WFDB (.hea with .dat/.mat signal files, formats 16, 212, 80, 61, 24, 32), \
-MATLAB .mat (level 4 and 5), EDF/EDF+/BDF, CSV/TXT, WAV, FLAC, MP3, OGG/Vorbis, HL7 aECG (.xml), GE MUSE XML (.xml), ISHNE Holter (.ecg) and vector ECG PDF (.pdf: GE MUSE, GE CardioSoft, AliveCor Kardia prints)";
+MATLAB .mat (level 4 and 5), EDF/EDF+/BDF, CSV/TXT, WAV, FLAC, MP3, OGG/Vorbis, HL7 aECG (.xml), GE MUSE XML (.xml), DICOM ECG waveforms (.dcm), ISHNE Holter (.ecg) and vector ECG PDF (.pdf: GE MUSE, GE CardioSoft, AliveCor Kardia prints)";
 
 /// Why a file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -423,6 +425,7 @@ pub fn read_bytes(
         Format::Ishne => ishne::read(bytes),
         Format::Hl7Aecg => aecg::read(bytes),
         Format::MuseXml => muse::read(bytes),
+        Format::DicomWaveform => dicom::read(bytes),
     }
 }
 

@@ -5,7 +5,9 @@
 
 use proptest::prelude::*;
 
-use crate::{aecg, audio, csv, edf, ishne, mat, muse, pdf, read_bytes, wfdb, Format, ReadOptions};
+use crate::{
+    aecg, audio, csv, dicom, edf, ishne, mat, muse, pdf, read_bytes, wfdb, Format, ReadOptions,
+};
 
 /// One edit to a valid file.
 #[derive(Debug, Clone)]
@@ -108,8 +110,8 @@ fn valid_wav() -> Vec<u8> {
     audio::tests::wav(1, 2, 1000, 16, &data)
 }
 
-const NAMES: [&str; 9] = [
-    "x.hea", "x.atr", "x.mat", "x.edf", "x.csv", "x.wav", "x.mp3", "x.ecg", "x",
+const NAMES: [&str; 10] = [
+    "x.hea", "x.atr", "x.mat", "x.edf", "x.csv", "x.wav", "x.mp3", "x.ecg", "x.dcm", "x",
 ];
 
 /// 256 cases per property unless `PROPTEST_CASES` asks for more.
@@ -213,6 +215,17 @@ proptest! {
     #[test]
     fn muse_never_panics_when_mutated(e in edits()) {
         let _ = muse::read_document(&mutate(muse::tests::sample().into_bytes(), &e));
+    }
+
+    #[test]
+    fn dicom_never_panics_when_mutated(e in edits(), implicit in any::<bool>()) {
+        let mut base = dicom::tests::sample();
+        if implicit {
+            // The same data set read as implicit VR: every length is misread.
+            let at = base.windows(19).position(|w| w == b"1.2.840.10008.1.2.1").unwrap();
+            base[at + 17..at + 19].copy_from_slice(b"\0\0");
+        }
+        let _ = dicom::read_document(&mutate(base, &e));
     }
 
     #[test]
