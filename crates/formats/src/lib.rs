@@ -6,15 +6,15 @@
 //! format is detected from the content first and the extension second ([`detect()`]). Readers never
 //! panic and never allocate without bound on any input (every size a file claims is checked against
 //! the bytes present, and [`MAX_VALUES`] caps the rest); they return a [`FormatError`] instead.
-//! ECG documents exported by carts and apps (GE MUSE XML, DICOM waveforms) also carry the device's
-//! own reading, kept apart in [`Recording::device_interpretation`].
+//! ECG documents exported by carts and apps (GE MUSE XML, DICOM waveforms, the Apple Health ECG CSV)
+//! also carry the device's own reading, kept apart in [`Recording::device_interpretation`].
 //!
 //! | module | format | specification |
 //! |---|---|---|
 //! | [`wfdb`] | WFDB records (`.hea` + `.dat`/`.mat`), annotations (`.atr`) | PhysioNet `header(5)`, `signal(5)`, `annot(5)` |
 //! | [`mat`] | MATLAB level 4 and 5 numeric matrices | MathWorks "MAT-File Format" |
 //! | [`edf`] | EDF, EDF+, BDF | Kemp et al. 1992; Kemp and Olivan 2003 |
-//! | [`csv`] | CSV, TSV, semicolon and whitespace tables | RFC 4180 plus detection |
+//! | [`csv`] | CSV, TSV, semicolon and whitespace tables; the Apple Health ECG export | RFC 4180 plus detection; the export's layout as its files show it |
 //! | [`audio`] | WAV, FLAC, MP3, OGG/Vorbis | through symphonia |
 //! | [`aecg`] | HL7 aECG XML | ANSI/HL7 V3 ECG, R1-2004 |
 //! | [`dicom`] | DICOM 12-lead ECG (and other) waveform objects, `.dcm` | DICOM PS3.3 C.10.9 Waveform module, PS3.5, PS3.10 |
@@ -106,7 +106,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 /// The formats that work, listed in errors about unsupported content.
 pub const SUPPORTED: &str =
     "WFDB (.hea with .dat/.mat signal files, formats 16, 212, 80, 61, 24, 32), \
-MATLAB .mat (level 4 and 5), EDF/EDF+/BDF, CSV/TXT, WAV, FLAC, MP3, OGG/Vorbis, HL7 aECG (.xml), GE MUSE XML (.xml), DICOM ECG waveforms (.dcm), ISHNE Holter (.ecg) and vector ECG PDF (.pdf: GE MUSE, GE CardioSoft, AliveCor Kardia prints)";
+MATLAB .mat (level 4 and 5), EDF/EDF+/BDF, CSV/TXT (Apple Health ECG exports too), WAV, FLAC, MP3, OGG/Vorbis, HL7 aECG (.xml), GE MUSE XML (.xml), DICOM ECG waveforms (.dcm), ISHNE Holter (.ecg) and vector ECG PDF (.pdf: GE MUSE, GE CardioSoft, AliveCor Kardia prints)";
 
 /// Why a file could not be read.
 #[derive(Debug, thiserror::Error)]

@@ -182,6 +182,15 @@ proptest! {
     }
 
     #[test]
+    fn apple_health_exports_never_panic_when_mutated(e in edits(), comma in any::<bool>()) {
+        let mut base = csv::apple::tests::SAMPLE.to_string();
+        if comma {
+            base = base.replace("-145.098", "-145,098");
+        }
+        let _ = csv::read(&mutate(base.into_bytes(), &e), &ReadOptions::default());
+    }
+
+    #[test]
     fn edf_never_panics_when_mutated(e in edits(), bdf in any::<bool>()) {
         let mut bytes = valid_edf();
         if bdf {

@@ -7,6 +7,10 @@
 //! PhysioNet's `'(mV)'` exports), a decimal comma where the delimiter is not a comma, and a time column
 //! (`Time [s]`, `time`, `t`, `Elapsed time`, `time_ms`, `hh:mm:ss.mmm` values, ...) whose step gives the
 //! sampling rate. Without a time column the caller must give the rate.
+//!
+//! The Apple Health ECG export (`Name,`, ..., `Sample Rate,512 hertz`, `Lead,Lead I`, `Unit,µV`, then
+//! one value a line, with a decimal point or a decimal comma) is recognised by its header and read
+//! by its own rules (`csv/apple.rs`).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -15,6 +19,7 @@ use crate::{Channel, Format, FormatError, ReadOptions, Recording, MAX_CHANNELS, 
 
 const F: Format = Format::Csv;
 
+pub(crate) mod apple;
 mod sniff;
 
 use sniff::{
@@ -30,6 +35,9 @@ pub(crate) use sniff::{decode, looks_like_table};
 /// [`FormatError::Invalid`] when there are no numeric rows or the time column does not increase.
 pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Recording, FormatError> {
     let text = decode(bytes);
+    if let Some((fields, offset)) = apple::header(&text) {
+        return apple::read(&text, &fields, offset);
+    }
     let lines: Vec<&str> = content_lines(&text).collect();
     let sample: Vec<&str> = lines.iter().take(100).copied().collect();
     let delimiter = detect_delimiter(&sample);
