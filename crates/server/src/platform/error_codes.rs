@@ -135,4 +135,31 @@ mod tests {
         );
         assert_eq!(code_of("Something new went wrong.").0, UNLISTED);
     }
+
+    #[test]
+    fn the_ecg_document_readers_refusals_get_their_codes() {
+        let options = cardio_formats::ReadOptions::default();
+        let apple = "Name,X\nSample Rate,512 hertz\nLead,Lead I\nUnit,µV\n\n";
+        let cases = [
+            (
+                cardio_formats::read_bytes(b"<RestingECG></RestingECG>", None, &options),
+                "reader_muse_no_rhythm",
+            ),
+            (
+                cardio_formats::read_bytes(&[0; 64], Some("x.dcm"), &options),
+                "reader_dicom_no_prefix",
+            ),
+            (
+                cardio_formats::read_bytes(apple.as_bytes(), Some("ecg.csv"), &options),
+                "reader_apple_no_samples",
+            ),
+        ];
+        for (result, code) in cases {
+            let err = result.unwrap_err();
+            let (outer, params) = code_of(&format!("Cannot read the file: {err}"));
+            assert_eq!(outer, "file_unreadable", "{err}");
+            assert_eq!(params["reason"]["code"], "format_invalid", "{err}");
+            assert_eq!(params["reason"]["params"]["reason"]["code"], code, "{err}");
+        }
+    }
 }
