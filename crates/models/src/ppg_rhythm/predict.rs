@@ -315,7 +315,7 @@ impl Model {
         // With accelerometer channels beside the pulse (a wrist device), the rate is the
         // motion-compensated one over the whole recording; otherwise the pulse intervals'.
         let axes = crate::accel::find_axes(rec);
-        let motion_hr = if axes.is_empty() {
+        let motion_track = if axes.is_empty() {
             None
         } else {
             crate::accel::heart_rate(
@@ -326,9 +326,19 @@ impl Model {
                 crate::accel::STEP_S,
             )
             .ok()
-            .and_then(|w| median(&w.iter().filter_map(|w| w.bpm).collect::<Vec<_>>()))
         };
-        let hr = motion_hr.or_else(|| median(&intervals).map(|m| 60_000.0 / m));
+        // A track that stays on the arm's rhythm gives no rate: unsure, not a guess.
+        let motion_unconfirmed = motion_track
+            .as_ref()
+            .is_some_and(cardio_signal::motion::Track::unconfirmed);
+        let motion_hr = motion_track
+            .as_ref()
+            .and_then(|t| median(&t.windows.iter().filter_map(|w| w.bpm).collect::<Vec<_>>()));
+        let hr = if motion_unconfirmed {
+            None
+        } else {
+            motion_hr.or_else(|| median(&intervals).map(|m| 60_000.0 / m))
+        };
         let td = hrv::time_domain(&intervals).ok();
         let irr = hrv::irregularity(&intervals).ok();
         let quality_score = windows
@@ -409,7 +419,9 @@ impl Model {
         );
         details.insert(
             "heart_rate_source".into(),
-            json!(if motion_hr.is_some() {
+            json!(if motion_unconfirmed {
+                "motion-compensated (accelerometer): unconfirmed, the rate follows the arm's rhythm"
+            } else if motion_hr.is_some() {
                 "motion-compensated (accelerometer)"
             } else {
                 "pulse intervals"
