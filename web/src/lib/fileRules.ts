@@ -2,8 +2,8 @@
 /** The three recording models. */
 export type SignalKind = 'ecg' | 'pcg' | 'ppg';
 
-/** The spec's ECG extensions, then the other formats the server reads (`.hea`: a WFDB header, sent with its signal files). */
-const ECG_EXTENSIONS = ['.pdf', '.dat', '.txt', '.csv', '.ecg', '.edf', '.bdf', '.mat', '.xml', '.hea'];
+/** The spec's ECG extensions, then the other formats the server reads (`.hea`: a WFDB header, sent with its signal files; `.dcm`: a DICOM ECG waveform). */
+const ECG_EXTENSIONS = ['.pdf', '.dat', '.txt', '.csv', '.ecg', '.edf', '.bdf', '.mat', '.xml', '.hea', '.dcm'];
 const AUDIO_EXTENSIONS = ['.wav', '.mp3', '.flac', '.ogg'];
 const PPG_TYPES = ['text/csv', 'application/csv', 'text/plain'];
 const PPG_EXTENSIONS = ['.csv', '.txt'];

@@ -17,6 +17,7 @@ crate::backend_tests!(
     the_models_and_their_validated_figures_are_public,
     the_heart_sound_model_answers_with_its_reasons,
     the_ecg_model_reads_a_wfdb_upload_and_refuses_short_ones,
+    every_ecg_document_a_clinic_brings_is_read_through_the_upload,
     the_ppg_model_measures_a_fingertip_pulse_file,
     a_wrist_device_with_an_accelerometer_gets_the_motion_compensated_rate,
     signals_that_are_not_a_heart_are_refused_by_every_upload,
@@ -54,6 +55,67 @@ pub async fn the_models_and_their_validated_figures_are_public(mut app: TestApp)
         .map(|m| m["modality"].as_str().unwrap())
         .collect();
     assert_eq!(modalities, ["echo", "echo", "echo"]);
+}
+
+/// The ECG documents clinics bring (`ecg_documents`: cart and app PDFs, GE MUSE XML, DICOM, the
+/// Apple Health export with either decimal style, the Kardia EDFs): each is read through the
+/// upload with its leads and analysed; the 5-s CardioSoft print is refused with the model's
+/// sentence (its rhythm model needs 9 s).
+pub async fn every_ecg_document_a_clinic_brings_is_read_through_the_upload(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    // The file, its media type, and the lead the rhythm model reads (lead II where there is one).
+    let cases = [
+        ("kardiamobile-1l-ecg.pdf", Some("application/pdf"), "I"),
+        ("kardiamobile-6l-ecg.pdf", Some("application/pdf"), "II"),
+        ("ge-muse-fictitious.pdf", Some("application/pdf"), "II"),
+        ("ge-muse-example.xml", Some("application/xml"), "II"),
+        ("dicom-waveform-ecg.dcm", Some("application/dicom"), "II"),
+        ("apple-health-ecg-en.csv", Some("text/csv"), "I"),
+        ("apple-health-ecg-pt.csv", Some("text/csv"), "I"),
+        ("kardiamobile-1l-ecg.edf", None, "EKG I"),
+        ("kardiamobile-6l-ecg.edf", None, "EKG I"),
+    ];
+    for (name, media, lead) in cases {
+        let Some(path) = cardio_testkit::dataset_file(&format!("ecg_documents/{name}")) else {
+            return;
+        };
+        let bytes = std::fs::read(&path).unwrap();
+        let response = app
+            .upload("/api/predict/ecg/upload", &[Part::file(name, media, bytes)])
+            .await;
+        assert_eq!(response.status, StatusCode::OK, "{name}: {}", response.text);
+        let body = response.json();
+        assert_eq!(body["model"], "ECG", "{name}");
+        assert_eq!(body["details"]["channel"], lead, "{name}");
+        assert!(
+            body["details"]["duration_s"].as_f64().unwrap() >= 9.9,
+            "{name}: {body}"
+        );
+        assert!(
+            ["normal", "af", "other", "noisy"].contains(&body["label"].as_str().unwrap()),
+            "{name}: {body}"
+        );
+    }
+    let Some(path) = cardio_testkit::dataset_file("ecg_documents/cardiosoft-testmann.pdf") else {
+        return;
+    };
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file(
+                "cardiosoft-testmann.pdf",
+                Some("application/pdf"),
+                std::fs::read(path).unwrap(),
+            )],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        response.detail(),
+        "Recording too short: 5.0 s; at least 9 s is needed."
+    );
+    let list = app.get("/api/analyses?type=ecg").await.json();
+    assert_eq!(list.as_array().unwrap().len(), 9);
 }
 
 /// A real CinC 2016 recording, when the datasets are unpacked.

@@ -27,9 +27,9 @@ pub const NO_FILE: &str = "Please select a file";
 pub const NO_AUDIO_FILE: &str = "Please select an audio file";
 
 /// ECG extensions: the spec's list, then the other formats `cardio-formats` reads (EDF/BDF,
-/// MATLAB, HL7 aECG XML, a WFDB header sent with its signal file).
+/// MATLAB, HL7 aECG or GE MUSE XML, DICOM waveform, a WFDB header sent with its signal file).
 const ECG_EXTENSIONS: &[&str] = &[
-    "pdf", "dat", "txt", "csv", "ecg", "edf", "bdf", "mat", "xml", "hea",
+    "pdf", "dat", "txt", "csv", "ecg", "edf", "bdf", "mat", "xml", "hea", "dcm",
 ];
 const AUDIO_EXTENSIONS: &[&str] = &["wav", "mp3", "flac", "ogg", "oga"];
 const TEXT_EXTENSIONS: &[&str] = &["csv", "txt"];
