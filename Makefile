@@ -13,9 +13,13 @@ export TEST_POSTGRES_URL
 # outside the repo; `make s3-server` installs it).
 S3_VENV ?= $(HOME)/.cache/cardio/s3-venv
 export TEST_S3_SERVER ?= $(S3_VENV)/bin/moto_server
+# The peer readers `cardio convert`'s test reads its output back with (wfdb-python, pyEDFlib, from
+# PyPI, in a venv outside the repo; `make peer-readers` installs them).
+PEER_VENV ?= $(HOME)/.cache/cardio/peer-readers-venv
+export TEST_PEER_PYTHON ?= $(PEER_VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium s3-server test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput golden train-ppg train-pcg clean
+.PHONY: help run build build-web deps-web chromium s3-server peer-readers test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput golden train-ppg train-pcg clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
@@ -50,6 +54,14 @@ $(S3_VENV)/.installed: crates/cli/tests/s3_server/requirements.txt
 	$(S3_VENV)/bin/pip install -q -r crates/cli/tests/s3_server/requirements.txt
 	touch $@
 
+# wfdb-python and pyEDFlib for the convert test (crates/cli/tests/convert.rs), pinned.
+peer-readers: $(PEER_VENV)/.installed
+
+$(PEER_VENV)/.installed: crates/cli/tests/peer_readers/requirements.txt
+	[ -x $(PEER_VENV)/bin/python ] || python3 -m venv $(PEER_VENV)
+	$(PEER_VENV)/bin/pip install -q -r crates/cli/tests/peer_readers/requirements.txt
+	touch $@
+
 ## Build and run -----------------------------------------------------------------------------------
 build-web: deps-web
 	cd web && npm run build
@@ -63,7 +75,7 @@ run: build
 ## Tests -------------------------------------------------------------------------------------------
 test: fmt-check clippy check-layering test-rust test-web check-client e2e
 
-test-rust: s3-server
+test-rust: s3-server peer-readers
 	@echo "API tests on SQLite and on PostgreSQL at: $${TEST_POSTGRES_URL:-none found, SQLite only}"
 	cargo test --workspace
 

@@ -2,6 +2,8 @@
 //!
 //! - `cardio serve [--addr HOST:PORT]` runs the API and the web app.
 //! - `cardio analyze FILE` prints the signal analysis of a recording as JSON.
+//! - `cardio convert IN OUT` writes any recording the readers take as EDF+, WFDB or CSV (by OUT's
+//!   extension).
 //! - `cardio eval signal [--datasets DIR] [--only mitdb,bidmc,ieee,pcg] [--json]` validates the signal
 //!   core on the public datasets and prints the tables.
 //! - `cardio eval clinical`, `cardio train clinical`, `cardio predict clinical FILE.csv`: the clinical
@@ -24,6 +26,7 @@ mod analyze;
 mod backup;
 mod blobs;
 mod clinical;
+mod convert;
 mod datasets;
 mod device;
 mod eval;
@@ -56,6 +59,8 @@ enum Command {
     Serve(ServeArgs),
     /// Analyse a recording (ECG, PPG or PCG) and print beats, heart rate, HRV and quality as JSON.
     Analyze(analyze::AnalyzeArgs),
+    /// Convert a recording to EDF+ (.edf), WFDB (.hea + .dat) or CSV (.csv), by OUT's extension.
+    Convert(convert::ConvertArgs),
     /// Validate against the public datasets and print the tables (`cardio eval signal|clinical`).
     Eval(eval::EvalArgs),
     /// Refit a model's committed parameters from $CARDIO_DATASETS (`cardio train clinical`).
@@ -174,6 +179,13 @@ async fn main() -> anyhow::Result<()> {
         Command::Analyze(args) => {
             if let Err(err) = analyze::run(&args) {
                 eprintln!("cardio analyze: {err:#}");
+                std::process::exit(2);
+            }
+            Ok(())
+        }
+        Command::Convert(args) => {
+            if let Err(err) = convert::run(&args) {
+                eprintln!("cardio convert: {err:#}");
                 std::process::exit(2);
             }
             Ok(())

@@ -29,6 +29,7 @@
 //! - [`wfdb::read_annotations`] reads WFDB annotation files (`.atr`) for evaluation tooling;
 //! - [`mat::read_matrices`] / [`mat::find_matrix`] give the raw numeric matrices of a MATLAB file;
 //! - [`muse::read_document`] and [`dicom::read_document`] give the median beats beside the rhythm.
+//! - [`write::write_path`] writes a recording as EDF+, a WFDB record or CSV (by the extension).
 //!
 //! ```
 //! use cardio_formats::{read_bytes, Format, ReadOptions};
@@ -60,6 +61,7 @@ pub mod mat;
 pub mod muse;
 pub mod pdf;
 pub mod wfdb;
+pub mod write;
 
 #[cfg(test)]
 mod proptests;
@@ -146,6 +148,15 @@ pub enum FormatError {
         /// as an error source it was printed twice by error chains (`cardio predict` on a missing
         /// file said "No such file or directory" twice).
         reason: std::io::Error,
+    },
+    /// A recording could not be written (see [`write`]): its content does not fit the output
+    /// format, or the file could not be created.
+    #[error("cannot write {path}: {reason}")]
+    CannotWrite {
+        /// The output file (or the format, when no file is involved).
+        path: String,
+        /// Why, in words.
+        reason: String,
     },
 }
 

@@ -93,6 +93,25 @@ pub fn s3_server() -> Option<PathBuf> {
     }
 }
 
+/// The Python of the venv holding the peer readers (wfdb-python, pyEDFlib) that the convert test
+/// reads its output back with (`$TEST_PEER_PYTHON`, set by the Makefile to the venv `make
+/// peer-readers` installs), or see [`missing`].
+///
+/// # Panics
+/// Under CI when it is not set or not a file.
+pub fn peer_python() -> Option<PathBuf> {
+    match std::env::var_os("TEST_PEER_PYTHON").map(PathBuf::from) {
+        Some(path) if path.is_file() => Some(path),
+        Some(path) => missing(&format!(
+            "TEST_PEER_PYTHON names {}, which is not a file (make peer-readers installs it)",
+            path.display()
+        )),
+        None => missing(
+            "TEST_PEER_PYTHON is not set (make peer-readers installs wfdb-python and pyEDFlib)",
+        ),
+    }
+}
+
 /// The PostgreSQL server the API tests make their throwaway databases on
 /// (`$TEST_POSTGRES_URL`), or see [`missing`].
 ///
