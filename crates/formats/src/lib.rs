@@ -149,7 +149,7 @@ pub enum FormatError {
         /// file said "No such file or directory" twice).
         reason: std::io::Error,
     },
-    /// A recording could not be written (see [`write`]): its content does not fit the output
+    /// A recording could not be written (see [`mod@write`]): its content does not fit the output
     /// format, or the file could not be created.
     #[error("cannot write {path}: {reason}")]
     CannotWrite {
