@@ -27,6 +27,28 @@ pub struct Ci {
     pub n: usize,
 }
 
+/// How specificity against all non-AF rhythms varies from patient to patient, and what a new
+/// cohort of patients may give: the CI of [`Ci`] is that of the pooled figure for patients drawn
+/// like these, not the range a new group of patients falls in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatientSpread {
+    /// Patients with non-AF segments.
+    pub patients: usize,
+    /// Mean of the per-patient specificities (each patient weighs the same).
+    pub mean_over_patients: f64,
+    /// The lowest per-patient specificity, and that patient's non-AF segments.
+    pub lowest: f64,
+    /// Non-AF segments of the patient with the lowest specificity.
+    pub lowest_segments: usize,
+    /// Patients whose specificity is under 0.90.
+    pub patients_under_90: usize,
+    /// 95 % prediction interval of the pooled specificity of a new cohort of as many patients
+    /// (two-stage bootstrap: the patients resampled, then a cohort drawn from the resample), low.
+    pub cohort_low: f64,
+    /// Its high end.
+    pub cohort_high: f64,
+}
+
 /// What the segments of one true rhythm were called.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Calls {
@@ -67,6 +89,8 @@ pub struct PathFigures {
     pub auroc: f64,
     /// Calls per true rhythm.
     pub calls: Vec<Calls>,
+    /// Specificity against all non-AF rhythms, patient by patient.
+    pub specificity_spread: PatientSpread,
 }
 
 /// Per patient: `[AF called AF, AF, non-AF not called AF, non-AF, sinus not called AF, sinus]`.
@@ -109,6 +133,48 @@ fn ci(per: &[Tally], hit: usize, of: usize, seed: u64) -> Ci {
         high: percentile_nearest(&draws, 0.975),
         hits: total[hit],
         n: total[of],
+    }
+}
+
+/// The spread of specificity against all non-AF rhythms over the patients of `per`.
+fn spread(per: &[Tally], seed: u64) -> PatientSpread {
+    let with: Vec<&Tally> = per.iter().filter(|t| t[3] > 0).collect();
+    let rates: Vec<f64> = with.iter().map(|t| proportion(t[2], t[3])).collect();
+    let (lowest, lowest_segments) = with
+        .iter()
+        .zip(&rates)
+        .min_by(|a, b| a.1.total_cmp(b.1))
+        .map_or((f64::NAN, 0), |(t, r)| (*r, t[3]));
+    let mut rng = SplitMix64::new(seed);
+    let mut draws = Vec::with_capacity(BOOTSTRAP);
+    let k = with.len();
+    if k > 0 {
+        let mut population: Vec<&Tally> = Vec::with_capacity(k);
+        for _ in 0..BOOTSTRAP {
+            population.clear();
+            population.extend((0..k).map(|_| with[draw(&mut rng, k)]));
+            let (mut h, mut n) = (0, 0);
+            for _ in 0..k {
+                let t = population[draw(&mut rng, k)];
+                h += t[2];
+                n += t[3];
+            }
+            draws.push(proportion(h, n));
+        }
+    }
+    draws.sort_unstable_by(f64::total_cmp);
+    PatientSpread {
+        patients: k,
+        mean_over_patients: if k == 0 {
+            f64::NAN
+        } else {
+            rates.iter().sum::<f64>() / k as f64
+        },
+        lowest,
+        lowest_segments,
+        patients_under_90: rates.iter().filter(|&&r| r < 0.9).count(),
+        cohort_low: percentile_nearest(&draws, 0.025),
+        cohort_high: percentile_nearest(&draws, 0.975),
     }
 }
 
@@ -194,5 +260,31 @@ pub fn figures(
         six_rhythm_accuracy: proportion(right, usable),
         auroc: auroc(&scores, &truth).unwrap_or(f64::NAN),
         calls,
+        specificity_spread: spread(&per, seed ^ 6),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_spread_weighs_each_patient_the_same_and_finds_the_worst() {
+        // Specificity 99/100, 9/10 and 20/40; a patient with AF segments only is left out.
+        let per: Vec<Tally> = vec![
+            [0, 0, 99, 100, 0, 0],
+            [0, 0, 9, 10, 0, 0],
+            [0, 0, 20, 40, 0, 0],
+            [5, 5, 0, 0, 0, 0],
+        ];
+        let s = spread(&per, 7);
+        assert_eq!(s.patients, 3);
+        assert!((s.mean_over_patients - (0.99 + 0.9 + 0.5) / 3.0).abs() < 1e-12);
+        assert_eq!((s.lowest, s.lowest_segments), (0.5, 40));
+        assert_eq!(s.patients_under_90, 1);
+        // A new cohort can be all the worst patient or all the best.
+        assert!(s.cohort_low >= 0.5 && s.cohort_low < 128.0 / 150.0);
+        assert!(s.cohort_high <= 0.99 && s.cohort_high > 128.0 / 150.0);
+        assert!(s.cohort_low < s.cohort_high);
     }
 }

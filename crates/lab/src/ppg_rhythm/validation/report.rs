@@ -110,6 +110,23 @@ fn path_tables(f: &mut fmt::Formatter<'_>, name: &str, p: &PathFigures) -> fmt::
         "| AF specificity, sinus rhythm | {} |",
         ci(&p.sinus_specificity)
     )?;
+    let s = &p.specificity_spread;
+    writeln!(
+        f,
+        "| AF specificity, all non-AF, patient by patient | mean over {} patients {}, lowest {} (of {} segments), {} patients under 90 |",
+        s.patients,
+        pct(s.mean_over_patients),
+        pct(s.lowest),
+        s.lowest_segments,
+        s.patients_under_90
+    )?;
+    writeln!(
+        f,
+        "| AF specificity, all non-AF, a new cohort of {} patients (95 % prediction interval) | {}–{} |",
+        s.patients,
+        pct(s.cohort_low),
+        pct(s.cohort_high)
+    )?;
     writeln!(
         f,
         "| AF sensitivity / specificity among segments judged | {} / {} |",
