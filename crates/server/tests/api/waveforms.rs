@@ -19,6 +19,7 @@ crate::backend_tests!(
     heart_sounds_come_back_at_2_khz_with_s1_and_s2,
     another_users_clinical_or_malformed_requests_are_refused,
     simultaneous_audited_reads_of_one_analysis_all_succeed,
+    a_printed_12_lead_comes_back_with_each_leads_span,
 );
 
 /// 29.8 s at 250 Hz (no beat cut by the end), two leads in microvolts: lead II spikes of 1000 µV every 0.8 s from 0.4 s.
@@ -339,4 +340,56 @@ pub async fn simultaneous_audited_reads_of_one_analysis_all_succeed(mut app: Tes
         .filter(|a| a.starts_with("read analysis"))
         .count();
     assert_eq!(reads, 16);
+}
+
+/// A 12-lead print (GE MUSE PDF: 3 rows of four 2.5-s pieces and three 10-s rhythm strips) comes
+/// back with every lead it shows; a lead printed for 2.5 s holds values only there and nulls
+/// (not zeros, not an error) elsewhere, so the viewer draws it where the page drew it.
+pub async fn a_printed_12_lead_comes_back_with_each_leads_span(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let Some(path) = cardio_testkit::dataset_file("ecg_documents/ge-muse-fictitious.pdf") else {
+        return;
+    };
+    let id = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[Part::file(
+            "muse.pdf",
+            Some("application/pdf"),
+            std::fs::read(path).unwrap(),
+        )],
+    )
+    .await;
+    let response = app
+        .get(&format!(
+            "/api/analyses/{id}/waveform?start_s=0&duration_s=10"
+        ))
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let w = response.json();
+    let channels = w["channels"].as_array().unwrap();
+    let names: Vec<&str> = channels
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["I", "II", "III", "aVR", "aVL", "aVF", "V1", "V2", "V3", "V4", "V5", "V6"]
+    );
+    let rate = w["sampling_rate_hz"].as_f64().unwrap();
+    let span = |name: &str| {
+        let c = channels.iter().find(|c| c["name"] == name).unwrap();
+        let samples = c["samples"].as_array().unwrap();
+        let first = samples.iter().position(|v| !v.is_null()).unwrap();
+        let last = samples.iter().rposition(|v| !v.is_null()).unwrap();
+        (first as f64 / rate, (last + 1) as f64 / rate)
+    };
+    let (a, b) = span("aVR");
+    assert!(
+        (a - 2.5).abs() < 0.05 && (b - 5.0).abs() < 0.05,
+        "aVR {a}-{b}"
+    );
+    let (a, b) = span("II");
+    assert!(a < 0.05 && b > 9.9, "II {a}-{b}");
 }
