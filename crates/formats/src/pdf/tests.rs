@@ -496,3 +496,110 @@ proptest::proptest! {
         let _ = super::content::interpret(&bytes, &super::content::Resources::default(), super::content::IDENTITY, &mut budget, &limits);
     }
 }
+
+/// `content` with every trace polyline written as one `m ... l S` segment per pair of vertices
+/// (as some carts draw), and, with `without_text`, no paper speed or gain printed.
+fn as_segments(content: &str, without_text: bool) -> String {
+    content
+        .lines()
+        .filter(|line| !(without_text && line.contains("mm/mV")))
+        .map(|line| {
+            let Some(trace) = line.strip_prefix("0 0 0.2 RG 0.6 w ") else {
+                return line.to_owned();
+            };
+            let numbers: Vec<&str> = trace
+                .split_whitespace()
+                .filter(|t| !matches!(*t, "m" | "l" | "S"))
+                .collect();
+            let points: Vec<(&str, &str)> = numbers.chunks(2).map(|p| (p[0], p[1])).collect();
+            let mut out = String::from("0 0 0.2 RG 0.6 w ");
+            for pair in points.windows(2) {
+                let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+                let _ = std::fmt::Write::write_fmt(
+                    &mut out,
+                    format_args!("{x0} {y0} m {x1} {y1} l S "),
+                );
+            }
+            out
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_trace_drawn_as_separate_segments_and_a_page_without_printed_speed_read_back() {
+    let Some(signals) = mitdb_100() else { return };
+    let n = 3600;
+    let content = ecg_page(
+        &[("II", &signals[0][..n]), ("V5", &signals[1][..n])],
+        360.0,
+        25.0,
+        "1 0.84 0.87",
+        0.2,
+    );
+    for without_text in [false, true] {
+        let bytes = pdf_with(&as_segments(&content, without_text), 0);
+        let rec = read_bytes(&bytes, Some("x.pdf"), &ReadOptions::default()).unwrap();
+        for (k, lead) in ["II", "V5"].iter().enumerate() {
+            let truth = &signals[k][..n];
+            let ours = at_times(&rec, lead, (0..n).map(|i| i as f64 / 360.0));
+            let (r, rms) = compare(&ours, truth, false);
+            eprintln!(
+                "segments, without text {without_text}: {lead} r = {r:.6}, RMS = {rms:.4} mV"
+            );
+            assert!(r >= 0.999, "{lead} without text {without_text}: r = {r}");
+            assert!(
+                rms <= 0.010,
+                "{lead} without text {without_text}: RMS {rms}"
+            );
+        }
+    }
+}
+
+/// `content` drawn in a coordinate system `scale` times smaller, put back by a `cm` matrix (as
+/// carts that draw in tenths of a millimetre do): every coordinate, width and font size divided.
+fn in_scaled_units(content: &str, scale: f64) -> String {
+    let mut out = format!("q {scale} 0 0 {scale} 0 0 cm\n");
+    for line in content.lines() {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let mut written: Vec<String> = tokens.iter().map(|t| (*t).to_owned()).collect();
+        for (i, t) in tokens.iter().enumerate() {
+            let operands = match *t {
+                "m" | "l" | "Td" => 2,
+                "w" | "Tf" => 1,
+                _ => 0,
+            };
+            let first = if *t == "Tf" { i - 1 } else { i - operands };
+            for slot in written.iter_mut().take(i).skip(first) {
+                if let Ok(v) = slot.parse::<f64>() {
+                    *slot = format!("{:.5}", v / scale);
+                }
+            }
+        }
+        out += &written.join(" ");
+        out.push('\n');
+    }
+    out + "Q\n"
+}
+
+#[test]
+fn a_page_drawn_in_scaled_units_reads_back() {
+    let Some(signals) = mitdb_100() else { return };
+    let n = 3600;
+    let content = ecg_page(
+        &[("II", &signals[0][..n]), ("V5", &signals[1][..n])],
+        360.0,
+        25.0,
+        "0.9 0.9 0.9",
+        0.3,
+    );
+    let bytes = pdf_with(&in_scaled_units(&content, 0.1), 0);
+    let rec = read_bytes(&bytes, Some("x.pdf"), &ReadOptions::default()).unwrap();
+    for (k, lead) in ["II", "V5"].iter().enumerate() {
+        let truth = &signals[k][..n];
+        let ours = at_times(&rec, lead, (0..n).map(|i| i as f64 / 360.0));
+        let (r, rms) = compare(&ours, truth, false);
+        assert!(r >= 0.999, "{lead}: r = {r}");
+        assert!(rms <= 0.010, "{lead}: RMS {rms}");
+    }
+}
