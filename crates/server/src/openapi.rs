@@ -54,6 +54,7 @@ use crate::{
         audit::AuditEntry, crate::platform::audit::Action, dashboard::Dashboard,
         predict::ClinicalPredictRequest, predict::RecordingUpload,
         analyses::store::PredictionResult, analyses::store::Analysis, analyses::store::Modality, analyses::store::StoredFile,
+        analyses::store::DeviceInterpretation, analyses::store::DeviceMeasurement,
         waveforms::WaveformView, waveforms::WaveformChannelView,
         reviews::store::Review, reviews::routes::ReviewForm, report_pdf::PdfFile, export_zip::ZipFile, notifications::NotificationFeed, notifications::Notification, notifications::NotificationKind, sharing::store::Share, sharing::store::ShareStatus, sharing::routes::ShareState, sharing::routes::ShareForm, sharing::store::Invitation, sharing::store::SharedResult, reviews::store::Agreement,
         reports::ReportSummary, reports::ByModality, reports::MonthVolume,

@@ -27,6 +27,7 @@ export type ModelSummary = components['schemas']['ModelSummary'];
 export type ModelMetric = components['schemas']['Metric'];
 export type PredictionResult = components['schemas']['PredictionResult'];
 export type AdviceItem = components['schemas']['AdviceItem'];
+export type DeviceInterpretation = components['schemas']['DeviceInterpretation'];
 export type Analysis = components['schemas']['Analysis'];
 export type CombinedResult = components['schemas']['CombinedResult'];
 export type ModalityResult = components['schemas']['ModalityResult'];

@@ -35,6 +35,7 @@ crate::backend_tests!(
     a_wfdb_header_with_its_signal_file_is_read_as_one_record,
     the_dashboard_counts_todays_tests_and_those_needing_review,
     inference_runs_off_the_async_executor,
+    an_ecg_devices_own_interpretation_is_returned_and_stored_beside_the_result,
 );
 
 /// Answers with what it read: rate, sample count and channel names.
@@ -952,4 +953,86 @@ pub async fn inference_runs_off_the_async_executor(mut app: TestApp) {
     assert_eq!(me.status, StatusCode::OK, "{}", me.text);
     assert_eq!(upload.status, StatusCode::OK, "{}", upload.text);
     assert_eq!(upload.json()["prediction"], "Echo");
+}
+
+/// Issue 38: the interpretation an ECG file carries from its own device (the GE MUSE example's
+/// 12SL statements and measurements) comes back apart from Cardio's result, as the device wrote
+/// it, and is stored with the analysis; it changes nothing of Cardio's own answer. A plain CSV
+/// has none.
+pub async fn an_ecg_devices_own_interpretation_is_returned_and_stored_beside_the_result(
+    mut app: TestApp,
+) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+
+    let csv = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file("ecg.csv", Some("text/csv"), csv_recording(10.0))],
+        )
+        .await;
+    assert_eq!(csv.status, StatusCode::OK, "{}", csv.text);
+    let csv = csv.json();
+    assert!(csv.get("device_interpretation").is_none(), "{csv}");
+    let stored = app
+        .get(&format!(
+            "/api/analyses/{}",
+            csv["analysis_id"].as_str().unwrap()
+        ))
+        .await
+        .json();
+    assert!(
+        stored["result"].get("device_interpretation").is_none(),
+        "{stored}"
+    );
+
+    let Some(path) = cardio_testkit::dataset_file("ecg_documents/ge-muse-example.xml") else {
+        return;
+    };
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file(
+                "ge-muse-example.xml",
+                Some("application/xml"),
+                std::fs::read(path).unwrap(),
+            )],
+        )
+        .await;
+
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let body = response.json();
+    let measurement = |key: &str, label: &str, value: f64, unit: &str| json!({"key": key, "label": label, "value": value, "unit": unit});
+    let expected = json!({
+        "source": "GE MUSE 9.0.10.18530, 12SL 239",
+        "statements": [
+            "Sinus bradycardia with sinus arrhythmia with 1st degree A-V block",
+            "Otherwise normal ECG",
+        ],
+        "measurements": [
+            measurement("heart_rate_bpm", "VentricularRate", 56.0, "bpm"),
+            measurement("atrial_rate_bpm", "AtrialRate", 56.0, "bpm"),
+            measurement("pr_ms", "PRInterval", 330.0, "ms"),
+            measurement("qrs_ms", "QRSDuration", 94.0, "ms"),
+            measurement("qt_ms", "QTInterval", 434.0, "ms"),
+            measurement("qtc_ms", "QTCorrected", 418.0, "ms"),
+            measurement("p_axis_deg", "PAxis", 6.0, "°"),
+            measurement("qrs_axis_deg", "RAxis", -22.0, "°"),
+            measurement("t_axis_deg", "TAxis", 2.0, "°"),
+        ],
+    });
+    assert_eq!(body["device_interpretation"], expected);
+    // Cardio's own answer is the model's, untouched, and its details hold none of the device's
+    // words (they are not ours to translate).
+    assert_eq!(body["label"], "normal");
+    assert_eq!(body["prediction"], "Echo");
+    assert_eq!(body["recommendations"], json!(["Nothing to do."]));
+    let details = body["details"].to_string();
+    assert!(!details.contains("Sinus bradycardia"), "{details}");
+    assert!(!details.contains("device_interpretation"), "{details}");
+
+    let id = body["analysis_id"].as_str().unwrap();
+    let stored = app.get(&format!("/api/analyses/{id}")).await;
+    assert_eq!(stored.status, StatusCode::OK);
+    assert_eq!(stored.json()["result"]["device_interpretation"], expected);
 }

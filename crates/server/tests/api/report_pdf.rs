@@ -20,6 +20,7 @@ crate::backend_tests!(
     a_screening_report_has_the_combined_result_its_rule_and_the_strips,
     only_the_owner_downloads_a_report,
     a_recording_that_cannot_be_read_again_still_gets_its_text,
+    the_ecg_devices_own_interpretation_has_its_section_in_the_users_language,
 );
 
 /// The PDF's text with runs of whitespace made single spaces.
@@ -408,4 +409,63 @@ pub async fn a_recording_that_cannot_be_read_again_still_gets_its_text(mut app: 
         assert!(text.contains(expected), "{expected:?} not in {text}");
     }
     assert!(!text.contains("ECG, lead"), "{text}");
+}
+
+/// Issue 38: an ECG file that carries its device's interpretation (the GE MUSE example) gets a
+/// section of its own, in the user's language, with the device's statements as it wrote them
+/// and its measurements under translated names; a file without one gets no such section.
+pub async fn the_ecg_devices_own_interpretation_has_its_section_in_the_users_language(
+    mut app: TestApp,
+) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let plain = ecg_for_new_patient(&mut app).await;
+    let text = pdf_text(&app.get(&format!("/api/analyses/{plain}/report.pdf")).await);
+    assert!(!text.contains("Device interpretation"), "{text}");
+    let Some(path) = cardio_testkit::dataset_file("ecg_documents/ge-muse-example.xml") else {
+        return;
+    };
+    let muse = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[Part::file(
+            "ge-muse-example.xml",
+            Some("application/xml"),
+            std::fs::read(path).unwrap(),
+        )],
+    )
+    .await;
+    let report = format!(
+        "/api/analyses/{}/report.pdf",
+        muse["analysis_id"].as_str().unwrap()
+    );
+
+    let text = pdf_text(&app.get(&report).await);
+
+    for expected in [
+        "Finding Echo",
+        "Device interpretation (unconfirmed)",
+        "Source GE MUSE 9.0.10.18530, 12SL 239",
+        "Sinus bradycardia with sinus arrhythmia with 1st degree A-V block",
+        "Otherwise normal ECG",
+        "Heart rate 56 bpm",
+        "PR interval 330 ms",
+        "QRS duration 94 ms",
+        "QTc 418 ms",
+        "QRS axis -22°",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+
+    app.set_language("es").await;
+    let text = pdf_text(&app.get(&report).await);
+    for expected in [
+        "Interpretación del dispositivo (sin confirmar)",
+        "Origen GE MUSE 9.0.10.18530, 12SL 239",
+        "Sinus bradycardia with sinus arrhythmia with 1st degree A-V block",
+        "Intervalo PR 330 ms",
+        "Eje QRS -22°",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
 }

@@ -715,7 +715,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Predicts the heart rhythm from an ECG file (normal, atrial fibrillation, other, too noisy). */
+        /**
+         * Predicts the heart rhythm from an ECG file (normal, atrial fibrillation, other, too noisy).
+         *     When the file carries the recording device's own interpretation (GE MUSE XML, a cart's or an
+         *     app's PDF, DICOM, Apple Health), it is returned apart as `device_interpretation`: the device's
+         *     statements in its own words and its measurements, unconfirmed and never used by the model.
+         */
         post: operations["predict_ecg"];
         delete?: never;
         options?: never;
@@ -1572,6 +1577,36 @@ export interface components {
             /** @description When an administrator last changed them (RFC 3339), null if never. */
             updated_at?: string | null;
         };
+        /**
+         * @description The recording device's own interpretation of an ECG, as the document gave it (GE 12SL
+         *     statements, a Kardia determination, a cart's printed measurements).
+         */
+        DeviceInterpretation: {
+            /** @description The measurements the device printed or stored. */
+            measurements: components["schemas"]["DeviceMeasurement"][];
+            /** @description Who made it, as the document says (e.g. "GE MUSE 9.0.10, 12SL 241"). */
+            source: string;
+            /** @description The statements in the document's order and words, never translated. */
+            statements: string[];
+        };
+        /** @description One measurement of a [`DeviceInterpretation`]. */
+        DeviceMeasurement: {
+            /**
+             * @description `heart_rate_bpm`, `atrial_rate_bpm`, `pr_ms`, `qrs_ms`, `qt_ms`, `qtc_ms`, `p_ms`, `rr_ms`,
+             *     `pp_ms`, `p_axis_deg`, `qrs_axis_deg` or `t_axis_deg`; the document's own label when it is
+             *     none of them.
+             */
+            key: string;
+            /** @description The document's own label (e.g. "QT/QTc", "PQ"). */
+            label: string;
+            /** @description Its unit as printed ("ms", "bpm", "°", "/min"). */
+            unit: string;
+            /**
+             * Format: double
+             * @description The value.
+             */
+            value: number;
+        };
         /** @description The multipart form a device pushes, for the OpenAPI document. */
         DevicePush: {
             /**
@@ -2172,6 +2207,7 @@ export interface components {
             details: {
                 [key: string]: unknown;
             };
+            device_interpretation?: null | components["schemas"]["DeviceInterpretation"];
             /** @description Machine code of the class (e.g. `af`, `abnormal`, `disease`). */
             label: string;
             /** @description `Clinical`, `ECG`, `PCG` or `PPG`. */

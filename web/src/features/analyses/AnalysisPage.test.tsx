@@ -85,6 +85,51 @@ describe('Analysis page', () => {
     expect(await screen.findByRole('img', { name: 'ECG waveform, 0:19.7 – 0:30.0 of 0:30.0' })).toBeInTheDocument();
   });
 
+  it("shows the ECG device's own interpretation beside the result, apart from Cardio's finding", async () => {
+    const result = analysis().result;
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/analyses/a-1': () =>
+        json(
+          200,
+          analysis({
+            result: {
+              ...result,
+              device_interpretation: {
+                source: 'GE MUSE 9.0.9.18167, 12SL 241',
+                statements: ['Sinus bradycardia with sinus arrhythmia with 1st degree A-V block'],
+                measurements: [{ key: 'qt_ms', label: 'QTInterval', value: 434, unit: 'ms' }],
+              },
+            },
+          }),
+        ),
+      'GET /api/analyses/a-1/waveform': (request) => json(200, waveform(request, TWELVE)),
+    });
+    renderApp('/analyses/a-1');
+    const device = await screen.findByRole('region', { name: 'Device interpretation (unconfirmed)' });
+    expect(device).toHaveClass('card');
+    expect(within(device).getByText('GE MUSE 9.0.9.18167, 12SL 241')).toBeInTheDocument();
+    expect(
+      within(device).getByText('Sinus bradycardia with sinus arrhythmia with 1st degree A-V block'),
+    ).toBeInTheDocument();
+    expect(within(device).getByRole('rowheader', { name: 'QT' }).nextSibling).toHaveTextContent('434 ms');
+    // Cardio's own result is unchanged and holds none of the device's words.
+    const cardio = screen.getByRole('heading', { name: 'Result' }).closest('.card') as HTMLElement;
+    expect(within(cardio).getByText('Atrial fibrillation suspected')).toBeInTheDocument();
+    expect(within(cardio).queryByText(/Sinus bradycardia/)).not.toBeInTheDocument();
+  });
+
+  it('shows no device interpretation for a file that carried none', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/analyses/a-1': () => json(200, analysis()),
+      'GET /api/analyses/a-1/waveform': (request) => json(200, waveform(request, TWELVE)),
+    });
+    renderApp('/analyses/a-1');
+    expect(await screen.findByRole('heading', { name: 'Result' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Device interpretation (unconfirmed)' })).not.toBeInTheDocument();
+  });
+
   it('says why no beats are marked and offers no layout choice for one lead', async () => {
     mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),

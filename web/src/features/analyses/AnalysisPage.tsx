@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { paths, patientPath } from '../../app/paths';
 import { PageHeader } from '../../components/PageHeader';
+import { DeviceInterpretationPanel } from '../../components/DeviceInterpretationPanel';
 import { PredictionResultView } from '../../components/PredictionResultView';
 import { ReviewPanel } from '../../components/review/ReviewPanel';
 import { Spinner } from '../../components/Spinner';
@@ -43,6 +44,7 @@ export function AnalysisPage() {
 
   const a = analysis.data;
   const type = modelName(a.modality);
+  const device = a.result.device_interpretation;
   const actions = (
     <>
       <a
@@ -94,9 +96,12 @@ export function AnalysisPage() {
           <AnalysisWaveform analysisId={a.id} kind={a.modality} load={fetchWaveformWindow} />
         </div>
       ) : null}
-      <div className="card">
-        <h2 className="section__title">{t('analysisPage.result')}</h2>
-        <PredictionResultView result={a.result} />
+      <div className={device ? 'analysis-results analysis-results--with-device' : 'analysis-results'}>
+        <div className="card">
+          <h2 className="section__title">{t('analysisPage.result')}</h2>
+          <PredictionResultView result={a.result} />
+        </div>
+        <DeviceInterpretationPanel device={device} className="card device-interpretation" />
       </div>
       <div className="card">
         <AnalysisReview id={a.id} />

@@ -7,6 +7,7 @@ import { ApiError, type Analysis, type ClinicalRecord, type CombinedResult, type
 import { predictClinical, predictUpload } from '../../api/predict';
 import { queryKeys } from '../../api/queryKeys';
 import { analysisPath, paths, screeningPath } from '../../app/paths';
+import { DeviceInterpretationPanel } from '../../components/DeviceInterpretationPanel';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { FilePicker } from '../../components/FilePicker';
 import { PredictionResultView } from '../../components/PredictionResultView';
@@ -286,7 +287,12 @@ function EcgResult({ screeningId, combined }: { screeningId: string; combined: C
   const analysis = analyses.data?.find((a) => a.id === ecgId);
   let body;
   if (analysis)
-    body = <PredictionResultView result={analysis.result} details={false} loadWaveform={fetchWaveformWindow} />;
+    body = (
+      <>
+        <PredictionResultView result={analysis.result} details={false} loadWaveform={fetchWaveformWindow} />
+        <DeviceInterpretationPanel device={analysis.result.device_interpretation} headingLevel={3} />
+      </>
+    );
   else if (analyses.isPending) body = <Spinner label={t('app.loading')} />;
   else body = <p className="muted">{t('combined.ecgUnavailable')}</p>;
   return (

@@ -79,10 +79,37 @@ describe('The ECG step of a completed screening', () => {
     expect(within(ecg).getByRole('link', { name: 'Open the ECG analysis' })).toHaveAttribute('href', '/analyses/a-3');
     // The full details are on the analysis page, not repeated here.
     expect(within(ecg).queryByText('Additional Details')).not.toBeInTheDocument();
+    // A CSV carries no device interpretation: none is shown.
+    expect(within(ecg).queryByRole('region', { name: 'Device interpretation (unconfirmed)' })).not.toBeInTheDocument();
 
     const table = screen.getByRole('table', { name: 'Each modality of the screening' });
     expect(ecg.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(within(table).getByRole('link', { name: 'View result (ECG)' })).toHaveAttribute('href', '/analyses/a-3');
+  });
+
+  it("shows the ECG device's own interpretation under Cardio's result", async () => {
+    const muse = makeAnalysis(
+      {},
+      {
+        ...NORMAL_ECG.result,
+        device_interpretation: {
+          source: 'GE MUSE 9.0.9.18167, 12SL 241',
+          statements: ['Sinus bradycardia with sinus arrhythmia with 1st degree A-V block'],
+          measurements: [{ key: 'pr_ms', label: 'PRInterval', value: 330, unit: 'ms' }],
+        },
+      },
+    );
+    server({ combined: combined({}), analyses: [muse] });
+    renderApp('/sensor-ecg?screening=s-1');
+
+    const ecg = await screen.findByRole('region', { name: 'ECG result' });
+    const device = await within(ecg).findByRole('region', { name: 'Device interpretation (unconfirmed)' });
+    expect(within(device).getByRole('heading', { level: 3 })).toHaveTextContent('Device interpretation (unconfirmed)');
+    expect(
+      within(device).getByText('Sinus bradycardia with sinus arrhythmia with 1st degree A-V block'),
+    ).toBeInTheDocument();
+    expect(within(device).getByRole('rowheader', { name: 'PR interval' }).nextSibling).toHaveTextContent('330 ms');
+    expect(within(ecg).getAllByText('Normal sinus rhythm').length).toBeGreaterThan(0);
   });
 
   it('an abnormal ECG never carries success styling', async () => {

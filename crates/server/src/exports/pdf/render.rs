@@ -14,7 +14,9 @@ use crate::{
     platform::db::{ms_to_rfc3339, now_ms},
     platform::error::ApiError,
     recordings::stored::Recordings,
-    records::analyses::{store::AdviceItem, store::Analysis, store::Modality},
+    records::analyses::{
+        store::AdviceItem, store::Analysis, store::DeviceInterpretation, store::Modality,
+    },
     records::clinical::store::{ClinicalRecord, Sex},
     records::combine::{self, CombinedResult, ModalityStatus},
     records::patients::{fields::Gender, Patient},
@@ -404,6 +406,9 @@ pub(super) fn write_analysis(
         }
         None => {}
     }
+    if let Some(device) = &r.device_interpretation {
+        write_device_interpretation(out, s, device);
+    }
     let recommendations = advice_lines(s, &r.advice, &r.recommendations);
     if !recommendations.is_empty() {
         out.subheading(s.recommendations, 5.0);
@@ -415,6 +420,59 @@ pub(super) fn write_analysis(
         out.subheading(s.review, 5.0);
         for line in review_lines(s, a.review.as_ref()) {
             out.paragraph(&line, MARGIN, 9.0, Face::Regular, &ink());
+        }
+    }
+}
+
+/// A device measurement's name in the report's language (the device's own label for a key
+/// outside `cardio_formats::DEVICE_MEASUREMENT_KEYS`).
+pub(super) fn device_measurement_name<'a>(s: &Strings, key: &str, label: &'a str) -> &'a str {
+    cardio_formats::DEVICE_MEASUREMENT_KEYS
+        .iter()
+        .position(|k| *k == key)
+        .and_then(|i| s.device_measurement_names.get(i).copied())
+        .unwrap_or(label)
+}
+
+/// A device measurement as printed: whole numbers without decimals, others with one, the unit
+/// after a space (a degree sign right after the number).
+pub(super) fn device_measurement_value(value: f64, unit: &str) -> String {
+    let number = if value.fract() == 0.0 {
+        format!("{value:.0}")
+    } else {
+        format!("{value:.1}")
+    };
+    match unit {
+        "" => number,
+        "°" => format!("{number}°"),
+        _ => format!("{number} {unit}"),
+    }
+}
+
+/// The recording device's own interpretation, apart from Cardio's result: its source, its
+/// statements in its own words (never translated) and its measurements under translated names.
+pub(super) fn write_device_interpretation(
+    out: &mut Writer,
+    s: &Strings,
+    device: &DeviceInterpretation,
+) {
+    out.subheading(s.device_interpretation, 15.0);
+    out.paragraph(s.device_note, MARGIN, 8.0, Face::Regular, &muted());
+    out.field(s.device_source, &device.source, LABEL_W);
+    if !device.statements.is_empty() {
+        out.field(s.device_statements, "", LABEL_W);
+        for statement in &device.statements {
+            out.bullet(statement);
+        }
+    }
+    if !device.measurements.is_empty() {
+        out.field(s.device_measurements, "", LABEL_W);
+        for m in &device.measurements {
+            out.field(
+                device_measurement_name(s, &m.key, &m.label),
+                &device_measurement_value(m.value, &m.unit),
+                LABEL_W,
+            );
         }
     }
 }
@@ -574,6 +632,26 @@ mod tests {
                 "Signal quality: 0.93 (usable)",
             ]
         );
+    }
+
+    #[test]
+    fn device_measurements_get_translated_names_and_their_units() {
+        let es = strings::of(Language::Es);
+        assert_eq!(
+            device_measurement_name(es, "qrs_ms", "QRSDuration"),
+            "Duración del QRS"
+        );
+        assert_eq!(device_measurement_name(es, "st_mm", "ST"), "ST");
+        for key in cardio_formats::DEVICE_MEASUREMENT_KEYS {
+            assert_ne!(
+                device_measurement_name(&strings::EN, key, "?"),
+                "?",
+                "{key}"
+            );
+        }
+        assert_eq!(device_measurement_value(56.0, "bpm"), "56 bpm");
+        assert_eq!(device_measurement_value(-22.0, "°"), "-22°");
+        assert_eq!(device_measurement_value(418.5, "ms"), "418.5 ms");
     }
 
     #[test]

@@ -148,6 +148,20 @@ pub struct Strings {
     pub screening: &'static str,
     /// "Analysis".
     pub analysis: &'static str,
+    /// Heading of the recording device's own interpretation.
+    pub device_interpretation: &'static str,
+    /// "Source" (who made the device's interpretation).
+    pub device_source: &'static str,
+    /// Says the statements are the device's, in its words, not confirmed by a doctor.
+    pub device_note: &'static str,
+    /// "Statements".
+    pub device_statements: &'static str,
+    /// "Measurements".
+    pub device_measurements: &'static str,
+    /// The device measurements' names, in the order of `cardio_formats::DEVICE_MEASUREMENT_KEYS`:
+    /// heart rate, atrial rate, PR interval, QRS duration, QT, QTc, P duration, RR interval, PP
+    /// interval, P axis, QRS axis, T axis.
+    pub device_measurement_names: [&'static str; 12],
 }
 
 /// English.
@@ -249,6 +263,25 @@ pub const EN: Strings = Strings {
     results_by_modality: "Results by modality",
     screening: "Screening",
     analysis: "Analysis",
+    device_interpretation: "Device interpretation (unconfirmed)",
+    device_source: "Source",
+    device_note: "Statements as the recording device wrote them; not confirmed by a doctor and not part of Cardio's result.",
+    device_statements: "Statements",
+    device_measurements: "Measurements",
+    device_measurement_names: [
+        "Heart rate",
+        "Atrial rate",
+        "PR interval",
+        "QRS duration",
+        "QT",
+        "QTc",
+        "P duration",
+        "RR interval",
+        "PP interval",
+        "P axis",
+        "QRS axis",
+        "T axis",
+    ],
 };
 
 /// Spanish.
@@ -350,6 +383,25 @@ pub const ES: Strings = Strings {
     results_by_modality: "Resultados por modalidad",
     screening: "Cribado",
     analysis: "Análisis",
+    device_interpretation: "Interpretación del dispositivo (sin confirmar)",
+    device_source: "Origen",
+    device_note: "Afirmaciones tal como las escribió el dispositivo de registro; no confirmadas por un médico y ajenas al resultado de Cardio.",
+    device_statements: "Afirmaciones",
+    device_measurements: "Mediciones",
+    device_measurement_names: [
+        "Frecuencia cardíaca",
+        "Frecuencia auricular",
+        "Intervalo PR",
+        "Duración del QRS",
+        "QT",
+        "QTc",
+        "Duración de la onda P",
+        "Intervalo RR",
+        "Intervalo PP",
+        "Eje P",
+        "Eje QRS",
+        "Eje T",
+    ],
 };
 
 /// French.
@@ -451,6 +503,25 @@ pub const FR: Strings = Strings {
     results_by_modality: "Résultats par modalité",
     screening: "Dépistage",
     analysis: "Analyse",
+    device_interpretation: "Interprétation de l'appareil (non confirmée)",
+    device_source: "Source",
+    device_note: "Énoncés tels que l'appareil d'enregistrement les a écrits, non confirmés par un médecin et hors du résultat de Cardio.",
+    device_statements: "Énoncés",
+    device_measurements: "Mesures",
+    device_measurement_names: [
+        "Fréquence cardiaque",
+        "Fréquence auriculaire",
+        "Intervalle PR",
+        "Durée du QRS",
+        "QT",
+        "QTc",
+        "Durée de l'onde P",
+        "Intervalle RR",
+        "Intervalle PP",
+        "Axe de P",
+        "Axe du QRS",
+        "Axe de T",
+    ],
 };
 
 /// The table of a language.
@@ -526,6 +597,11 @@ mod tests {
             s.results_by_modality,
             s.screening,
             s.analysis,
+            s.device_interpretation,
+            s.device_source,
+            s.device_note,
+            s.device_statements,
+            s.device_measurements,
         ];
         texts.extend(s.sexes);
         texts.extend(s.parameter_names);
@@ -537,6 +613,7 @@ mod tests {
         texts.extend(s.statuses);
         texts.extend(s.modalities);
         texts.extend(s.bands);
+        texts.extend(s.device_measurement_names);
         texts
     }
 

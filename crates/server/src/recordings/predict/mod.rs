@@ -240,6 +240,7 @@ fn to_result(modality: Modality, prediction: Prediction) -> PredictionResult {
         recommendations: prediction.recommendations,
         advice: prediction.advice.into_iter().map(Into::into).collect(),
         details: serde_json::Value::Object(prediction.details),
+        device_interpretation: None,
     }
 }
 
@@ -431,13 +432,15 @@ pub(crate) async fn analyse_upload(
         .map_err(|_| ApiError::Internal("compute slots closed".into()))?;
     // The model holds a compute slot; storing the files (I/O, an fsync each) happens after it is
     // given back, on the same blocking thread.
-    let (prediction, stored, pending) = tokio::task::spawn_blocking(move || {
-        let recording = upload::to_recording(&upload)?;
+    let (prediction, device, stored, pending) = tokio::task::spawn_blocking(move || {
+        let mut recording = upload::to_recording(&upload)?;
         let prediction = model.predict(&recording).map_err(|err| match err {
             PredictError::Unusable(reason) => ApiError::Validation(reason),
             PredictError::ModelNotLoaded(_) => ApiError::ModelNotLoaded,
         })?;
         drop(slot);
+        // The device's own reading goes beside the result, after the model has answered.
+        let device = recording.device_interpretation.take();
         drop(recording);
         drop(decoding);
         // Each file under its own hash, the one the record is named by (a WFDB header) first.
@@ -458,10 +461,13 @@ pub(crate) async fn analyse_upload(
             });
             pending.push(blob);
         }
-        Ok::<_, ApiError>((prediction, stored, pending))
+        Ok::<_, ApiError>((prediction, device, stored, pending))
     })
     .await??;
-    let result = to_result(modality, prediction);
+    let mut result = to_result(modality, prediction);
+    if modality == Modality::Ecg {
+        result.device_interpretation = device.map(Into::into);
+    }
     store_result(state, user_id, client, &owner, modality, &stored, &result).await?;
     tokio::task::spawn_blocking(move || pending.into_iter().try_for_each(PendingBlob::commit))
         .await??;
@@ -469,6 +475,9 @@ pub(crate) async fn analyse_upload(
 }
 
 /// Predicts the heart rhythm from an ECG file (normal, atrial fibrillation, other, too noisy).
+/// When the file carries the recording device's own interpretation (GE MUSE XML, a cart's or an
+/// app's PDF, DICOM, Apple Health), it is returned apart as `device_interpretation`: the device's
+/// statements in its own words and its measurements, unconfirmed and never used by the model.
 #[utoipa::path(
     post, path = "/api/predict/ecg/upload", operation_id = "predict_ecg", tag = "predict",
     request_body(content = RecordingUpload, content_type = "multipart/form-data"),

@@ -97,6 +97,57 @@ pub struct PredictionResult {
     /// Measured values, class probabilities and `model` (`id`, `version`, headline metric).
     #[schema(value_type = std::collections::HashMap<String, Value>)]
     pub details: serde_json::Value,
+    /// What the recording device itself printed or stored as its reading of the ECG (a cart's
+    /// statements and measurements), kept apart from Cardio's result and never used by it: the
+    /// device's unconfirmed opinion, shown beside Cardio's. Absent when the file carries none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_interpretation: Option<DeviceInterpretation>,
+}
+
+/// The recording device's own interpretation of an ECG, as the document gave it (GE 12SL
+/// statements, a Kardia determination, a cart's printed measurements).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct DeviceInterpretation {
+    /// Who made it, as the document says (e.g. "GE MUSE 9.0.10, 12SL 241").
+    pub source: String,
+    /// The statements in the document's order and words, never translated.
+    pub statements: Vec<String>,
+    /// The measurements the device printed or stored.
+    pub measurements: Vec<DeviceMeasurement>,
+}
+
+/// One measurement of a [`DeviceInterpretation`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct DeviceMeasurement {
+    /// `heart_rate_bpm`, `atrial_rate_bpm`, `pr_ms`, `qrs_ms`, `qt_ms`, `qtc_ms`, `p_ms`, `rr_ms`,
+    /// `pp_ms`, `p_axis_deg`, `qrs_axis_deg` or `t_axis_deg`; the document's own label when it is
+    /// none of them.
+    pub key: String,
+    /// The document's own label (e.g. "QT/QTc", "PQ").
+    pub label: String,
+    /// The value.
+    pub value: f64,
+    /// Its unit as printed ("ms", "bpm", "°", "/min").
+    pub unit: String,
+}
+
+impl From<cardio_formats::DeviceInterpretation> for DeviceInterpretation {
+    fn from(device: cardio_formats::DeviceInterpretation) -> Self {
+        Self {
+            source: device.source,
+            statements: device.statements,
+            measurements: device
+                .measurements
+                .into_iter()
+                .map(|m| DeviceMeasurement {
+                    key: m.key,
+                    label: m.label,
+                    value: m.value,
+                    unit: m.unit,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// One recommendation as a catalogue code and the values of its placeholders.
