@@ -80,7 +80,7 @@ describe('DeviceInterpretationPanel', () => {
     );
     expect(within(panel).getByRole('table', { name: 'Mediciones' })).toBeInTheDocument();
     expect(rows(panel)).toEqual([
-      'Frecuencia cardiaca | 56 bpm',
+      'Frecuencia cardíaca | 56 bpm',
       'Intervalo PR | 330 ms',
       'Duración del QRS | 94 ms',
       'QTc | 418 ms',
