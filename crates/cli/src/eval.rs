@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use cardio_lab::eval::{pcg, ppg_hr, qrs, EvalError};
+use cardio_lab::eval::{delineation, pcg, ppg_hr, qrs, EvalError};
 use clap::{Args, Subcommand, ValueEnum};
 
 use crate::datasets::default_root;
@@ -35,6 +35,28 @@ enum EvalCommand {
     Ppg(crate::signal_models::EvalSignalArgs),
     /// The plausibility gates' cross-validated false-rejection and false-acceptance rates.
     Gate(crate::gate::GateArgs),
+    /// Wave delineation (P, QRS, T) of every lead of LUDB against its annotations.
+    Delineation(DelineationArgs),
+}
+
+/// Flags of `cardio eval delineation`.
+#[derive(Args)]
+struct DelineationArgs {
+    /// Folder of the unpacked datasets [default: $CARDIO_DATASETS, else ~/.cache/cardio-datasets].
+    #[arg(long)]
+    datasets: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// How a report is printed.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Tables.
+    Text,
+    /// One JSON object.
+    Json,
 }
 
 /// Flags of `cardio eval signal`.
@@ -92,7 +114,33 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
             crate::signal_models::eval(crate::signal_models::SignalModel::Ppg, args)
         }
         EvalCommand::Gate(args) => crate::gate::eval(args),
+        EvalCommand::Delineation(args) => run_delineation(args),
     }
+}
+
+fn run_delineation(args: &DelineationArgs) -> anyhow::Result<bool> {
+    let root = args.datasets.clone().unwrap_or_else(default_root);
+    let t = Instant::now();
+    let report = match delineation::evaluate(&root) {
+        Ok(r) => r,
+        Err(err @ EvalError::MissingDataset { .. }) => {
+            println!("ludb: skipped: {err}");
+            return Ok(true);
+        }
+        Err(err) => return Err(err.into()),
+    };
+    let seconds = t.elapsed().as_secs_f64();
+    if args.format == Format::Json {
+        let json = serde_json::json!({
+            "datasets": root.display().to_string(),
+            "seconds": seconds,
+            "ludb": report,
+        });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        println!("{}({seconds:.1} s)", delineation_table(&report));
+    }
+    Ok(true)
 }
 
 fn run_signal(args: &SignalArgs) -> anyhow::Result<bool> {
@@ -225,6 +273,68 @@ fn qrs_table(r: &qrs::QrsReport) -> String {
         );
     }
     let _ = writeln!(s, "{:.0} min of signal", r.minutes);
+    s
+}
+
+/// A figure with its CI, `v [lo, hi]`.
+fn with_ci(e: &delineation::Estimate, decimals: usize) -> String {
+    format!(
+        "{} [{}, {}]",
+        num(e.value, decimals),
+        num(e.lo, decimals),
+        num(e.hi, decimals)
+    )
+}
+
+fn delineation_table(r: &delineation::DelineationReport) -> String {
+    let mark = |m: Option<bool>| match m {
+        Some(true) => "met",
+        Some(false) => "NOT met",
+        None => "-",
+    };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Wave delineation, LUDB ({} records, {} leads each scored against its own annotations, {} ms tolerance, inside the annotated spans; 95 % bootstrap CIs over records)",
+        r.records,
+        r.leads,
+        (delineation::TOLERANCE_S * 1000.0).round()
+    );
+    let _ = writeln!(
+        s,
+        "{:<9} {:>6} {:>5} {:>5}  {:<22} {:<22} {:<22} {:<20}  {:<10} {:<8} {:<8}",
+        "boundary", "TP", "FN", "FP", "Se %", "PPV %", "mean ms", "SD ms", "Se/PPV", "|mean|", "SD"
+    );
+    for k in &r.kinds {
+        let target = k.kind.targets();
+        let _ = writeln!(
+            s,
+            "{:<9} {:>6} {:>5} {:>5}  {:<22} {:<22} {:<22} {:<20}  {:<10} {:<8} {:<8}",
+            k.kind.label(),
+            k.counts.tp,
+            k.counts.fn_,
+            k.counts.fp,
+            with_ci(&k.se_pct, 2),
+            with_ci(&k.ppv_pct, 2),
+            with_ci(&k.mean_ms, 1),
+            with_ci(&k.sd_ms, 1),
+            target.map_or_else(
+                || "-".into(),
+                |(m, _)| format!(">={m:.0} {}", mark(k.detection_met))
+            ),
+            mark(k.mean_met),
+            target.map_or_else(
+                || "-".into(),
+                |(_, sd)| format!("<={sd} {}", mark(k.sd_met))
+            ),
+        );
+    }
+    let _ = writeln!(
+        s,
+        "targets: Se, PPV >= 99 % (QRS) / 97 % (P, T off); |mean| <= {} ms; SD within the CSE tolerances",
+        delineation::MAX_ABS_MEAN_MS
+    );
+    let _ = writeln!(s, "# {}", delineation::NEUROKIT2_QUOTED);
     s
 }
 

@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub mod delineation;
 pub mod pcg;
 pub mod ppg_hr;
 pub mod qrs;

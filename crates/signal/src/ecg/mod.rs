@@ -27,7 +27,10 @@ use crate::{SamplingRate, SignalError};
 mod delineate;
 mod qrs;
 
-pub use delineate::{delineate, Beat};
+pub use delineate::{
+    delineate, global_fiducials, Beat, Delineation, GlobalFiducials, Thresholds, WaveDelineator,
+    Waves, MAX_LEADS,
+};
 pub use qrs::{refine_r_peaks, QrsDetector};
 
 /// Mains frequency to notch out.

@@ -1,7 +1,7 @@
 //! Simple beat delineation around each R peak: QRS onset and offset, width and whether a P wave
 //! precedes it.
 
-use super::qrs::samples;
+use crate::ecg::qrs::samples;
 use crate::SamplingRate;
 
 /// Timing of one beat found by [`delineate`].
