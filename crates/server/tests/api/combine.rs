@@ -373,16 +373,12 @@ pub async fn a_refused_upload_stores_nothing_in_the_screening_and_leaves_its_res
         .await
         .json();
 
-    // 415: a PDF the server cannot read; 422: a recording too short for the model.
+    // 415: a file of no format the server reads; 422: a recording too short for the model.
     let pdf = app
         .upload(
             "/api/predict/ecg/upload",
             &[
-                Part::file(
-                    "scan.pdf",
-                    Some("application/pdf"),
-                    b"%PDF-1.7\n...".to_vec(),
-                ),
+                Part::file("scan.dat", None, b"\x01\x02\x03garbage".to_vec()),
                 Part::text("screening_id", &id),
             ],
         )

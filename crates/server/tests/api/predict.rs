@@ -604,9 +604,9 @@ pub async fn wrong_file_types_are_415_with_the_spec_texts(mut app: TestApp) {
         .upload(
             "/api/predict/ecg/upload",
             &[Part::file(
-                "scan.pdf",
-                Some("application/pdf"),
-                b"%PDF-1.7\n...".to_vec(),
+                "scan.dat",
+                None,
+                b"\x01\x02\x03garbage".to_vec(),
             )],
         )
         .await;
@@ -614,7 +614,26 @@ pub async fn wrong_file_types_are_415_with_the_spec_texts(mut app: TestApp) {
     assert!(
         response
             .detail()
-            .starts_with("Unsupported file format: PDF files are not read"),
+            .starts_with("Unsupported file format: cannot recognise the content of \"scan.dat\""),
+        "{}",
+        response.text
+    );
+    // A PDF is read now; a broken one says why, in the reader's words.
+    let response = app
+        .upload(
+            "/api/predict/ecg/upload",
+            &[Part::file(
+                "scan.pdf",
+                Some("application/pdf"),
+                b"%PDF-1.7\n...".to_vec(),
+            )],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        response
+            .detail()
+            .starts_with("Cannot read the file: invalid PDF file: cannot read its structure"),
         "{}",
         response.text
     );
