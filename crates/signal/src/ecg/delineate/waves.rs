@@ -98,6 +98,13 @@ pub struct Thresholds {
     pub t_min: f64,
     /// A P wave needs a maximum of `W(2^4)` above this fraction of the QRS's.
     pub p_min: f64,
+    /// The QRS peak is the R wave when its height is at least this fraction of the QRS's largest
+    /// deflection, else the deepest point (QS).
+    pub r_min: f64,
+    /// Share of a lead's P peaks that must lie within 20 ms of the median PR interval.
+    pub p_consistent: f64,
+    /// A P peak further than this from the lead's median PR interval is dropped, seconds.
+    pub p_far_s: f64,
 }
 
 impl Thresholds {
@@ -113,6 +120,9 @@ impl Thresholds {
         p_off: 0.9,
         t_min: 0.03,
         p_min: 0.02,
+        r_min: 0.05,
+        p_consistent: 0.6,
+        p_far_s: 0.06,
     };
 }
 
@@ -222,17 +232,34 @@ impl WaveDelineator {
         }
         let beats = vote(&detections, samples(0.1, self.fs.hz()));
         let mut dyadic = Dyadic::default();
-        let leads = cleaned
+        let mut leads: Vec<Vec<Waves>> = cleaned
             .iter()
             .map(|c| self.delineate_lead_with(c, &beats, &mut dyadic))
             .collect();
+        let xs: Vec<&[f64]> = cleaned.iter().map(Vec::as_slice).collect();
+        self.keep_consistent_p_waves(&xs, &beats, &mut leads, &mut dyadic);
         Ok(Delineation { beats, leads })
     }
 
     /// Delineates one (cleaned) lead at the given beats (approximate QRS positions, increasing);
     /// one [`Waves`] per beat. Non-finite samples give all-`None` beats.
     pub fn delineate_lead(&self, x: &[f64], beats: &[usize]) -> Vec<Waves> {
-        self.delineate_lead_with(x, beats, &mut Dyadic::default())
+        let mut dy = Dyadic::default();
+        let mut one = [self.delineate_lead_with(x, beats, &mut dy)];
+        self.keep_consistent_p_waves(&[x], beats, &mut one, &mut dy);
+        let [out] = one;
+        out
+    }
+
+    fn lead<'a>(&self, x: &'a [f64], dy: &'a Dyadic) -> Lead<'a> {
+        Lead {
+            x,
+            w2: dy.level(2 + self.offset),
+            w4: dy.level(4 + self.offset),
+            w5: dy.level(5 + self.offset),
+            f: self.fs.hz(),
+            th: self.thresholds,
+        }
     }
 
     fn delineate_lead_with(&self, x: &[f64], beats: &[usize], dy: &mut Dyadic) -> Vec<Waves> {
@@ -241,14 +268,7 @@ impl WaveDelineator {
             return out;
         }
         dy.compute(x, 5 + self.offset);
-        let lead = Lead {
-            x,
-            w2: dy.level(2 + self.offset),
-            w4: dy.level(4 + self.offset),
-            w5: dy.level(5 + self.offset),
-            f: self.fs.hz(),
-            th: self.thresholds,
-        };
+        let lead = self.lead(x, dy);
         let median_rr = median_rr(beats);
         let mut prev_t_off: Option<usize> = None;
         for (i, &b) in beats.iter().enumerate() {
@@ -270,6 +290,83 @@ impl WaveDelineator {
             out[i] = w;
         }
         out
+    }
+
+    /// Atrial activity that is not a P wave (fibrillation or flutter waves) is picked in each window
+    /// at a random distance from the QRS. Per beat, the PR interval (beat to P peak) is the median
+    /// over the leads with a P wave (at least a third of them); when fewer than
+    /// [`Thresholds::p_consistent`] of the beats lie within 20 ms of the recording's median PR, no
+    /// lead has P waves. Else a lead whose P wave is missing or further than
+    /// [`Thresholds::p_far_s`] from its beat's PR is searched again within that distance of it
+    /// (the multi-lead P wave), and has none when nothing is found there.
+    fn keep_consistent_p_waves(
+        &self,
+        xs: &[&[f64]],
+        beats: &[usize],
+        leads: &mut [Vec<Waves>],
+        dy: &mut Dyadic,
+    ) {
+        let pr_of = |w: &Waves, b: usize| w.p_peak.map(|p| b.saturating_sub(p));
+        let mut beat_pr: Vec<Option<usize>> = Vec::with_capacity(beats.len());
+        let mut v = Vec::with_capacity(leads.len());
+        for (i, &b) in beats.iter().enumerate() {
+            v.clear();
+            v.extend(
+                leads
+                    .iter()
+                    .filter_map(|l| l.get(i).and_then(|w| pr_of(w, b))),
+            );
+            v.sort_unstable();
+            beat_pr.push((!v.is_empty() && v.len() * 3 >= leads.len()).then(|| v[v.len() / 2]));
+        }
+        let mut all: Vec<usize> = beat_pr.iter().flatten().copied().collect();
+        all.sort_unstable();
+        let near = samples(0.02, self.fs.hz());
+        let far = samples(self.thresholds.p_far_s, self.fs.hz());
+        let consistent = all.len() >= 3 && {
+            let med = all[all.len() / 2];
+            let n_near = all.iter().filter(|&&d| d.abs_diff(med) <= near).count();
+            n_near as f64 >= self.thresholds.p_consistent * all.len() as f64
+        };
+        for (lead, x) in leads.iter_mut().zip(xs) {
+            let mut computed = false;
+            for (i, w) in lead.iter_mut().enumerate() {
+                let (Some(&b), Some(bp)) = (beats.get(i), beat_pr.get(i).copied().flatten()) else {
+                    *w = Waves {
+                        p_on: None,
+                        p_peak: None,
+                        p_off: None,
+                        ..*w
+                    };
+                    continue;
+                };
+                let ok = pr_of(w, b).is_some_and(|d| d.abs_diff(bp) <= far);
+                if consistent && ok {
+                    continue;
+                }
+                *w = Waves {
+                    p_on: None,
+                    p_peak: None,
+                    p_off: None,
+                    ..*w
+                };
+                if !consistent || x.len() < 4 || x.iter().any(|v| !v.is_finite()) {
+                    continue;
+                }
+                if !computed {
+                    dy.compute(x, 5 + self.offset);
+                    computed = true;
+                }
+                let expected = b.saturating_sub(bp);
+                self.lead(x, dy).p_wave_in(
+                    w,
+                    expected.saturating_sub(far),
+                    expected + far,
+                    expected,
+                    far,
+                );
+            }
+        }
     }
 }
 
@@ -447,14 +544,23 @@ impl Lead<'_> {
             false,
             hi.saturating_sub(1).min(last + self.s(0.12)),
         );
+        // The peak is the R wave (the largest deflection above the level at the onset), however
+        // small, as annotated in LUDB; the deepest point only for a QS complex.
         let base = self.x[on];
-        let r = (on..=off.min(self.x.len() - 1))
-            .max_by(|&a, &c| {
-                (self.x[a] - base)
-                    .abs()
-                    .total_cmp(&(self.x[c] - base).abs())
-            })
+        let span = on..=off.min(self.x.len() - 1);
+        let hi_i = span
+            .clone()
+            .max_by(|&a, &c| self.x[a].total_cmp(&self.x[c]))
             .unwrap_or(b);
+        let lo_i = span
+            .min_by(|&a, &c| self.x[a].total_cmp(&self.x[c]))
+            .unwrap_or(b);
+        let (up, down) = (self.x[hi_i] - base, base - self.x[lo_i]);
+        let r = if up >= self.th.r_min * down.max(up) {
+            hi_i
+        } else {
+            lo_i
+        };
         out.qrs_on = Some(on);
         out.r_peak = Some(r);
         out.qrs_off = Some(off);
@@ -464,7 +570,11 @@ impl Lead<'_> {
     /// The modulus maximum pair of a smooth wave in `lo..hi` of `w`: (first, last) in time, or a
     /// single maximum twice; `None` when the largest is below `min`.
     fn pair(w: &[f64], lo: usize, hi: usize, min: f64) -> Option<(usize, usize)> {
-        let (m1, v1) = argmax_abs(w, lo, hi)?;
+        let hi = hi.min(w.len());
+        let m1 = (lo..hi)
+            .filter(|&i| is_modulus_max(w, i))
+            .max_by(|&a, &b| w[a].abs().total_cmp(&w[b].abs()))?;
+        let v1 = w[m1];
         if v1.abs() <= min || v1.abs() == 0.0 {
             return None;
         }
@@ -474,7 +584,7 @@ impl Lead<'_> {
                 .max_by(|&a, &b| w[a].abs().total_cmp(&w[b].abs()))
         };
         let before = opposite(lo..m1);
-        let after = opposite(m1 + 1..hi.min(w.len()));
+        let after = opposite(m1 + 1..hi);
         let partner = match (before, after) {
             (Some(a), Some(b)) => Some(if w[a].abs() >= w[b].abs() { a } else { b }),
             (a, b) => a.or(b),
@@ -547,6 +657,29 @@ impl Lead<'_> {
             w.t_on = Some(on);
             w.t_peak = Some(peak);
             w.t_off = Some(end);
+        }
+    }
+
+    /// A P wave whose peak lies within `far` of `expected`, searched in `lo..hi` (before the QRS).
+    fn p_wave_in(&self, w: &mut Waves, lo: usize, hi: usize, expected: usize, far: usize) {
+        let Some(on) = w.qrs_on else {
+            return;
+        };
+        let hi = hi.min(on.saturating_sub(self.s(0.01)));
+        let q = self.qrs_w4(w);
+        if let Some((p_on, peak, p_off)) = self.smooth_wave(
+            lo,
+            hi,
+            self.th.p_min,
+            q,
+            (self.th.p_on, self.th.p_off),
+            (lo.saturating_sub(self.s(0.06)), on),
+        ) {
+            if peak.abs_diff(expected) <= far {
+                w.p_on = Some(p_on);
+                w.p_peak = Some(peak);
+                w.p_off = Some(p_off);
+            }
         }
     }
 
