@@ -15,6 +15,7 @@
 //! dates.
 
 pub mod clinical;
+pub mod ecg12;
 pub mod ecg_rhythm;
 pub mod eval;
 pub mod gate;

@@ -28,6 +28,7 @@ pub mod catalogue;
 pub mod clinical;
 pub mod consistency;
 pub mod conv1d;
+pub mod ecg12;
 pub mod ecg_lead;
 pub mod ecg_rhythm;
 pub mod gate;
