@@ -1,6 +1,7 @@
 //! Criterion benchmarks: filtering, QRS detection and the full ECG analysis on one minute of a
 //! synthetic 360 Hz ECG (so the time per iteration is the time per minute of signal), plus PPG
-//! peak detection and HRV. Run with `cargo bench -p cardio-signal` (`make bench`).
+//! peak detection and HRV, and the wave delineation of a 12-lead, 10-s ECG at 500 Hz (the
+//! resting ECG's size). Run with `cargo bench -p cardio-signal` (`make bench`).
 
 #![allow(clippy::many_single_char_names)]
 // criterion_group! generates an undocumented public function.
@@ -45,7 +46,42 @@ fn synthetic_ecg(minutes: f64) -> Vec<f64> {
     x
 }
 
+/// A 12-lead, 10-s ECG at 500 Hz: each lead the synthetic beats with its own gain, sign and
+/// P/T proportions, plus its own deterministic noise.
+fn twelve_leads() -> Vec<Vec<f64>> {
+    let fs = 500.0;
+    let n = 5000;
+    (0..12u32)
+        .map(|l| {
+            let gain = 0.4 + 0.1 * f64::from(l % 7);
+            let sign = if l == 3 { -1.0 } else { 1.0 };
+            let mut s: u64 = 99 + u64::from(l);
+            (0..n)
+                .map(|i| {
+                    let t = f64::from(i) / fs;
+                    let d = (t % 0.85) - 0.4;
+                    let g =
+                        |m: f64, w: f64, a: f64| a * (-((d - m) * (d - m)) / (2.0 * w * w)).exp();
+                    s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    let r = (s >> 33) as f64 / f64::from(1u32 << 31) - 0.5;
+                    sign * gain * (g(0.0, 0.012, 1.2) + g(-0.17, 0.022, 0.12) + g(0.27, 0.05, 0.3))
+                        + 0.2 * (0.3 * t).sin()
+                        + 0.01 * r
+                })
+                .collect()
+        })
+        .collect()
+}
+
 fn benches(c: &mut Criterion) {
+    let leads = twelve_leads();
+    let refs: Vec<&[f64]> = leads.iter().map(Vec::as_slice).collect();
+    let delineator =
+        ecg::WaveDelineator::new(SamplingRate::new(500.0).unwrap(), Powerline::Hz50).unwrap();
+    c.bench_function("wave delineation, 12 leads x 10 s at 500 Hz", |b| {
+        b.iter(|| delineator.delineate(black_box(&refs)).unwrap());
+    });
+
     let fs = SamplingRate::new(FS).unwrap();
     let minute = synthetic_ecg(1.0);
 

@@ -39,25 +39,23 @@ impl Dyadic {
         let mut delay2: usize = 0;
         for k in 0..levels {
             let step = 1usize << k;
-            let at = |a: &[f64], i: isize| a[i.clamp(0, last as isize) as usize];
+            let a = &self.approx;
             // Detail: 2 (a[n + step] - a[n]), centred at n + step/2 + delay; shift it back.
-            let shift2 = delay2 + step; // twice the centre offset of this detail
-            let shift = (shift2 / 2) as isize;
+            let shift = usize::midpoint(delay2, step);
             let w = &mut self.w[k];
             w.resize(n, 0.0);
             for (i, out) in w.iter_mut().enumerate() {
-                let j = i as isize - shift;
-                *out = 2.0 * (at(&self.approx, j + step as isize) - at(&self.approx, j));
+                let hi = (i + step).saturating_sub(shift).min(last);
+                let lo = i.saturating_sub(shift).min(last);
+                *out = 2.0 * (a[hi] - a[lo]);
             }
             // Approximation: (a[n - step] + 3 a[n] + 3 a[n + step] + a[n + 2 step]) / 8,
             // centred at n + step/2 + delay.
-            let s = step as isize;
             for (i, out) in self.next.iter_mut().enumerate() {
-                let j = i as isize;
-                *out = (at(&self.approx, j - s)
-                    + 3.0 * at(&self.approx, j)
-                    + 3.0 * at(&self.approx, j + s)
-                    + at(&self.approx, j + 2 * s))
+                *out = (a[i.saturating_sub(step)]
+                    + 3.0 * a[i]
+                    + 3.0 * a[(i + step).min(last)]
+                    + a[(i + 2 * step).min(last)])
                     / 8.0;
             }
             std::mem::swap(&mut self.approx, &mut self.next);
@@ -80,7 +78,7 @@ mod tests {
     #[test]
     fn a_gaussian_peak_is_a_zero_crossing_between_two_opposite_maxima_at_every_level() {
         let c = 500usize;
-        let x: Vec<f64> = (0..1000)
+        let x: Vec<f64> = (0..1000usize)
             .map(|i| {
                 let d = (i as f64 - c as f64) / 20.0;
                 (-d * d / 2.0).exp()

@@ -687,7 +687,7 @@ impl Lead<'_> {
         } else {
             (first..last)
                 .find(|&i| w[i] * w[first] > 0.0 && w[i + 1] * w[first] <= 0.0)
-                .map_or((first + last) / 2, |i| i + 1)
+                .map_or(usize::midpoint(first, last), |i| i + 1)
         };
         let on = walk(w, first, fracs.0, true, limits.0);
         let off = walk(w, last, fracs.1, false, limits.1);
