@@ -169,12 +169,12 @@ pub fn reference_from(annotations: &[wfdb::Annotation]) -> LeadReference {
 }
 
 /// Matches detections to references (both sorted) within `tol`: each reference takes the nearest
-/// detection not yet taken. Returns the counts and the signed errors (detected - reference).
+/// detection not yet taken. Returns the counts and the signed errors (detected - reference, samples).
 pub fn match_with_errors(
     reference: &[usize],
     detected: &[usize],
     tol: usize,
-) -> (Counts, Vec<i64>) {
+) -> (Counts, Vec<f64>) {
     let (used, errors) = pair_up(reference, detected, tol);
     let tp = errors.len();
     let fp = used.iter().filter(|u| !**u).count();
@@ -196,7 +196,7 @@ pub fn match_in_span(
     detected: &[usize],
     tol: usize,
     span: (usize, usize),
-) -> (Counts, Vec<i64>) {
+) -> (Counts, Vec<f64>) {
     let (used, errors) = pair_up(reference, detected, tol);
     let tp = errors.len();
     let fp = used
@@ -214,7 +214,7 @@ pub fn match_in_span(
     )
 }
 
-fn pair_up(reference: &[usize], detected: &[usize], tol: usize) -> (Vec<bool>, Vec<i64>) {
+fn pair_up(reference: &[usize], detected: &[usize], tol: usize) -> (Vec<bool>, Vec<f64>) {
     let mut used = vec![false; detected.len()];
     let mut errors = Vec::new();
     let mut j = 0;
@@ -232,7 +232,7 @@ fn pair_up(reference: &[usize], detected: &[usize], tol: usize) -> (Vec<bool>, V
         }
         if let Some(b) = best {
             used[b] = true;
-            errors.push(detected[b] as i64 - r as i64);
+            errors.push(detected[b] as f64 - r as f64);
         }
     }
     (used, errors)
@@ -423,7 +423,7 @@ pub fn evaluate_records(
                     ..Sums::default()
                 };
                 for e in errors {
-                    let e = e as f64 * ms;
+                    let e = e * ms;
                     s.sum_ms += e;
                     s.sum_sq_ms += e * e;
                 }
@@ -558,7 +558,7 @@ mod tests {
                 fp: 1
             }
         );
-        assert_eq!(e, vec![2]);
+        assert_eq!(e, vec![2.0]);
     }
 
     #[test]
@@ -572,7 +572,7 @@ mod tests {
                 fp: 0
             }
         );
-        assert_eq!(e, vec![-5, 5]);
+        assert_eq!(e, vec![-5.0, 5.0]);
     }
 
     #[test]
