@@ -96,6 +96,9 @@ pub struct Measurements {
     pub cornell_mv: Option<f64>,
     /// Per-lead amplitudes of the median beats.
     pub amplitudes: Vec<LeadAmplitudes>,
+    /// The global fiducials of the median beat (beat samples).
+    #[serde(skip)]
+    pub fiducials: GlobalFiducials,
 }
 
 impl Measurements {
@@ -114,8 +117,15 @@ pub struct Rhythm {
     pub rr_irregularity: Option<f64>,
     /// Longest minus shortest RR among the dominant, non-premature beats, ms.
     pub rr_range_ms: Option<f64>,
-    /// Share of beats with a P wave (found in at least a quarter of the leads).
+    /// Share of beats with a P wave: found by the delineator in at least a quarter of the leads,
+    /// or matching the median beat's P wave (the larger of [`Self::p_delineated`] and
+    /// [`Self::p_matched`]).
     pub p_fraction: f64,
+    /// Share of beats whose P wave the delineator found in at least a quarter of the leads.
+    pub p_delineated: f64,
+    /// Share of beats whose P window (all leads) correlates at least [`P_MATCH`] with the median
+    /// beat's P wave.
+    pub p_matched: f64,
     /// Standard deviation of the beats' PR intervals, ms.
     pub pr_sd_ms: Option<f64>,
     /// Premature beats of the dominant QRS morphology (supraventricular).
@@ -142,7 +152,7 @@ pub fn measure(
     let f = fs.hz();
     let ms = |samples: usize| samples as f64 * 1000.0 / f;
     let per_lead: Vec<Waves> = waves.iter().map(|(_, w)| *w).collect();
-    let g: GlobalFiducials = robust_global(&per_lead, fs);
+    let mut g: GlobalFiducials = robust_global(&per_lead, fs);
     let beats = &main.delineation.beats;
     let rr_ms = (beats.len() >= 2)
         .then(|| ms(beats[beats.len() - 1] - beats[0]) / (beats.len() - 1) as f64);
@@ -156,6 +166,16 @@ pub fn measure(
         (Some(a), Some(b)) if b > a => Some(ms(b - a)),
         _ => None,
     };
+    // A long PR reaches the edge of the delineator's P search (280 ms before the QRS onset): the
+    // P onset is then read from the spatial magnitude of the median beats, when earlier.
+    if let (Some(p_on), Some(on)) = (g.p_on, g.qrs_on) {
+        if ms(on.saturating_sub(p_on)) >= LONG_PR_MS {
+            if let Some((a, _)) = p_from_magnitude(medians, &g, f).filter(|(a, _)| *a < p_on) {
+                g.p_on = Some(a);
+            }
+        }
+    }
+    m.fiducials = g;
     m.p_ms = span(g.p_on, g.p_off);
     m.pr_ms = span(g.p_on, g.qrs_on);
     m.qrs_ms = span(g.qrs_on, g.qrs_off);
@@ -224,6 +244,64 @@ pub fn measure(
         not_measured.push("cornell_mv: needs aVL and V3".into());
     }
     m
+}
+
+/// A PR from the delineator at least this long is checked against the P magnitude, ms.
+pub const LONG_PR_MS: f64 = 260.0;
+
+/// Where the P onset and offset are cut, as a fraction of the P magnitude over the PR segment's.
+pub const P_MAGNITUDE_CUT: f64 = 0.2;
+
+/// The P wave of the median beats from their spatial magnitude (the sum over leads of the
+/// absolute deviation from the level at the QRS onset): the peak of the magnitude between the
+/// previous beat's T end (20 ms after it) and 40 ms before the QRS onset, the onset and offset
+/// where the magnitude falls below 20 % of that peak. Returns `(p_on, p_off)` in beat samples.
+pub fn p_from_magnitude(
+    medians: &MedianBeats,
+    g: &GlobalFiducials,
+    f: f64,
+) -> Option<(usize, usize)> {
+    let on = g.qrs_on?;
+    let len = medians.len;
+    let hi = on.checked_sub((0.04 * f) as usize)?;
+    let floor = g
+        .t_off
+        .and_then(|t| (t + (0.02 * f) as usize).checked_sub(len))
+        .unwrap_or(0);
+    let lo = floor.max(on.saturating_sub((0.5 * f) as usize));
+    if hi <= lo + 4 || medians.leads.is_empty() {
+        return None;
+    }
+    let raw: Vec<f64> = (lo..hi)
+        .map(|i| {
+            medians
+                .leads
+                .iter()
+                .map(|(_, x)| (x[i] - level(x, on, f)).abs())
+                .sum::<f64>()
+        })
+        .collect();
+    // A 20-ms moving average.
+    let w = ((0.01 * f) as usize).max(1);
+    let mag: Vec<f64> = (0..raw.len())
+        .map(|i| {
+            let (a, b) = (i.saturating_sub(w), (i + w + 1).min(raw.len()));
+            raw[a..b].iter().sum::<f64>() / (b - a) as f64
+        })
+        .collect();
+    let (pk, pv) = mag
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map(|(i, v)| (i, *v))?;
+    let floor = mag[pk..].iter().copied().fold(f64::INFINITY, f64::min);
+    if pv <= floor {
+        return None;
+    }
+    let cut = floor + P_MAGNITUDE_CUT * (pv - floor);
+    let start = (0..pk).rev().find(|&i| mag[i] < cut)?;
+    let end = (pk..mag.len()).find(|&i| mag[i] < cut)?;
+    Some((lo + start, lo + end))
 }
 
 /// Leads that must agree on a global fiducial: 3 of 6 or more leads, 2 of 3-5, else 1.
@@ -385,13 +463,76 @@ fn axis(
     Some(ay.atan2(ax).to_degrees())
 }
 
+/// Correlation with the median beat's P wave for a beat's P wave to match it (chosen on LUDB).
+pub const P_MATCH: f64 = 0.6;
+
+/// The share of beats whose P window matches the median beat's P wave (see [`Rhythm::p_matched`]).
+fn p_matched(
+    main: &GroupBeats,
+    leads: &[(Lead, &[f64])],
+    medians: &MedianBeats,
+    median_p: Option<(usize, usize)>,
+    fs: f64,
+) -> f64 {
+    let Some((p0, p1)) = median_p else {
+        return 0.0;
+    };
+    let margin = (0.02 * fs) as usize;
+    let (a, b) = (p0.saturating_sub(margin), (p1 + margin).min(medians.len));
+    if b <= a + 2 {
+        return 0.0;
+    }
+    let pairs: Vec<(&[f64], &[f64])> = leads
+        .iter()
+        .filter_map(|(l, x)| medians.lead(*l).map(|m| (*x, m)))
+        .collect();
+    if pairs.is_empty() {
+        return 0.0;
+    }
+    let demean = |v: &[f64]| {
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        v.iter().map(|x| x - mean).collect::<Vec<f64>>()
+    };
+    let template: Vec<f64> = pairs.iter().flat_map(|(_, m)| demean(&m[a..b])).collect();
+    let pre = medians.pre;
+    let (mut matched, mut total) = (0, 0);
+    for &beat in &main.delineation.beats {
+        let Some(start) = (beat + a).checked_sub(pre) else {
+            continue;
+        };
+        let end = start + (b - a);
+        if pairs.iter().any(|(x, _)| end > x.len()) {
+            continue;
+        }
+        total += 1;
+        let v: Vec<f64> = pairs
+            .iter()
+            .flat_map(|(x, _)| demean(&x[start..end]))
+            .collect();
+        if super::median::pearson(&v, &template) >= P_MATCH {
+            matched += 1;
+        }
+    }
+    if total == 0 {
+        0.0
+    } else {
+        matched as f64 / total as f64
+    }
+}
+
 /// Minimum share of leads with a P wave for a beat to count as having one.
 pub const P_LEAD_SHARE: f64 = 0.25;
 /// Pacing spike: the largest second difference before the QRS, over the QRS peak-to-peak.
 pub const SPIKE_RATIO: f64 = 0.65;
 
 /// The rhythm features of the rhythm group (`leads` as delineated, in the same order).
-pub fn rhythm(main: &GroupBeats, leads: &[(Lead, &[f64])], fs: f64) -> Rhythm {
+pub fn rhythm(
+    main: &GroupBeats,
+    leads: &[(Lead, &[f64])],
+    medians: &MedianBeats,
+    median_p: Option<(usize, usize)>,
+    fs: f64,
+) -> Rhythm {
     let beats = &main.delineation.beats;
     let n_leads = main.delineation.leads.len().max(1);
     let ms = |s: usize| s as f64 * 1000.0 / fs;
@@ -437,11 +578,13 @@ pub fn rhythm(main: &GroupBeats, leads: &[(Lead, &[f64])], fs: f64) -> Rhythm {
             }
         }
     }
-    r.p_fraction = if beats.is_empty() {
+    r.p_delineated = if beats.is_empty() {
         0.0
     } else {
         with_p as f64 / beats.len() as f64
     };
+    r.p_matched = p_matched(main, leads, medians, median_p, fs);
+    r.p_fraction = r.p_delineated.max(r.p_matched);
     if prs.len() >= 3 {
         let mean = prs.iter().sum::<f64>() / prs.len() as f64;
         let var = prs.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / (prs.len() - 1) as f64;

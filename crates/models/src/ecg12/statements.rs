@@ -45,9 +45,9 @@ const PART_VI: &str =
     "Wagner et al. 2009, AHA/ACCF/HRS ECG recommendations part VI, Circulation 119:e262-e270";
 
 /// Share of beats with a P wave for an atrial rhythm with P waves (chosen on LUDB).
-pub const P_PRESENT: f64 = 0.7;
+pub const P_PRESENT: f64 = 0.8;
 /// Share of beats with a P wave below which P waves are absent (chosen on LUDB).
-pub const P_ABSENT: f64 = 0.5;
+pub const P_ABSENT: f64 = 0.8;
 /// RR irregularity (median |ΔRR| / median RR) above which the rhythm is irregular (LUDB).
 pub const IRREGULAR: f64 = 0.06;
 /// PR standard deviation above which P and QRS are dissociated (LUDB).
@@ -342,7 +342,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     StatementDef {
         code: "sinus_rhythm",
         text: "Sinus rhythm",
-        criterion: "P waves before at least 70 % of the beats with a constant PR, rate 60-100 bpm",
+        criterion: "P waves before at least 80 % of the beats with a constant PR, rate 60-100 bpm",
         reads: &["heart_rate_bpm", "pr_ms"],
         guideline: PART_II,
         class: Class::Normal,
@@ -396,14 +396,14 @@ pub const STATEMENTS: &[StatementDef] = &[
     StatementDef {
         code: "atrial_fibrillation",
         text: "Atrial fibrillation",
-        criterion: "no P waves (in under 50 % of beats, any lead) and irregular RR (median |ΔRR| > 6 % of the median RR)",
+        criterion: "no P waves (in under 80 % of beats: neither delineated in a quarter of the leads nor matching the median P wave) and irregular RR (median |ΔRR| > 6 % of the median RR)",
         reads: &["rr_ms"],
         guideline: PART_II,
         class: Class::Abnormal,
         rule: |f| {
             f.af().then(|| {
                 format!(
-                    "P waves in {:.0} % of beats < 50 %; RR irregularity {:.0} % > 6 %",
+                    "P waves in {:.0} % of beats < 80 %; RR irregularity {:.0} % > 6 %",
                     100.0 * f.rhythm.p_fraction,
                     100.0 * f.rhythm.rr_irregularity.unwrap_or(0.0)
                 )
@@ -901,5 +901,401 @@ fn statement(d: &'static StatementDef, values: String) -> Statement {
         text: d.text,
         criterion: d.criterion,
         values,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ecg12::measure::LeadAmplitudes;
+
+    /// A sinus beat at 70 bpm, PR 160, QRS 90, QT 400, axis 60°, upright T everywhere.
+    fn normal() -> (Measurements, Rhythm) {
+        let amplitudes = Lead::ALL
+            .into_iter()
+            .map(|l| LeadAmplitudes {
+                lead: l.name(),
+                p_mv: Some(0.1),
+                q_mv: -0.05,
+                r_mv: 1.2,
+                s_mv: -0.3,
+                t_mv: Some(0.3),
+                terminal_mv: -0.1,
+                ..LeadAmplitudes::default()
+            })
+            .collect();
+        let m = Measurements {
+            heart_rate_bpm: Some(70.0),
+            rr_ms: Some(857.0),
+            p_ms: Some(100.0),
+            pr_ms: Some(160.0),
+            qrs_ms: Some(90.0),
+            qt_ms: Some(380.0),
+            qtc_bazett_ms: Some(410.0),
+            qrs_axis_deg: Some(60.0),
+            sokolow_lyon_mv: Some(2.0),
+            cornell_mv: Some(1.0),
+            amplitudes,
+            ..Measurements::default()
+        };
+        let r = Rhythm {
+            beats: 12,
+            rr_irregularity: Some(0.01),
+            rr_range_ms: Some(40.0),
+            p_fraction: 1.0,
+            p_delineated: 1.0,
+            p_matched: 1.0,
+            pr_sd_ms: Some(4.0),
+            ..Rhythm::default()
+        };
+        (m, r)
+    }
+
+    fn run(m: &Measurements, r: &Rhythm, sex: Option<Sex>) -> (Vec<Statement>, Option<Category>) {
+        interpret(&Facts { m, rhythm: r, sex })
+    }
+
+    fn fired<'a>(s: &'a [Statement], code: &str) -> Option<&'a Statement> {
+        s.iter().find(|s| s.code == code)
+    }
+
+    fn set(m: &mut Measurements, lead: Lead, f: impl Fn(&mut LeadAmplitudes)) {
+        if let Some(a) = m.amplitudes.iter_mut().find(|a| a.lead == lead.name()) {
+            f(a);
+        }
+    }
+
+    #[test]
+    fn a_normal_beat_is_a_normal_ecg_in_sinus_rhythm() {
+        let (m, r) = normal();
+        let (s, category) = run(&m, &r, None);
+        let codes: Vec<&str> = s.iter().map(|s| s.code).collect();
+        assert_eq!(codes, ["sinus_rhythm", "normal_ecg"]);
+        assert_eq!(category, Some(Category::Normal));
+    }
+
+    #[test]
+    fn a_pr_of_330_ms_fires_first_degree_av_block_with_its_values() {
+        let (mut m, r) = normal();
+        m.pr_ms = Some(330.0);
+        let (s, category) = run(&m, &r, None);
+        let st = fired(&s, "first_degree_av_block").unwrap();
+        assert_eq!(st.values, "PR 330 ms > 200 ms");
+        assert_eq!(st.text, "1st-degree AV block");
+        assert_eq!(category, Some(Category::Abnormal));
+        assert!(fired(&s, "abnormal_ecg")
+            .unwrap()
+            .values
+            .contains("first_degree_av_block"));
+    }
+
+    #[test]
+    fn a_qrs_of_140_ms_with_the_rbbb_morphology_fires_rbbb() {
+        let (mut m, r) = normal();
+        m.qrs_ms = Some(140.0);
+        set(&mut m, Lead::V1, |a| {
+            a.r_prime_mv = 0.8;
+            a.terminal_mv = 0.4;
+        });
+        let (s, _) = run(&m, &r, None);
+        let st = fired(&s, "rbbb").unwrap();
+        assert!(
+            st.values.starts_with("QRS 140 ms >= 120 ms"),
+            "{}",
+            st.values
+        );
+        assert!(fired(&s, "lbbb").is_none());
+        assert!(fired(&s, "ivcd").is_none());
+    }
+
+    #[test]
+    fn a_qrs_of_150_ms_with_the_lbbb_morphology_fires_lbbb() {
+        let (mut m, r) = normal();
+        m.qrs_ms = Some(150.0);
+        for l in [Lead::I, Lead::V5, Lead::V6] {
+            set(&mut m, l, |a| {
+                a.q_mv = 0.0;
+                a.terminal_mv = 0.5;
+            });
+        }
+        set(&mut m, Lead::V1, |a| a.terminal_mv = -0.6);
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "lbbb").is_some());
+        assert!(fired(&s, "rbbb").is_none());
+    }
+
+    #[test]
+    fn incomplete_rbbb_and_ivcd_split_at_the_morphology() {
+        let (mut m, r) = normal();
+        m.qrs_ms = Some(114.0);
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "ivcd").is_some());
+        set(&mut m, Lead::V1, |a| a.terminal_mv = 0.3);
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "incomplete_rbbb").is_some());
+        assert!(fired(&s, "ivcd").is_none());
+    }
+
+    #[test]
+    fn an_axis_of_minus_60_with_qr_in_avl_fires_lafb_and_left_axis_deviation() {
+        let (mut m, r) = normal();
+        m.qrs_axis_deg = Some(-60.0);
+        set(&mut m, Lead::AVL, |a| {
+            a.q_mv = -0.1;
+            a.r_mv = 0.9;
+        });
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "lafb").unwrap().values.contains("axis -60°"));
+        assert!(fired(&s, "left_axis_deviation").is_some());
+        // Without the q in aVL, only the axis.
+        set(&mut m, Lead::AVL, |a| a.q_mv = 0.0);
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "lafb").is_none());
+        assert!(fired(&s, "left_axis_deviation").is_some());
+    }
+
+    #[test]
+    fn an_axis_of_120_with_rs_in_i_and_qr_in_iii_fires_lpfb() {
+        let (mut m, r) = normal();
+        m.qrs_axis_deg = Some(120.0);
+        set(&mut m, Lead::I, |a| {
+            a.r_mv = 0.2;
+            a.s_mv = -0.6;
+        });
+        set(&mut m, Lead::III, |a| {
+            a.q_mv = -0.1;
+            a.r_mv = 1.0;
+        });
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "lpfb").is_some());
+        assert!(fired(&s, "right_axis_deviation").is_some());
+    }
+
+    #[test]
+    fn the_rate_sets_sinus_bradycardia_and_tachycardia() {
+        let (mut m, r) = normal();
+        m.heart_rate_bpm = Some(52.0);
+        let (s, _) = run(&m, &r, None);
+        assert_eq!(
+            fired(&s, "sinus_bradycardia").unwrap().values,
+            "sinus rhythm, rate 52 bpm < 60 bpm"
+        );
+        assert!(fired(&s, "sinus_rhythm").is_none());
+        m.heart_rate_bpm = Some(115.0);
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "sinus_tachycardia").is_some());
+    }
+
+    #[test]
+    fn absent_p_waves_and_an_irregular_rr_fire_atrial_fibrillation() {
+        let (m, mut r) = normal();
+        r.p_fraction = 0.1;
+        r.rr_irregularity = Some(0.2);
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "atrial_fibrillation").is_some());
+        assert!(fired(&s, "sinus_rhythm").is_none());
+        assert!(fired(&s, "first_degree_av_block").is_none());
+        // Absent P waves with a regular RR is not atrial fibrillation.
+        r.rr_irregularity = Some(0.01);
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "atrial_fibrillation").is_none());
+    }
+
+    #[test]
+    fn pacing_spikes_fire_a_paced_rhythm_and_silence_the_qrs_statements() {
+        let (mut m, mut r) = normal();
+        r.paced_fraction = 0.9;
+        m.qrs_ms = Some(160.0);
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "paced_rhythm").is_some());
+        assert!(fired(&s, "ivcd").is_none());
+        assert!(fired(&s, "sinus_rhythm").is_none());
+    }
+
+    #[test]
+    fn dissociated_p_waves_fire_third_degree_av_block() {
+        let (m, mut r) = normal();
+        r.pr_sd_ms = Some(90.0);
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "third_degree_av_block").is_some());
+        assert!(fired(&s, "first_degree_av_block").is_none());
+    }
+
+    #[test]
+    fn a_pause_fires_possible_second_degree_av_block() {
+        let (m, mut r) = normal();
+        r.pauses = 1;
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "second_degree_av_block").is_some());
+    }
+
+    #[test]
+    fn premature_beats_fire_pac_or_pvc_by_morphology() {
+        let (m, mut r) = normal();
+        r.premature_supraventricular = 1;
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "pac").is_some());
+        r.premature_supraventricular = 0;
+        r.other_morphology = 2;
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "pvc").unwrap().values.starts_with("2 beat(s)"));
+    }
+
+    #[test]
+    fn short_pr_sinus_arrhythmia_and_atrial_abnormalities_fire_on_their_limits() {
+        let (mut m, mut r) = normal();
+        m.pr_ms = Some(100.0);
+        m.p_ms = Some(130.0);
+        r.rr_range_ms = Some(200.0);
+        set(&mut m, Lead::II, |a| a.p_mv = Some(0.3));
+        let (s, _) = run(&m, &r, None);
+        for code in [
+            "short_pr",
+            "sinus_arrhythmia",
+            "left_atrial_abnormality",
+            "right_atrial_abnormality",
+        ] {
+            assert!(fired(&s, code).is_some(), "{code}");
+        }
+    }
+
+    #[test]
+    fn lvh_uses_the_cornell_limit_of_the_given_sex() {
+        let (mut m, r) = normal();
+        m.cornell_mv = Some(2.4);
+        assert!(fired(&run(&m, &r, Some(Sex::Male)).0, "lvh").is_none());
+        assert!(fired(&run(&m, &r, None).0, "lvh").is_none());
+        let (s, _) = run(&m, &r, Some(Sex::Female));
+        assert_eq!(fired(&s, "lvh").unwrap().values, "Cornell 2.40 mV > 2.0 mV");
+        m.sokolow_lyon_mv = Some(3.8);
+        assert!(fired(&run(&m, &r, Some(Sex::Male)).0, "lvh").is_some());
+    }
+
+    #[test]
+    fn rvh_needs_right_precordial_voltage_and_right_axis() {
+        let (mut m, r) = normal();
+        m.qrs_axis_deg = Some(110.0);
+        set(&mut m, Lead::V1, |a| a.r_mv = 0.9);
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "rvh").is_some());
+    }
+
+    #[test]
+    fn st_elevation_needs_two_contiguous_leads_and_uses_the_v2_v3_limits_by_sex() {
+        let (mut m, r) = normal();
+        set(&mut m, Lead::II, |a| a.st_j_mv = 0.15);
+        assert!(fired(&run(&m, &r, None).0, "st_elevation").is_none());
+        set(&mut m, Lead::AVF, |a| a.st_j_mv = 0.12);
+        let (s, _) = run(&m, &r, None);
+        assert_eq!(
+            fired(&s, "st_elevation").unwrap().values,
+            "II +0.15 mV at J, aVF +0.12 mV at J"
+        );
+        let (mut m, r) = normal();
+        set(&mut m, Lead::V2, |a| a.st_j_mv = 0.17);
+        set(&mut m, Lead::V3, |a| a.st_j_mv = 0.17);
+        assert!(fired(&run(&m, &r, Some(Sex::Male)).0, "st_elevation").is_none());
+        assert!(fired(&run(&m, &r, Some(Sex::Female)).0, "st_elevation").is_some());
+    }
+
+    #[test]
+    fn st_depression_and_t_inversion_fire_in_contiguous_leads() {
+        let (mut m, r) = normal();
+        for l in [Lead::V5, Lead::V6] {
+            set(&mut m, l, |a| {
+                a.st_j_mv = -0.1;
+                a.t_mv = Some(-0.2);
+            });
+        }
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "st_depression").is_some());
+        assert!(fired(&s, "t_inversion").is_some());
+    }
+
+    #[test]
+    fn qtc_limits_depend_on_the_sex() {
+        let (mut m, r) = normal();
+        m.qtc_bazett_ms = Some(455.0);
+        assert!(fired(&run(&m, &r, Some(Sex::Male)).0, "long_qtc").is_some());
+        assert!(fired(&run(&m, &r, Some(Sex::Female)).0, "long_qtc").is_none());
+        m.qtc_bazett_ms = Some(380.0);
+        assert_eq!(
+            fired(&run(&m, &r, None).0, "short_qtc").unwrap().values,
+            "QTc 380 ms <= 390 ms"
+        );
+    }
+
+    #[test]
+    fn small_complexes_fire_low_voltage() {
+        let (mut m, r) = normal();
+        for a in &mut m.amplitudes {
+            a.r_mv = 0.3;
+            a.s_mv = -0.1;
+            a.q_mv = 0.0;
+        }
+        let (s, category) = run(&m, &r, None);
+        assert!(fired(&s, "low_voltage").is_some());
+        assert_eq!(category, Some(Category::Borderline));
+    }
+
+    #[test]
+    fn every_code_is_unique_and_the_required_codes_are_in_the_table() {
+        let required = [
+            "sinus_rhythm",
+            "sinus_bradycardia",
+            "sinus_tachycardia",
+            "sinus_arrhythmia",
+            "atrial_fibrillation",
+            "atrial_flutter",
+            "paced_rhythm",
+            "pac",
+            "pvc",
+            "first_degree_av_block",
+            "short_pr",
+            "second_degree_av_block",
+            "third_degree_av_block",
+            "rbbb",
+            "incomplete_rbbb",
+            "lbbb",
+            "incomplete_lbbb",
+            "lafb",
+            "lpfb",
+            "ivcd",
+            "left_axis_deviation",
+            "right_axis_deviation",
+            "lvh",
+            "rvh",
+            "left_atrial_abnormality",
+            "right_atrial_abnormality",
+            "st_elevation",
+            "st_depression",
+            "t_inversion",
+            "long_qtc",
+            "short_qtc",
+            "low_voltage",
+            "normal_ecg",
+            "borderline_ecg",
+            "abnormal_ecg",
+        ];
+        for code in required {
+            assert!(def(code).is_some(), "{code}");
+        }
+        let mut codes: Vec<&str> = STATEMENTS.iter().map(|d| d.code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), STATEMENTS.len());
+        assert!(STATEMENTS
+            .iter()
+            .all(|d| d.guideline.contains("Circulation")));
+    }
+
+    #[test]
+    fn axis_categories_follow_ludbs_ranges() {
+        assert_eq!(AxisCategory::of(-45.0), AxisCategory::LeftDeviation);
+        assert_eq!(AxisCategory::of(15.0), AxisCategory::Horizontal);
+        assert_eq!(AxisCategory::of(50.0), AxisCategory::Normal);
+        assert_eq!(AxisCategory::of(80.0), AxisCategory::Vertical);
+        assert_eq!(AxisCategory::of(120.0), AxisCategory::RightDeviation);
+        assert_eq!(AxisCategory::of(-120.0), AxisCategory::RightDeviation);
     }
 }
