@@ -302,14 +302,14 @@ fn delineation_table(r: &delineation::DelineationReport) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<9} {:>6} {:>5} {:>5}  {:<22} {:<22} {:<22} {:<20}  {:<10} {:<8} {:<8}",
+        "{:<9} {:>6} {:>5} {:>5}  {:<24} {:<24} {:<20} {:<18}  {:<10} {:<8} {:<8}",
         "boundary", "TP", "FN", "FP", "Se %", "PPV %", "mean ms", "SD ms", "Se/PPV", "|mean|", "SD"
     );
     for k in &r.kinds {
         let target = k.kind.targets();
         let _ = writeln!(
             s,
-            "{:<9} {:>6} {:>5} {:>5}  {:<22} {:<22} {:<22} {:<20}  {:<10} {:<8} {:<8}",
+            "{:<9} {:>6} {:>5} {:>5}  {:<24} {:<24} {:<20} {:<18}  {:<10} {:<8} {:<8}",
             k.kind.label(),
             k.counts.tp,
             k.counts.fn_,
@@ -495,6 +495,23 @@ mod tests {
         assert!(table.contains("non-paced"), "{table}");
         assert!(table.contains("paced"), "{table}");
         assert!(table.contains("VF episodes"), "{table}");
+    }
+
+    #[test]
+    fn the_delineation_table_marks_targets_and_quotes_neurokit2_as_not_measured() {
+        let table = delineation_table(&delineation::DelineationReport::default());
+        assert!(table.contains("CSE tolerances"), "{table}");
+        assert!(
+            table.contains("quoted from SOURCE.md, not measured"),
+            "{table}"
+        );
+        let args = EvalArgs {
+            command: EvalCommand::Delineation(DelineationArgs {
+                datasets: Some(PathBuf::from("/nonexistent/cardio-datasets")),
+                format: Format::Json,
+            }),
+        };
+        assert!(run(&args).unwrap());
     }
 
     #[test]
