@@ -37,6 +37,8 @@ enum EvalCommand {
     Gate(crate::gate::GateArgs),
     /// Wave delineation (P, QRS, T) of every lead of LUDB against its annotations.
     Delineation(DelineationArgs),
+    /// The 12-lead interpretation on LUDB's diagnoses and the devices' own figures.
+    Ecg12(DelineationArgs),
 }
 
 /// Flags of `cardio eval delineation`.
@@ -115,7 +117,33 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
         }
         EvalCommand::Gate(args) => crate::gate::eval(args),
         EvalCommand::Delineation(args) => run_delineation(args),
+        EvalCommand::Ecg12(args) => run_ecg12(args),
     }
+}
+
+fn run_ecg12(args: &DelineationArgs) -> anyhow::Result<bool> {
+    let root = args.datasets.clone().unwrap_or_else(default_root);
+    let t = Instant::now();
+    let report = match cardio_lab::ecg12::evaluate(&root) {
+        Ok(r) => r,
+        Err(err @ EvalError::MissingDataset { .. }) => {
+            println!("ludb: skipped: {err}");
+            return Ok(true);
+        }
+        Err(err) => return Err(err.into()),
+    };
+    let seconds = t.elapsed().as_secs_f64();
+    if args.format == Format::Json {
+        let json = serde_json::json!({
+            "datasets": root.display().to_string(),
+            "seconds": seconds,
+            "ecg12": report,
+        });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        println!("{}({seconds:.1} s)", cardio_lab::ecg12::table(&report));
+    }
+    Ok(true)
 }
 
 fn run_delineation(args: &DelineationArgs) -> anyhow::Result<bool> {

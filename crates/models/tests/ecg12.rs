@@ -14,7 +14,7 @@ fn gauss(t: f64, centre: f64, width: f64) -> f64 {
 /// each lead from a frontal-plane direction (`axis_deg` for the QRS, 50° for P and T); chest leads
 /// positive.
 fn synthetic(leads: &[Lead], hr: f64, pr: f64, axis_deg: f64, seconds: f64) -> Recording {
-    let n = (seconds * FS) as usize;
+    let len = (seconds * FS) as usize;
     let rr = 60.0 / hr;
     let proj = |lead: Lead, deg: f64| match lead.frontal_angle() {
         Some(a) => (a - deg).to_radians().cos(),
@@ -23,7 +23,7 @@ fn synthetic(leads: &[Lead], hr: f64, pr: f64, axis_deg: f64, seconds: f64) -> R
     let channels = leads
         .iter()
         .map(|&lead| {
-            let samples = (0..n)
+            let samples = (0..len)
                 .map(|i| {
                     let t = i as f64 / FS;
                     let k = (t / rr).round();
@@ -49,7 +49,7 @@ fn synthetic(leads: &[Lead], hr: f64, pr: f64, axis_deg: f64, seconds: f64) -> R
         channels,
         sampling_rate_hz: FS,
         start: None,
-        metadata: Default::default(),
+        metadata: std::collections::BTreeMap::default(),
         device_interpretation: None,
     }
 }
@@ -179,7 +179,7 @@ fn printed_leads_with_nan_spans_flat_and_short_records_never_panic() {
     let other = Recording {
         channels: vec![Channel {
             name: "PLETH".into(),
-            unit: "".into(),
+            unit: String::new(),
             samples: vec![0.0; 5000],
         }],
         ..rec

@@ -96,8 +96,11 @@ impl LudbRow {
     }
 }
 
+/// Whether a LUDB row holds a diagnosis.
+pub type Truth = fn(&LudbRow) -> bool;
+
 /// Which LUDB diagnosis each statement is scored against: (code, LUDB's words, truth).
-pub const MAPPING: &[(&str, &str, fn(&LudbRow) -> bool)] = &[
+pub const MAPPING: &[(&str, &str, Truth)] = &[
     ("sinus_rhythm", "Sinus rhythm", |r| {
         r.rhythm.contains("sinus rhythm") && !r.rhythm.contains("irregular")
     }),
@@ -714,10 +717,12 @@ pub fn table(r: &Ecg12Report) -> String {
         AXES.map(|a| format!("{:>16}", a.label())).join("")
     );
     for (i, a) in AXES.iter().enumerate() {
-        let cells: String = r.axis_confusion[i]
+        let cells = r.axis_confusion[i]
             .iter()
-            .map(|c| format!("{c:>16}"))
-            .collect();
+            .fold(String::new(), |mut acc, c| {
+                let _ = write!(acc, "{c:>16}");
+                acc
+            });
         let _ = writeln!(s, "{:<16} {cells}", a.label());
     }
     let _ = writeln!(s, "\ntargets");

@@ -149,8 +149,8 @@ pub fn measure(
     fs: SamplingRate,
     not_measured: &mut Vec<String>,
 ) -> Measurements {
-    let f = fs.hz();
-    let ms = |samples: usize| samples as f64 * 1000.0 / f;
+    let hz = fs.hz();
+    let ms = |samples: usize| samples as f64 * 1000.0 / hz;
     let per_lead: Vec<Waves> = waves.iter().map(|(_, w)| *w).collect();
     let mut g: GlobalFiducials = robust_global(&per_lead, fs);
     let beats = &main.delineation.beats;
@@ -170,7 +170,7 @@ pub fn measure(
     // P onset is then read from the spatial magnitude of the median beats, when earlier.
     if let (Some(p_on), Some(on)) = (g.p_on, g.qrs_on) {
         if ms(on.saturating_sub(p_on)) >= LONG_PR_MS {
-            if let Some((a, _)) = p_from_magnitude(medians, &g, f).filter(|(a, _)| *a < p_on) {
+            if let Some((a, _)) = p_from_magnitude(medians, &g, hz).filter(|(a, _)| *a < p_on) {
                 g.p_on = Some(a);
             }
         }
@@ -201,7 +201,7 @@ pub fn measure(
     };
     let off = g.qrs_off.filter(|&o| o > on);
     for (lead, x) in &medians.leads {
-        m.amplitudes.push(amplitudes(*lead, x, &g, on, off, f));
+        m.amplitudes.push(amplitudes(*lead, x, &g, on, off, hz));
     }
     // Axes by least squares over the limb leads.
     let limb: Vec<(f64, &[f64])> = medians
@@ -209,8 +209,8 @@ pub fn measure(
         .iter()
         .filter_map(|(l, x)| l.frontal_angle().map(|a| (a, x.as_slice())))
         .collect();
-    let base_of = |x: &[f64]| level(x, on, f);
-    let t_start = off.map(|o| o + (0.04 * f) as usize);
+    let base_of = |x: &[f64]| level(x, on, hz);
+    let t_start = off.map(|o| o + (0.04 * hz) as usize);
     m.qrs_axis_deg = off.and_then(|off| axis(&limb, on, off, base_of));
     m.p_axis_deg = match (g.p_on, g.p_off) {
         (Some(a), Some(b)) if b > a => axis(&limb, a, b, base_of),
@@ -258,17 +258,17 @@ pub const P_MAGNITUDE_CUT: f64 = 0.2;
 /// where the magnitude falls below 20 % of that peak. Returns `(p_on, p_off)` in beat samples.
 pub fn p_from_magnitude(
     medians: &MedianBeats,
-    g: &GlobalFiducials,
-    f: f64,
+    fid: &GlobalFiducials,
+    hz: f64,
 ) -> Option<(usize, usize)> {
-    let on = g.qrs_on?;
+    let on = fid.qrs_on?;
     let len = medians.len;
-    let hi = on.checked_sub((0.04 * f) as usize)?;
-    let floor = g
+    let hi = on.checked_sub((0.04 * hz) as usize)?;
+    let floor = fid
         .t_off
-        .and_then(|t| (t + (0.02 * f) as usize).checked_sub(len))
+        .and_then(|t| (t + (0.02 * hz) as usize).checked_sub(len))
         .unwrap_or(0);
-    let lo = floor.max(on.saturating_sub((0.5 * f) as usize));
+    let lo = floor.max(on.saturating_sub((0.5 * hz) as usize));
     if hi <= lo + 4 || medians.leads.is_empty() {
         return None;
     }
@@ -277,12 +277,12 @@ pub fn p_from_magnitude(
             medians
                 .leads
                 .iter()
-                .map(|(_, x)| (x[i] - level(x, on, f)).abs())
+                .map(|(_, x)| (x[i] - level(x, on, hz)).abs())
                 .sum::<f64>()
         })
         .collect();
     // A 20-ms moving average.
-    let w = ((0.01 * f) as usize).max(1);
+    let w = ((0.01 * hz) as usize).max(1);
     let mag: Vec<f64> = (0..raw.len())
         .map(|i| {
             let (a, b) = (i.saturating_sub(w), (i + w + 1).min(raw.len()));
@@ -495,7 +495,7 @@ fn p_matched(
     };
     let template: Vec<f64> = pairs.iter().flat_map(|(_, m)| demean(&m[a..b])).collect();
     let pre = medians.pre;
-    let (mut matched, mut total) = (0, 0);
+    let (mut matched, mut total) = (0u32, 0u32);
     for &beat in &main.delineation.beats {
         let Some(start) = (beat + a).checked_sub(pre) else {
             continue;
@@ -516,7 +516,7 @@ fn p_matched(
     if total == 0 {
         0.0
     } else {
-        matched as f64 / total as f64
+        f64::from(matched) / f64::from(total)
     }
 }
 
@@ -560,7 +560,7 @@ pub fn rhythm(
         r.rr_range_ms = Some(hi - lo);
     }
     let need = ((P_LEAD_SHARE * n_leads as f64).ceil() as usize).max(1);
-    let mut with_p = 0;
+    let mut with_p = 0u32;
     let mut prs = Vec::new();
     for (i, g) in main.global.iter().enumerate() {
         let count = main
@@ -581,7 +581,7 @@ pub fn rhythm(
     r.p_delineated = if beats.is_empty() {
         0.0
     } else {
-        with_p as f64 / beats.len() as f64
+        f64::from(with_p) / beats.len() as f64
     };
     r.p_matched = p_matched(main, leads, medians, median_p, fs);
     r.p_fraction = r.p_delineated.max(r.p_matched);
@@ -603,7 +603,7 @@ pub fn rhythm(
         (0.04 * fs) as usize,
         (0.06 * fs) as usize,
     );
-    let mut paced = 0;
+    let mut paced = 0u32;
     let mut ratios = Vec::with_capacity(beats.len());
     for &b in beats {
         let ratio = leads
@@ -636,7 +636,7 @@ pub fn rhythm(
     r.paced_fraction = if beats.is_empty() {
         0.0
     } else {
-        paced as f64 / beats.len() as f64
+        f64::from(paced) / beats.len() as f64
     };
     r
 }

@@ -112,7 +112,7 @@ impl GroupBeats {
         }
         if selection.used.is_empty() {
             // No dominant beat (all premature, e.g. a very irregular rhythm): use them all.
-            selection.used = beats.clone();
+            selection.used.clone_from(&beats);
             selection.excluded.clear();
         }
         Self {

@@ -188,6 +188,9 @@ impl Ecg12 {
     }
 }
 
+/// Leads sharing one span of valid samples: `((start, end), [(lead, samples in the span)])`.
+type Group<'a> = ((usize, usize), Vec<(Lead, &'a [f64])>);
+
 /// Seconds of valid signal a lead needs to be read.
 pub const MIN_SECONDS: f64 = 1.5;
 
@@ -218,7 +221,7 @@ pub fn analyze(rec: &Recording, sex: Option<Sex>) -> Result<Ecg12, Ecg12Error> {
     named.sort_by_key(|(l, _)| *l);
     let min_len = (MIN_SECONDS * fs.hz()).ceil() as usize;
     // Group the leads by their longest finite span.
-    let mut groups: Vec<((usize, usize), Vec<(Lead, &[f64])>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for (lead, x) in &named {
         let span = longest_finite_run(x);
         if span.1 - span.0 < min_len || is_flat(&x[span.0..span.1]) {
@@ -250,7 +253,7 @@ pub fn analyze(rec: &Recording, sex: Option<Sex>) -> Result<Ecg12, Ecg12Error> {
         let gb = median::GroupBeats::new(del, &leads, fs.hz());
         let len = main
             .as_ref()
-            .map_or_else(|| gb.template_len(), |m| m.template_len());
+            .map_or_else(|| gb.template_len(), median::GroupBeats::template_len);
         let names: Vec<Lead> = group.iter().map(|(l, _)| *l).collect();
         medians.add(&gb, &names, &leads, len, fs.hz());
         if i == 0 {
@@ -342,7 +345,8 @@ fn is_flat(x: &[f64]) -> bool {
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
             (lo.min(v), hi.max(v))
         });
-    !(hi - lo > 1e-3)
+    let range = hi - lo;
+    range.is_nan() || range <= 1e-3
 }
 
 #[cfg(test)]

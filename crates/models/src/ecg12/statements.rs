@@ -26,9 +26,11 @@
 //! the sex, the limits that are stricter for specificity are used (QTc 460 ms, Cornell 2.8 mV,
 //! V2-V3 ST 0.2 mV); without the age, 40 years or more is assumed.
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 
-use super::measure::{Measurements, Rhythm};
+use super::measure::{LeadAmplitudes, Measurements, Rhythm};
 use super::{Lead, Sex};
 
 const PART_I: &str =
@@ -191,7 +193,7 @@ impl Facts<'_> {
     fn sinus(&self) -> bool {
         !self.paced() && !self.af() && !self.dissociated() && self.rhythm.p_fraction >= P_PRESENT
     }
-    fn amp(&self, l: Lead) -> Option<&super::measure::LeadAmplitudes> {
+    fn amp(&self, l: Lead) -> Option<&LeadAmplitudes> {
         self.m.lead(l)
     }
     fn qrs(&self) -> Option<f64> {
@@ -210,7 +212,7 @@ impl Facts<'_> {
         (v1 > 0.0 && !lateral.is_empty() && lateral.iter().all(|(_, t)| *t < 0.0)).then(|| {
             let mut s = format!("terminal QRS V1 {v1:+.2} mV");
             for (l, t) in lateral {
-                s.push_str(&format!(", {} {t:+.2} mV", l.name()));
+                let _ = write!(s, ", {} {t:+.2} mV", l.name());
             }
             s
         })
@@ -230,7 +232,7 @@ impl Facts<'_> {
         ok.then(|| {
             let mut s = format!("terminal QRS V1 {v1:+.2} mV");
             for (l, t, q) in lateral {
-                s.push_str(&format!(", {} {t:+.2} mV q {q:.2} mV", l.name()));
+                let _ = write!(s, ", {} {t:+.2} mV q {q:.2} mV", l.name());
             }
             s
         })
@@ -269,40 +271,40 @@ impl Facts<'_> {
         }?;
         Some(format!("QRS {q:.0} ms in 110-119 ms; {m}"))
     }
-    /// Leads whose value passes `test`, when two contiguous leads do.
-    fn contiguous(
-        &self,
-        pairs: &[(Lead, Lead)],
-        value: impl Fn(Lead) -> Option<f64>,
-        test: impl Fn(Lead, f64) -> bool,
-        unit: &str,
-    ) -> Option<String> {
-        let mut hits: Vec<(Lead, f64)> = Vec::new();
-        for &(a, b) in pairs {
-            if let (Some(va), Some(vb)) = (value(a), value(b)) {
-                if test(a, va) && test(b, vb) {
-                    for (l, v) in [(a, va), (b, vb)] {
-                        if !hits.iter().any(|(h, _)| *h == l) {
-                            hits.push((l, v));
-                        }
+    fn no_wide_or_paced(&self) -> bool {
+        !self.paced() && self.qrs().is_some_and(|q| q < 120.0)
+    }
+}
+
+/// Leads whose value passes `test`, when two contiguous leads do.
+fn contiguous(
+    pairs: &[(Lead, Lead)],
+    value: impl Fn(Lead) -> Option<f64>,
+    test: impl Fn(Lead, f64) -> bool,
+    unit: &str,
+) -> Option<String> {
+    let mut hits: Vec<(Lead, f64)> = Vec::new();
+    for &(a, b) in pairs {
+        if let (Some(va), Some(vb)) = (value(a), value(b)) {
+            if test(a, va) && test(b, vb) {
+                for (l, v) in [(a, va), (b, vb)] {
+                    if !hits.iter().any(|(h, _)| *h == l) {
+                        hits.push((l, v));
                     }
                 }
             }
         }
-        if hits.is_empty() {
-            return None;
-        }
-        hits.sort_by_key(|(l, _)| *l);
-        Some(
-            hits.iter()
-                .map(|(l, v)| format!("{} {v:+.2} {unit}", l.name()))
-                .collect::<Vec<_>>()
-                .join(", "),
-        )
     }
-    fn no_wide_or_paced(&self) -> bool {
-        !self.paced() && self.qrs().is_some_and(|q| q < 120.0)
+    if hits.is_empty() {
+        return None;
     }
+    hits.sort_by_key(|(l, _)| *l);
+    Some(
+        hits.iter()
+            .map(|(l, v)| format!("{} {v:+.2} {unit}", l.name()))
+            .collect::<Vec<_>>()
+            .join(", "),
+    )
 }
 
 /// Contiguous lead pairs (Cabrera order in the limb leads, neighbours in the chest leads).
@@ -718,7 +720,7 @@ pub const STATEMENTS: &[StatementDef] = &[
             if !f.no_wide_or_paced() {
                 return None;
             }
-            f.contiguous(
+            contiguous(
                 &CONTIGUOUS,
                 |l| f.amp(l).map(|a| a.st_j_mv),
                 |l, v| v >= st_elevation_limit(f.sex, l),
@@ -737,7 +739,7 @@ pub const STATEMENTS: &[StatementDef] = &[
             if !f.no_wide_or_paced() {
                 return None;
             }
-            f.contiguous(
+            contiguous(
                 &CONTIGUOUS,
                 |l| f.amp(l).map(|a| a.st_j_mv),
                 |_, v| v <= -0.05,
@@ -756,7 +758,7 @@ pub const STATEMENTS: &[StatementDef] = &[
             if !f.no_wide_or_paced() {
                 return None;
             }
-            f.contiguous(&T_UPRIGHT, |l| f.amp(l).and_then(|a| a.t_mv), |_, v| v <= -0.1, "mV")
+            contiguous(&T_UPRIGHT, |l| f.amp(l).and_then(|a| a.t_mv), |_, v| v <= -0.1, "mV")
         },
     },
     StatementDef {
@@ -795,7 +797,7 @@ pub const STATEMENTS: &[StatementDef] = &[
         rule: |f| {
             let all = |leads: &[Lead], limit: f64| {
                 let v: Option<Vec<f64>> =
-                    leads.iter().map(|l| f.amp(*l).map(|a| a.qrs_pp_mv())).collect();
+                    leads.iter().map(|l| f.amp(*l).map(LeadAmplitudes::qrs_pp_mv)).collect();
                 v.filter(|v| v.iter().all(|x| *x < limit))
                     .map(|v| v.into_iter().fold(0.0, f64::max))
             };
@@ -907,7 +909,6 @@ fn statement(d: &'static StatementDef, values: String) -> Statement {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ecg12::measure::LeadAmplitudes;
 
     /// A sinus beat at 70 bpm, PR 160, QRS 90, QT 400, axis 60°, upright T everywhere.
     fn normal() -> (Measurements, Rhythm) {
