@@ -211,7 +211,20 @@ pub fn measure(
         .collect();
     let base_of = |x: &[f64]| level(x, on, hz);
     let t_start = off.map(|o| o + (0.04 * hz) as usize);
-    m.qrs_axis_deg = off.and_then(|off| axis(&limb, on, off, base_of));
+    // The QRS axis from the net amplitudes (largest R minus deepest Q or S) of the limb leads:
+    // closer to the carts' (three documents) and to LUDB's categories than the net area.
+    if off.is_some() {
+        let net: Vec<(f64, f64)> = m
+            .amplitudes
+            .iter()
+            .filter_map(|a| {
+                let lead = Lead::parse(a.lead)?;
+                lead.frontal_angle()
+                    .map(|ang| (ang, a.r_mv.max(a.r_prime_mv) + a.q_mv.min(a.s_mv)))
+            })
+            .collect();
+        m.qrs_axis_deg = fit_axis(&net);
+    }
     m.p_axis_deg = match (g.p_on, g.p_off) {
         (Some(a), Some(b)) if b > a => axis(&limb, a, b, base_of),
         _ => None,
@@ -428,6 +441,29 @@ fn amplitudes(
         .t_off
         .and_then(|t1| extreme(off + (0.08 * f) as usize, t1));
     a
+}
+
+/// The direction whose projections best fit `(lead angle, value)` pairs (least squares).
+fn fit_axis(values: &[(f64, f64)]) -> Option<f64> {
+    let (mut sxx, mut sxy, mut syy, mut bx, mut by) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for (angle, v) in values {
+        let (s, c) = angle.to_radians().sin_cos();
+        sxx += c * c;
+        sxy += c * s;
+        syy += s * s;
+        bx += c * v;
+        by += s * v;
+    }
+    let det = sxx * syy - sxy * sxy;
+    if det.abs() < 1e-6 {
+        return None;
+    }
+    let ax = (syy * bx - sxy * by) / det;
+    let ay = (sxx * by - sxy * bx) / det;
+    if ax == 0.0 && ay == 0.0 {
+        return None;
+    }
+    Some(ay.atan2(ax).to_degrees())
 }
 
 /// The frontal axis of the net area between `a` and `b` over the limb leads (least squares).
