@@ -217,22 +217,28 @@ impl Facts<'_> {
             s
         })
     }
-    /// Terminal QRS negative in V1, positive in I and V6, no q in I, V5, V6 (those present).
+    /// V1 predominantly negative (QS or rS: S more than twice the R); a broad monophasic R in I and V6 (those present: R
+    /// more than twice the S) without a q deeper than 0.1 mV.
     fn left_morphology(&self) -> Option<String> {
-        let v1 = self.terminal(Lead::V1)?;
-        let lateral: Vec<(Lead, f64, f64)> = [Lead::I, Lead::V5, Lead::V6]
+        let v1 = self.amp(Lead::V1)?;
+        let v1_neg = -v1.q_mv.min(v1.s_mv);
+        let lateral: Vec<&LeadAmplitudes> = [Lead::I, Lead::V6]
             .into_iter()
-            .filter_map(|l| self.amp(l).map(|a| (l, a.terminal_mv, a.q_mv)))
+            .filter_map(|l| self.amp(l))
             .collect();
-        let ok = v1 < 0.0
+        let ok = v1_neg > 2.0 * v1.r_mv.max(v1.r_prime_mv)
             && !lateral.is_empty()
             && lateral
                 .iter()
-                .all(|(l, t, q)| (*l == Lead::V5 || *t > 0.0) && *q > -0.05);
+                .all(|a| a.r_mv > -2.0 * a.s_mv && a.q_mv > -0.1);
         ok.then(|| {
-            let mut s = format!("terminal QRS V1 {v1:+.2} mV");
-            for (l, t, q) in lateral {
-                let _ = write!(s, ", {} {t:+.2} mV q {q:.2} mV", l.name());
+            let mut s = format!("V1 R {:.2} mV, S {v1_neg:.2} mV", v1.r_mv);
+            for a in lateral {
+                let _ = write!(
+                    s,
+                    "; {} R {:.2} mV, S {:.2} mV, q {:.2} mV",
+                    a.lead, a.r_mv, -a.s_mv, -a.q_mv
+                );
             }
             s
         })
@@ -537,7 +543,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     StatementDef {
         code: "lbbb",
         text: "Complete left bundle branch block",
-        criterion: "QRS >= 120 ms; terminal QRS negative in V1, positive (broad R) in I and V6; no q in I, V5, V6",
+        criterion: "QRS >= 120 ms; V1 predominantly negative (QS or rS, S more than twice the R); broad monophasic R in I and V6 (R more than twice the S) without a q deeper than 0.1 mV",
         reads: &["qrs_ms"],
         guideline: PART_III,
         class: Class::Abnormal,
@@ -1013,13 +1019,16 @@ mod tests {
     fn a_qrs_of_150_ms_with_the_lbbb_morphology_fires_lbbb() {
         let (mut m, r) = normal();
         m.qrs_ms = Some(150.0);
-        for l in [Lead::I, Lead::V5, Lead::V6] {
+        for l in [Lead::I, Lead::V6] {
             set(&mut m, l, |a| {
                 a.q_mv = 0.0;
-                a.terminal_mv = 0.5;
+                a.s_mv = -0.1;
             });
         }
-        set(&mut m, Lead::V1, |a| a.terminal_mv = -0.6);
+        set(&mut m, Lead::V1, |a| {
+            a.r_mv = 0.1;
+            a.s_mv = -0.9;
+        });
         let (s, _) = run(&m, &r, None);
         assert!(fired(&s, "lbbb").is_some());
         assert!(fired(&s, "rbbb").is_none());
