@@ -43,12 +43,13 @@ test("the ECG step shows the ECG's own result with its strip, and a refused file
   const { screeningId } = await createPatientWithScreening(context.request, { firstName: 'Elena', lastName: 'Marsh' });
 
   await page.goto(`/sensor-ecg?screening=${screeningId}`);
-  // A PDF passes the page's extension rule, but the server cannot read it (415): nothing is stored.
+  // A PDF passes the page's extension rule, but this one is broken: the server says why (422) and
+  // nothing is stored.
   await page
     .locator('input[type=file]')
     .setInputFiles({ name: 'scan.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n...') });
   await page.getByRole('button', { name: 'Analyze ECG Data' }).click();
-  await expect(page.getByRole('alert')).toContainText('Unsupported file format');
+  await expect(page.getByRole('alert')).toContainText('Cannot read the file: invalid PDF file');
   expect(await analysesOf(context.request, screeningId)).toEqual([]);
 
   await page.locator('input[type=file]').setInputFiles({ name: 'ecg.csv', mimeType: 'text/csv', buffer: ecgCsv(30) });
