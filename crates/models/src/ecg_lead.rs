@@ -42,10 +42,10 @@ fn by_name(rec: &Recording) -> Option<usize> {
         .or_else(|| rec.channels.iter().position(has_data))
 }
 
-/// The longest run of finite samples of a channel, at most [`QUALITY_SECONDS`] of it.
-fn finite_run(c: &Channel, fs: f64) -> &[f64] {
+/// The longest run of finite samples, `(start, end)` (`(0, 0)` when there is none).
+pub(crate) fn longest_finite_run(x: &[f64]) -> (usize, usize) {
     let (mut best, mut start) = ((0, 0), None);
-    for (i, v) in c.samples.iter().enumerate() {
+    for (i, v) in x.iter().enumerate() {
         match (v.is_finite(), start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
@@ -58,12 +58,18 @@ fn finite_run(c: &Channel, fs: f64) -> &[f64] {
         }
     }
     if let Some(s) = start {
-        if c.samples.len() - s > best.1 - best.0 {
-            best = (s, c.samples.len());
+        if x.len() - s > best.1 - best.0 {
+            best = (s, x.len());
         }
     }
+    best
+}
+
+/// The longest run of finite samples of a channel, at most [`QUALITY_SECONDS`] of it.
+fn finite_run(c: &Channel, fs: f64) -> &[f64] {
+    let (start, end) = longest_finite_run(&c.samples);
     let most = (QUALITY_SECONDS * fs) as usize;
-    &c.samples[best.0..best.1.min(best.0 + most)]
+    &c.samples[start..end.min(start + most)]
 }
 
 /// The ECG quality of a stretch of a lead (`cardio_signal::ecg::analyze`: R peaks, heart rate and

@@ -303,25 +303,14 @@ fn correlations(beats: &[usize], leads: &[&[f64]], fs: f64) -> Vec<Option<f64>> 
         .collect()
 }
 
-/// Pearson correlation (0 when either vector is constant).
+/// Pearson correlation over the common length (0 when either vector is constant):
+/// [`cardio_signal::stats::pearson`].
 pub(crate) fn pearson(a: &[f64], b: &[f64]) -> f64 {
-    let n = a.len().min(b.len()) as f64;
-    if n < 2.0 {
+    let n = a.len().min(b.len());
+    if n < 2 {
         return 0.0;
     }
-    let ma = a.iter().sum::<f64>() / n;
-    let mb = b.iter().sum::<f64>() / n;
-    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
-    for (x, y) in a.iter().zip(b) {
-        sab += (x - ma) * (y - mb);
-        saa += (x - ma) * (x - ma);
-        sbb += (y - mb) * (y - mb);
-    }
-    if saa <= 0.0 || sbb <= 0.0 {
-        0.0
-    } else {
-        sab / (saa * sbb).sqrt()
-    }
+    cardio_signal::stats::pearson(&a[..n], &b[..n])
 }
 
 /// The median of finite values (the upper median for an even count); reorders `v`.

@@ -29,6 +29,7 @@
 //! assert!(analyze(&rec, None).is_err());
 //! ```
 
+use crate::ecg_lead::longest_finite_run;
 use cardio_formats::Recording;
 use cardio_signal::ecg::{Powerline, Thresholds, WaveDelineator};
 use cardio_signal::SamplingRate;
@@ -314,29 +315,6 @@ pub const MEDIAN_THRESHOLDS: Thresholds = Thresholds {
     qrs_off: (0.7, 0.95),
     ..Thresholds::LUDB
 };
-
-/// The longest run of finite samples, `(start, end)`.
-fn longest_finite_run(x: &[f64]) -> (usize, usize) {
-    let (mut best, mut start) = ((0, 0), None);
-    for (i, v) in x.iter().enumerate() {
-        match (v.is_finite(), start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                if i - s > best.1 - best.0 {
-                    best = (s, i);
-                }
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        if x.len() - s > best.1 - best.0 {
-            best = (s, x.len());
-        }
-    }
-    best
-}
 
 /// A lead with (almost) no variation: no ECG to read.
 fn is_flat(x: &[f64]) -> bool {
