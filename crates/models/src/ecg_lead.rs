@@ -31,7 +31,12 @@ fn has_data(c: &Channel) -> bool {
 
 /// The lead named II (case-insensitive; "MLII" and names such as "ECG II", "EKG II" or "Lead
 /// II" count), else lead I, else the first channel with at least one finite sample.
-fn by_name(rec: &Recording) -> Option<usize> {
+///
+/// The validations use this choice, not [`pick_lead`]'s quality check: their protocols name the
+/// lead (MIT-BIH's MLII), and the quality check's beat-template correlation fails on records with
+/// frequent ectopic beats (MIT-BIH 233 would be read on V1), which would change which lead a
+/// validation scores rather than how well the model reads it.
+pub fn pick_lead_by_name(rec: &Recording) -> Option<usize> {
     let find = |names: &[&str]| {
         rec.channels
             .iter()
@@ -90,7 +95,7 @@ fn quality(x: &[f64], fs: f64) -> Option<(bool, f64)> {
 /// instead (a KardiaMobile 6L whose lead I is noisy is read on lead II or III). When none passes,
 /// the choice by name stands. `None` when no channel has data.
 pub fn pick_lead(rec: &Recording) -> Option<usize> {
-    let named = by_name(rec)?;
+    let named = pick_lead_by_name(rec)?;
     let fs = rec.sampling_rate_hz;
     let coverage = |c: &Channel| c.samples.iter().filter(|v| v.is_finite()).count();
     let standard: Vec<usize> = (0..rec.channels.len())

@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use cardio_models::ecg_lead::pick_lead_by_name as pick_lead;
 use cardio_models::ecg_rhythm::features::{Extractor, FEATURE_NAMES};
-use cardio_models::ecg_rhythm::{mv_per_unit, pick_lead, Class};
+use cardio_models::ecg_rhythm::{mv_per_unit, Class};
 use cardio_models::gate::GateModality;
 
 use super::EcgError;

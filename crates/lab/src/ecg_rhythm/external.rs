@@ -1,6 +1,6 @@
 //! An external check of the committed model on another device, lead and population: the MIT-BIH
 //! Arrhythmia Database (`$CARDIO_DATASETS/mitdb`, 48 half-hour two-lead Holter records at 360 Hz;
-//! Moody & Mark 2001), cut into consecutive 60-s windows of the lead `pick_lead` chooses (MLII),
+//! Moody & Mark 2001), cut into consecutive 60-s windows of the lead `pick_lead_by_name` chooses (MLII),
 //! each classified on its own and compared with the database's rhythm and beat annotations.
 //!
 //! Reference per window: `af` when the rhythm annotation is atrial fibrillation (`(AFIB`) throughout;
@@ -18,7 +18,8 @@ use cardio_formats::{Channel, Recording};
 use serde::{Deserialize, Serialize};
 
 use crate::resample::{draw, percentile_nearest, SplitMix64};
-use cardio_models::ecg_rhythm::{pick_lead, Class, Model, CLASSES};
+use cardio_models::ecg_lead::pick_lead_by_name as pick_lead;
+use cardio_models::ecg_rhythm::{Class, Model, CLASSES};
 
 use super::EcgError;
 

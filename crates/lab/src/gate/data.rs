@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use cardio_formats::Recording;
 
-use cardio_models::ecg_lead::{has_unit, mv_per_unit, pick_lead};
+use cardio_models::ecg_lead::{has_unit, mv_per_unit, pick_lead_by_name as pick_lead};
 use cardio_models::gate::features::measure;
 use cardio_models::gate::nonheart::{self, Kind, KINDS};
 use cardio_models::gate::GateModality;
