@@ -122,34 +122,29 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
 }
 
 fn run_ecg12(args: &DelineationArgs) -> anyhow::Result<bool> {
-    let root = args.datasets.clone().unwrap_or_else(default_root);
-    let t = Instant::now();
-    let report = match cardio_lab::ecg12::evaluate(&root) {
-        Ok(r) => r,
-        Err(err @ EvalError::MissingDataset { .. }) => {
-            println!("ludb: skipped: {err}");
-            return Ok(true);
-        }
-        Err(err) => return Err(err.into()),
-    };
-    let seconds = t.elapsed().as_secs_f64();
-    if args.format == Format::Json {
-        let json = serde_json::json!({
-            "datasets": root.display().to_string(),
-            "seconds": seconds,
-            "ecg12": report,
-        });
-        println!("{}", serde_json::to_string_pretty(&json)?);
-    } else {
-        println!("{}({seconds:.1} s)", cardio_lab::ecg12::table(&report));
-    }
-    Ok(true)
+    run_on_ludb(
+        args,
+        "ecg12",
+        cardio_lab::ecg12::evaluate,
+        cardio_lab::ecg12::table,
+    )
 }
 
 fn run_delineation(args: &DelineationArgs) -> anyhow::Result<bool> {
+    run_on_ludb(args, "ludb", delineation::evaluate, delineation_table)
+}
+
+/// Runs an evaluation of LUDB (skipped, with the reason, when the dataset is absent) and prints
+/// its table, or its report under `key` as JSON.
+fn run_on_ludb<R: serde::Serialize>(
+    args: &DelineationArgs,
+    key: &str,
+    evaluate: impl FnOnce(&Path) -> Result<R, EvalError>,
+    table: impl FnOnce(&R) -> String,
+) -> anyhow::Result<bool> {
     let root = args.datasets.clone().unwrap_or_else(default_root);
     let t = Instant::now();
-    let report = match delineation::evaluate(&root) {
+    let report = match evaluate(&root) {
         Ok(r) => r,
         Err(err @ EvalError::MissingDataset { .. }) => {
             println!("ludb: skipped: {err}");
@@ -159,14 +154,14 @@ fn run_delineation(args: &DelineationArgs) -> anyhow::Result<bool> {
     };
     let seconds = t.elapsed().as_secs_f64();
     if args.format == Format::Json {
-        let json = serde_json::json!({
+        let mut json = serde_json::json!({
             "datasets": root.display().to_string(),
             "seconds": seconds,
-            "ludb": report,
         });
+        json[key] = serde_json::to_value(&report)?;
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
-        println!("{}({seconds:.1} s)", delineation_table(&report));
+        println!("{}({seconds:.1} s)", table(&report));
     }
     Ok(true)
 }

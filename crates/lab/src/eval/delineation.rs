@@ -24,6 +24,7 @@ use cardio_signal::ecg::{Powerline, WaveDelineator, Waves};
 use cardio_signal::SamplingRate;
 use serde::Serialize;
 
+use super::qrs::pair_up;
 use super::{dataset_dir, files_ending, Counts, EvalError};
 use crate::resample::{draw, percentile_nearest, SplitMix64};
 
@@ -212,30 +213,6 @@ pub fn match_in_span(
         },
         errors,
     )
-}
-
-fn pair_up(reference: &[usize], detected: &[usize], tol: usize) -> (Vec<bool>, Vec<f64>) {
-    let mut used = vec![false; detected.len()];
-    let mut errors = Vec::new();
-    let mut j = 0;
-    for &r in reference {
-        while j < detected.len() && detected[j] + tol < r {
-            j += 1;
-        }
-        let mut best: Option<usize> = None;
-        let mut k = j;
-        while k < detected.len() && detected[k] <= r + tol {
-            if !used[k] && best.is_none_or(|b| detected[k].abs_diff(r) < detected[b].abs_diff(r)) {
-                best = Some(k);
-            }
-            k += 1;
-        }
-        if let Some(b) = best {
-            used[b] = true;
-            errors.push(detected[b] as f64 - r as f64);
-        }
-    }
-    (used, errors)
 }
 
 /// Sums of one kind over some leads: counts and the error's sum and sum of squares (ms).

@@ -41,8 +41,20 @@ const PVC: u8 = 5;
 /// reference takes the nearest detection not yet taken. Returns TP, FN (unmatched references) and
 /// FP (unmatched detections).
 pub fn match_beats(reference: &[usize], detected: &[usize], tol: usize) -> Counts {
+    let (_, errors) = pair_up(reference, detected, tol);
+    let tp = errors.len();
+    Counts {
+        tp,
+        fn_: reference.len() - tp,
+        fp: detected.len() - tp,
+    }
+}
+
+/// The one-to-one matching of [`match_beats`]: which detections were taken, and the signed error
+/// (detected - reference, samples) of every matched reference, in reference order.
+pub fn pair_up(reference: &[usize], detected: &[usize], tol: usize) -> (Vec<bool>, Vec<f64>) {
     let mut used = vec![false; detected.len()];
-    let mut tp = 0;
+    let mut errors = Vec::new();
     let mut j = 0;
     for &r in reference {
         while j < detected.len() && detected[j] + tol < r {
@@ -58,14 +70,10 @@ pub fn match_beats(reference: &[usize], detected: &[usize], tol: usize) -> Count
         }
         if let Some(b) = best {
             used[b] = true;
-            tp += 1;
+            errors.push(detected[b] as f64 - r as f64);
         }
     }
-    Counts {
-        tp,
-        fn_: reference.len() - tp,
-        fp: detected.len() - tp,
-    }
+    (used, errors)
 }
 
 /// Number of detections inside any of the (inclusive) sample intervals.

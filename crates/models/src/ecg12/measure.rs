@@ -473,30 +473,15 @@ fn axis(
     b: usize,
     base_of: impl Fn(&[f64]) -> f64,
 ) -> Option<f64> {
-    let (mut sxx, mut sxy, mut syy, mut bx, mut by) = (0.0, 0.0, 0.0, 0.0, 0.0);
-    for (angle, x) in limb {
-        if b >= x.len() {
-            continue;
-        }
-        let base = base_of(x);
-        let area: f64 = x[a..=b].iter().map(|v| v - base).sum();
-        let (s, c) = angle.to_radians().sin_cos();
-        sxx += c * c;
-        sxy += c * s;
-        syy += s * s;
-        bx += c * area;
-        by += s * area;
-    }
-    let det = sxx * syy - sxy * sxy;
-    if det.abs() < 1e-6 {
-        return None;
-    }
-    let ax = (syy * bx - sxy * by) / det;
-    let ay = (sxx * by - sxy * bx) / det;
-    if ax == 0.0 && ay == 0.0 {
-        return None;
-    }
-    Some(ay.atan2(ax).to_degrees())
+    let areas: Vec<(f64, f64)> = limb
+        .iter()
+        .filter(|(_, x)| b < x.len())
+        .map(|(angle, x)| {
+            let base = base_of(x);
+            (*angle, x[a..=b].iter().map(|v| v - base).sum())
+        })
+        .collect();
+    fit_axis(&areas)
 }
 
 /// Correlation with the median beat's P wave for a beat's P wave to match it (chosen on LUDB).
