@@ -17,9 +17,12 @@ export TEST_S3_SERVER ?= $(S3_VENV)/bin/moto_server
 # PyPI, in a venv outside the repo; `make peer-readers` installs them).
 PEER_VENV ?= $(HOME)/.cache/cardio/peer-readers-venv
 export TEST_PEER_PYTHON ?= $(PEER_VENV)/bin/python
+# NeuroKit2, the reference row of `cardio eval delineation` (from PyPI, in a venv outside the repo;
+# `make neurokit-venv` installs it; the command finds it at $$CARDIO_NEUROKIT_PYTHON, else here).
+NEUROKIT_VENV ?= $(HOME)/.cache/cardio/neurokit-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium s3-server peer-readers test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput golden train-ppg train-pcg clean
+.PHONY: help run build build-web deps-web chromium s3-server peer-readers neurokit-venv test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput golden train-ppg train-pcg clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
@@ -29,6 +32,7 @@ help:
 	@echo "make bench        criterion benchmarks of the signal crate"
 	@echo "make bench-api    API p50/p99 latency of a 30-s ECG upload at 50 concurrent (release)"
 	@echo "make bench-throughput  server CPU per upload vs the model's, p50/p99 at 10/20/50 (SQLite, PostgreSQL)"
+	@echo "make neurokit-venv  NeuroKit2 for the reference row of cardio eval delineation (venv outside the repo)"
 	@echo "make golden       recompute the signal crate's golden vectors with SciPy/NeuroKit2 (venv outside the repo)"
 	@echo "make train-ppg    retrain the PPG rhythm model (trees and waveform network; PyTorch in a venv outside the repo)"
 	@echo "make train-pcg    retrain the heart-sound model (networks and trees; PyTorch in a venv outside the repo)"
@@ -60,6 +64,14 @@ peer-readers: $(PEER_VENV)/.installed
 $(PEER_VENV)/.installed: crates/cli/tests/peer_readers/requirements.txt
 	[ -x $(PEER_VENV)/bin/python ] || python3 -m venv $(PEER_VENV)
 	$(PEER_VENV)/bin/pip install -q -r crates/cli/tests/peer_readers/requirements.txt
+	touch $@
+
+# NeuroKit2 for the reference row of `cardio eval delineation` (crates/lab/reference/), pinned.
+neurokit-venv: $(NEUROKIT_VENV)/.installed
+
+$(NEUROKIT_VENV)/.installed: crates/lab/reference/requirements.txt
+	[ -x $(NEUROKIT_VENV)/bin/python ] || python3 -m venv $(NEUROKIT_VENV)
+	$(NEUROKIT_VENV)/bin/pip install -q -r crates/lab/reference/requirements.txt
 	touch $@
 
 ## Build and run -----------------------------------------------------------------------------------

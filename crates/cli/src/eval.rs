@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use cardio_lab::eval::{delineation, pcg, ppg_hr, qrs, EvalError};
+use cardio_lab::eval::{delineation, neurokit, pcg, ppg_hr, qrs, EvalError};
 use clap::{Args, Subcommand, ValueEnum};
 
 use crate::datasets::default_root;
@@ -310,11 +310,6 @@ fn with_ci(e: &delineation::Estimate, decimals: usize) -> String {
 }
 
 fn delineation_table(r: &delineation::DelineationReport) -> String {
-    let mark = |m: Option<bool>| match m {
-        Some(true) => "met",
-        Some(false) => "NOT met",
-        None => "-",
-    };
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -328,7 +323,87 @@ fn delineation_table(r: &delineation::DelineationReport) -> String {
         "{:<9} {:>6} {:>5} {:>5}  {:<24} {:<24} {:<20} {:<18}  {:<10} {:<8} {:<8}",
         "boundary", "TP", "FN", "FP", "Se %", "PPV %", "mean ms", "SD ms", "Se/PPV", "|mean|", "SD"
     );
-    for k in &r.kinds {
+    let _ = writeln!(s, "cardio WaveDelineator (this build):");
+    kind_rows(&mut s, &r.kinds);
+    let _ = writeln!(
+        s,
+        "targets: Se, PPV >= 99 % (QRS) / 97 % (P, T off); |mean| <= {} ms; SD within the CSE tolerances",
+        delineation::MAX_ABS_MEAN_MS
+    );
+    match &r.reference {
+        neurokit::Reference::Measured(nk) => {
+            let _ = writeln!(
+                s,
+                "{}: leads {} of {} records ({} leads scored, {} on which it raised an error and found nothing), the same matcher and statistics:",
+                nk.label,
+                nk.leads_run.join(" "),
+                nk.records,
+                nk.leads,
+                nk.failed_leads
+            );
+            kind_rows(&mut s, &nk.kinds);
+        }
+        neurokit::Reference::NotMeasured { reason, install } => {
+            let _ = writeln!(
+                s,
+                "# NeuroKit2 reference row not measured: {reason}; `{install}` installs it, then run again"
+            );
+        }
+    }
+    let sp = &r.speed;
+    let ms =
+        |m: Option<f64>, p: Option<f64>| format!("median {} ms, p95 {} ms", num(m, 2), num(p, 2));
+    let _ = writeln!(
+        s,
+        "speed ({} records of 10 s, 12 leads at 500 Hz; this build, one thread, the best of {} runs of each record):",
+        sp.records,
+        delineation::TIMING_REPEATS
+    );
+    let _ = writeln!(
+        s,
+        "  cardio 12-lead reading (ecg12::analyze: delineation, median beats, measurements, statements): {} (target <= {} ms: {})",
+        ms(sp.analyze_median_ms, sp.analyze_p95_ms),
+        delineation::SPEED_TARGET_MS,
+        match sp.target_met {
+            Some(true) => "met",
+            Some(false) => "NOT met",
+            None => "-",
+        }
+    );
+    let _ = writeln!(
+        s,
+        "  cardio delineation alone (WaveDelineator::delineate, 12 leads): {}",
+        ms(sp.delineate_median_ms, sp.delineate_p95_ms)
+    );
+    if let neurokit::Reference::Measured(nk) = &r.reference {
+        let t = &nk.timing;
+        let _ = writeln!(
+            s,
+            "  NeuroKit2 {}, ONE lead ({}, {} records): ecg_clean + ecg_peaks + ecg_delineate {}; ecg_delineate alone {}",
+            nk.version,
+            t.lead.to_uppercase(),
+            t.records,
+            ms(t.total_median_ms, t.total_p95_ms),
+            ms(t.delineate_median_ms, t.delineate_p95_ms)
+        );
+        let _ = writeln!(
+            s,
+            "  ratio of medians: NeuroKit2 on one lead / our full 12-lead reading {}x; its ecg_delineate of one lead / our delineation of 12 {}x",
+            num(t.ratio_to_our_reading, 1),
+            num(t.ratio_to_our_delineation, 1)
+        );
+    }
+    s
+}
+
+/// One line per boundary kind: counts, figures with CIs, and the targets met or not.
+fn kind_rows(s: &mut String, kinds: &[delineation::KindRow]) {
+    let mark = |m: Option<bool>| match m {
+        Some(true) => "met",
+        Some(false) => "NOT met",
+        None => "-",
+    };
+    for k in kinds {
         let target = k.kind.targets();
         let _ = writeln!(
             s,
@@ -352,13 +427,6 @@ fn delineation_table(r: &delineation::DelineationReport) -> String {
             ),
         );
     }
-    let _ = writeln!(
-        s,
-        "targets: Se, PPV >= 99 % (QRS) / 97 % (P, T off); |mean| <= {} ms; SD within the CSE tolerances",
-        delineation::MAX_ABS_MEAN_MS
-    );
-    let _ = writeln!(s, "# {}", delineation::NEUROKIT2_QUOTED);
-    s
 }
 
 fn bidmc_table(r: &ppg_hr::BidmcReport) -> String {
@@ -521,13 +589,15 @@ mod tests {
     }
 
     #[test]
-    fn the_delineation_table_marks_targets_and_quotes_neurokit2_as_not_measured() {
+    fn the_delineation_table_marks_targets_and_says_when_neurokit2_was_not_measured() {
         let table = delineation_table(&delineation::DelineationReport::default());
         assert!(table.contains("CSE tolerances"), "{table}");
         assert!(
-            table.contains("quoted from SOURCE.md, not measured"),
+            table.contains("NeuroKit2 reference row not measured"),
             "{table}"
         );
+        assert!(table.contains(neurokit::INSTALL), "{table}");
+        assert!(table.contains("12-lead reading"), "{table}");
         let args = EvalArgs {
             command: EvalCommand::Delineation(DelineationArgs {
                 datasets: Some(PathBuf::from("/nonexistent/cardio-datasets")),

@@ -8,7 +8,8 @@
 //! | [`qrs`] | MIT-BIH Arrhythmia (`mitdb`) | beat annotations, 150 ms tolerance, VF episodes excluded (ANSI/AAMI EC57) | Se, +P, non-paced and paced apart |
 //! | [`ppg_hr`] | BIDMC (`bidmc`) | the monitor's PULSE, 8-s windows every 2 s | MAE, coverage |
 //! | [`ppg_hr`] | IEEE SPC 2015 (`ieee_spc2015`) | ECG-derived `BPM0`, 8-s windows every 2 s | MAE per channel and combined |
-//! | [`delineation`] | LUDB (`ludb`) | every lead's wave annotations, 150 ms tolerance (`cardio eval delineation`) | Se, PPV, error mean and SD per boundary, bootstrap CIs |
+//! | [`delineation`] | LUDB (`ludb`) | every lead's wave annotations, 150 ms tolerance (`cardio eval delineation`) | Se, PPV, error mean and SD per boundary, bootstrap CIs; ms per 12-lead reading |
+//! | [`neurokit`] | LUDB (`ludb`) | the same, for NeuroKit2's `ecg_delineate` (dwt) run from a venv outside the repo | the reference row beside [`delineation`]'s, ms per lead |
 //! | [`pcg`] | PhysioNet/CinC 2016 (`cinc2016`) | envelope-autocorrelation heart rate | share usable, S1-rate agreement |
 //!
 //! Every part returns plain serialisable structs (per-record rows and aggregates) and never prints.
@@ -27,6 +28,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub mod delineation;
+pub mod neurokit;
 pub mod pcg;
 pub mod ppg_hr;
 pub mod qrs;
