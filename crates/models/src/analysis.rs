@@ -187,6 +187,20 @@ pub struct Analysis {
     /// trimmed); absent without them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub accel_channels: Option<Vec<String>>,
+    /// ECG with channels named as standard leads: every lead read, with every beat's fiducials
+    /// in seconds (`p_on, p_peak, p_off, qrs_on, r_peak, qrs_off, t_on, t_peak, t_off`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leads: Option<Vec<crate::ecg12::LeadBeats>>,
+    /// ECG with standard leads: the record's measurements from the median beat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measurements: Option<crate::ecg12::MeasurementKeys>,
+    /// ECG with three standard leads or more: the interpretation statements (a computer
+    /// interpretation, unconfirmed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub statements: Option<Vec<crate::ecg12::Statement>>,
+    /// ECG with standard leads: what the leads could not give, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_measured: Option<Vec<String>>,
 }
 
 /// Guesses the kind of a recording: audio is PCG, a pleth/PPG channel is PPG, anything else ECG.
@@ -351,6 +365,10 @@ pub fn analyze(recording: &Recording, options: &AnalyzeOptions) -> Result<Analys
         p_wave_fraction: None,
         hr_series: None,
         accel_channels: None,
+        leads: None,
+        measurements: None,
+        statements: None,
+        not_measured: None,
     };
     let mut motion_series = None;
     match kind {
@@ -370,6 +388,21 @@ pub fn analyze(recording: &Recording, options: &AnalyzeOptions) -> Result<Analys
             if !result.beats.is_empty() {
                 let with_p = result.beats.iter().filter(|b| b.p_wave).count();
                 analysis.p_wave_fraction = Some(with_p as f64 / result.beats.len() as f64);
+            }
+            if let Ok(e) = crate::ecg12::analyze(recording, None) {
+                let multi = e.leads_used.len() >= crate::ecg12::report::MIN_VERDICT_LEADS;
+                analysis.measurements = Some(crate::ecg12::MeasurementKeys::of(&e));
+                analysis.statements = Some(if multi {
+                    e.statements.clone()
+                } else {
+                    Vec::new()
+                });
+                let mut notes = e.not_measured.clone();
+                if !multi {
+                    notes.push(crate::ecg12::report::FEW_LEADS.into());
+                }
+                analysis.not_measured = Some(notes);
+                analysis.leads = Some(e.lead_beats);
             }
         }
         Kind::Ppg => {

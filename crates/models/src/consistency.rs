@@ -17,6 +17,9 @@
 //! 5. **Recommendations**: the label's own advice first (no advice of another label), the
 //!    disclaimer last, the English sentences those of the codes; a regular pulse with windows that
 //!    looked like AF never says "no sign of atrial fibrillation".
+//! 6. **12-lead statements** (ECG): a normal rhythm never comes with an atrial fibrillation or
+//!    flutter statement; atrial fibrillation decided by the statements always comes with one; a
+//!    result that could not be judged carries no measurement and no statement.
 
 use serde_json::{Map, Value};
 
@@ -39,8 +42,8 @@ fn labels(m: Modality) -> &'static [(&'static str, Option<bool>, &'static [&'sta
     match m {
         Modality::Ecg => &[
             ("normal", Some(false), &["ecg.normal_1"]),
-            ("af", Some(true), &["ecg.af_1"]),
-            ("other", Some(true), &["ecg.other_1"]),
+            ("af", Some(true), &["ecg.af_1", "ecg.af_12lead_1"]),
+            ("other", Some(true), &["ecg.other_1", "ecg.other_12lead_1"]),
             ("noisy", None, &["ecg.noisy_1"]),
         ],
         Modality::Pcg => &[
@@ -226,6 +229,33 @@ pub fn contradictions(m: Modality, p: &Prediction) -> Vec<String> {
                     out.push(format!("{path} says {s:?}, yet the result is {}", p.label));
                 }
             }
+        }
+    }
+    // 6. The 12-lead statements (ECG): a normal rhythm never comes with an AF or flutter
+    //    statement, AF decided by the statements always does, and a result that could not be
+    //    judged carries no measurement and no statement.
+    if m == Modality::Ecg {
+        let codes: Vec<&str> = d
+            .get("statements")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(|s| s.get("code")?.as_str()).collect())
+            .unwrap_or_default();
+        let af = codes
+            .iter()
+            .any(|c| *c == "atrial_fibrillation" || *c == "atrial_flutter");
+        if p.label == "normal" && af {
+            out.push("a normal rhythm with an atrial fibrillation or flutter statement".into());
+        }
+        let by_statements =
+            d.get("rhythm_decision").and_then(Value::as_str) == Some("twelve_lead_statements");
+        if p.label == "af" && by_statements && !af {
+            out.push("atrial fibrillation without its statement".into());
+        }
+        if finding.is_none() && (d.contains_key("measurements") || !codes.is_empty()) {
+            out.push(format!(
+                "measurements or statements are given for the label {}",
+                p.label
+            ));
         }
     }
     // 5. The recommendations.

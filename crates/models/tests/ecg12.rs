@@ -230,3 +230,133 @@ fn the_muse_example_pr_is_within_10_ms_of_the_carts_330() {
     let hr = e.measurements.heart_rate_bpm.unwrap();
     assert!((hr - 56.0).abs() <= 2.0, "rate {hr}");
 }
+
+/// The ECG result of a recording: the rhythm model and the 12-lead reading as one decision,
+/// checked against the consistency rule of every result.
+fn predict(
+    rec: &Recording,
+) -> Result<cardio_models::prediction::Prediction, cardio_models::prediction::PredictError> {
+    let p = cardio_models::ecg_rhythm::model().unwrap().predict(rec)?;
+    cardio_models::consistency::check(cardio_models::Modality::Ecg, "ecg", &p).unwrap();
+    Ok(p)
+}
+
+/// `synthetic` with a little white noise (±0.002 mV, seeded), as an amplifier records it: the
+/// plausibility gate refuses a noiseless signal as held at its limits.
+fn recorded(leads: &[Lead], hr: f64, seconds: f64) -> Recording {
+    let mut rec = synthetic(leads, hr, 0.16, 60.0, seconds);
+    let mut state = 0x2545_f491_u64;
+    for ch in &mut rec.channels {
+        for v in &mut ch.samples {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            *v += 0.004 * ((state >> 11) as f64 / (1u64 << 53) as f64 - 0.5);
+        }
+    }
+    rec
+}
+
+fn codes(p: &cardio_models::prediction::Prediction) -> Vec<String> {
+    p.details["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["code"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_twelve_lead_sinus_rhythm_is_decided_by_its_statements_with_the_measurement_keys() {
+    let rec = recorded(&Lead::ALL, 75.0, 12.0);
+    let p = predict(&rec).unwrap();
+    assert_eq!(p.details["rhythm_decision"], "twelve_lead_statements");
+    assert_eq!(p.label, "normal", "{:?}", codes(&p));
+    assert!(codes(&p).contains(&"sinus_rhythm".to_owned()));
+    let m = p.details["measurements"].as_object().unwrap();
+    for key in [
+        "heart_rate_bpm",
+        "rr_ms",
+        "p_ms",
+        "pr_ms",
+        "qrs_ms",
+        "qt_ms",
+        "qtc_bazett_ms",
+        "qtc_fridericia_ms",
+        "p_axis_deg",
+        "qrs_axis_deg",
+        "t_axis_deg",
+    ] {
+        assert!(m.contains_key(key), "no {key}");
+    }
+    assert!(
+        (m["pr_ms"].as_f64().unwrap() - 160.0).abs() <= 20.0,
+        "{m:?}"
+    );
+    assert_eq!(
+        p.details["interpretation_status"],
+        "computer interpretation, unconfirmed"
+    );
+    // The model's own probabilities are kept beside the decision's.
+    assert!(p.details["rhythm_model_probabilities"].is_object());
+    let s = &p.details["statements"][0];
+    for key in ["code", "text", "criterion", "values"] {
+        assert!(s.get(key).is_some(), "statement without {key}: {s}");
+    }
+}
+
+#[test]
+fn one_lead_keeps_the_models_rhythm_and_gives_measurements_without_statements() {
+    let rec = recorded(&[Lead::II], 75.0, 12.0);
+    let p = predict(&rec).unwrap();
+    assert_eq!(p.details["rhythm_decision"], "single_lead_model");
+    assert!(p.details["probabilities"].is_object());
+    assert!(p.details.get("rhythm_model_probabilities").is_none());
+    assert!(codes(&p).is_empty());
+    assert!(p.details["measurements"]["pr_ms"].is_number());
+    let notes = p.details["not_measured"].as_array().unwrap();
+    assert!(
+        notes.iter().any(|n| n
+            == "interpretation statements: need at least 3 leads; the rhythm is the single-lead model's"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn a_five_second_twelve_lead_page_is_read_while_one_lead_of_it_is_refused() {
+    // A cart's page holds 5 s per lead: too short for the rhythm model (9 s), read by the 12 leads.
+    let rec = recorded(&Lead::ALL, 75.0, 5.0);
+    let p = predict(&rec).unwrap();
+    assert_eq!(p.details["model"]["id"], "ecg12-rules");
+    assert_eq!(p.label, "normal");
+    assert_eq!(
+        p.details["rhythm_model_note"],
+        "Recording too short: 5.0 s; at least 9 s is needed."
+    );
+    assert!(p.details["heart_rate_bpm"].as_f64().is_some());
+    let one = recorded(&[Lead::II], 75.0, 5.0);
+    let err = predict(&one).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Recording too short: 5.0 s; at least 9 s is needed."
+    );
+}
+
+#[test]
+fn ludb_af_and_bradycardia_are_one_decision_with_their_statements() {
+    let read = |record: u32| {
+        let path = cardio_testkit::dataset_file(&format!("ludb/data/{record}.hea"))?;
+        Some(cardio_formats::read_path(&path).unwrap())
+    };
+    // ludb.csv: 44 atrial fibrillation; 1 sinus bradycardia (the single-lead model alone calls it
+    // "other rhythm abnormality", 0.97).
+    let Some(af) = read(44) else { return };
+    let p = predict(&af).unwrap();
+    assert_eq!(p.label, "af");
+    assert!(codes(&p).contains(&"atrial_fibrillation".to_owned()));
+    assert_eq!(p.advice[0].code, "ecg.af_12lead_1");
+    let Some(brady) = read(1) else { return };
+    let p = predict(&brady).unwrap();
+    assert_eq!(p.label, "normal", "{:?}", codes(&p));
+    assert!(codes(&p).contains(&"sinus_bradycardia".to_owned()));
+}

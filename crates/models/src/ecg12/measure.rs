@@ -130,8 +130,10 @@ pub struct Rhythm {
     pub pr_sd_ms: Option<f64>,
     /// Premature beats of the dominant QRS morphology (supraventricular).
     pub premature_supraventricular: usize,
-    /// Beats of another QRS morphology (ventricular).
+    /// Beats of another QRS morphology.
     pub other_morphology: usize,
+    /// Beats of another QRS morphology that are also premature (ventricular premature beats).
+    pub premature_other_morphology: usize,
     /// RR intervals at least 1.7 times the median.
     pub pauses: usize,
     /// Share of beats preceded by a pacing spike.
@@ -614,6 +616,9 @@ pub fn rhythm(
     for (i, corr) in main.selection.correlation.iter().enumerate() {
         if corr.is_some_and(|c| c < super::median::MIN_CORRELATION) {
             r.other_morphology += 1;
+            if main.selection.premature[i] {
+                r.premature_other_morphology += 1;
+            }
         } else if main.selection.premature[i] {
             r.premature_supraventricular += 1;
         }

@@ -39,10 +39,12 @@ pub use crate::clinical::Sex;
 
 pub mod measure;
 pub mod median;
+pub mod report;
 pub mod statements;
 
 pub use measure::{LeadAmplitudes, Measurements, Rhythm};
 pub use median::{BeatSelection, Excluded, MedianBeats};
+pub use report::{BeatFiducials, LeadBeats, MeasurementKeys, Verdict};
 pub use statements::{AxisCategory, Category, Statement, StatementDef, STATEMENTS};
 
 /// The label every interpretation carries until a doctor confirms it.
@@ -180,6 +182,9 @@ pub struct Ecg12 {
     /// Each lead's delineation of its median beat (sample 0 is the median beat's first sample).
     #[serde(skip)]
     pub median_waves: Vec<(Lead, cardio_signal::ecg::Waves)>,
+    /// Every lead read, with every beat's fiducials in seconds from the record's start.
+    #[serde(skip)]
+    pub lead_beats: Vec<LeadBeats>,
 }
 
 impl Ecg12 {
@@ -242,7 +247,8 @@ pub fn analyze(rec: &Recording, sex: Option<Sex>) -> Result<Ecg12, Ecg12Error> {
     groups.sort_by_key(|((s, e), g)| std::cmp::Reverse((e - s, g.len())));
     let mut main: Option<median::GroupBeats> = None;
     let mut medians = MedianBeats::default();
-    for (i, (_, group)) in groups.iter().enumerate() {
+    let mut lead_beats = Vec::new();
+    for (i, ((start, _), group)) in groups.iter().enumerate() {
         let leads: Vec<&[f64]> = group.iter().map(|(_, x)| *x).collect();
         let del = delineator.delineate(&leads)?;
         if del.beats.len() < 2 {
@@ -250,6 +256,15 @@ pub fn analyze(rec: &Recording, sex: Option<Sex>) -> Result<Ecg12, Ecg12Error> {
                 return Err(Ecg12Error::NoBeats);
             }
             continue;
+        }
+        for ((lead, _), waves) in group.iter().zip(&del.leads) {
+            lead_beats.push(LeadBeats {
+                name: lead.name(),
+                beats: waves
+                    .iter()
+                    .map(|w| BeatFiducials::of(w, *start, fs.hz()))
+                    .collect(),
+            });
         }
         let gb = median::GroupBeats::new(del, &leads, fs.hz());
         let len = main
@@ -303,6 +318,11 @@ pub fn analyze(rec: &Recording, sex: Option<Sex>) -> Result<Ecg12, Ecg12Error> {
         category,
         median: medians,
         median_waves: beat_waves,
+        lead_beats: {
+            let order = |name: &str| Lead::parse(name).map_or(usize::MAX, |l| l as usize);
+            lead_beats.sort_by_key(|l| order(l.name));
+            lead_beats
+        },
     })
 }
 

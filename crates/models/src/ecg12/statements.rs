@@ -459,14 +459,15 @@ pub const STATEMENTS: &[StatementDef] = &[
     StatementDef {
         code: "pvc",
         text: "Premature ventricular complexes",
-        criterion: "a beat whose QRS correlates below 0.9 with the dominant template",
-        reads: &[],
+        criterion: "a beat more than 20 % premature whose QRS correlates below 0.9 with the dominant template",
+        reads: &["rr_ms"],
         guideline: PART_II,
         class: Class::Abnormal,
         rule: |f| {
-            let n = f.rhythm.other_morphology;
-            (n > 0 && !f.paced())
-                .then(|| format!("{n} beat(s) of another QRS morphology (correlation < 0.9)"))
+            let n = f.rhythm.premature_other_morphology;
+            (n > 0 && !f.paced()).then(|| {
+                format!("{n} premature beat(s) of another QRS morphology (correlation < 0.9)")
+            })
         },
     },
     StatementDef {
@@ -1146,9 +1147,16 @@ mod tests {
         let (s, _) = run(&m, &r, None);
         assert!(fired(&s, "pac").is_some());
         r.premature_supraventricular = 0;
+        // Beats of another morphology that come on time (aberrant, noisy) are no PVC.
         r.other_morphology = 2;
         let (s, _) = run(&m, &r, None);
-        assert!(fired(&s, "pvc").unwrap().values.starts_with("2 beat(s)"));
+        assert!(fired(&s, "pvc").is_none());
+        r.premature_other_morphology = 2;
+        let (s, _) = run(&m, &r, None);
+        assert_eq!(
+            fired(&s, "pvc").unwrap().values,
+            "2 premature beat(s) of another QRS morphology (correlation < 0.9)"
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@
 //! ```
 
 pub mod features;
+pub mod twelve_lead;
 
 use std::io;
 use std::sync::OnceLock;
@@ -236,13 +237,25 @@ impl Model {
         self.params.gbdt.predict_proba(&features.values)
     }
 
-    /// Classifies the rhythm of a recording from its lead II (else I, else the first channel with
-    /// data; see [`pick_lead`]). Recordings longer than 60 s are judged on their first 60 s.
+    /// Classifies the rhythm of a recording: the rhythm model on its best lead ([`pick_lead`];
+    /// recordings longer than 60 s are judged on their first 60 s) and, when the channels are
+    /// named as standard leads, the 12-lead reading ([`crate::ecg12::analyze`]), made one
+    /// decision by [`twelve_lead::decide`] (with three leads or more the rhythm is the 12-lead
+    /// statements'; `details` then carry `measurements` and `statements`).
     ///
     /// # Errors
     /// [`PredictError::Unusable`] with the reason and the measured value (no channel with data,
-    /// shorter than 9 s, sampling rate under 50 Hz, flat line).
+    /// shorter than 9 s and not a multi-lead ECG, sampling rate under 50 Hz, flat line).
     pub fn predict(&self, rec: &Recording) -> Result<Prediction, PredictError> {
+        let reading = crate::ecg12::analyze(rec, None).ok();
+        twelve_lead::decide(self.predict_lead(rec), reading.as_ref(), rec)
+    }
+
+    /// The rhythm model alone on the recording's best lead (see [`Model::predict`]).
+    ///
+    /// # Errors
+    /// As [`Model::predict`], without the multi-lead reading.
+    pub fn predict_lead(&self, rec: &Recording) -> Result<Prediction, PredictError> {
         let lead = pick_lead(rec).ok_or_else(|| {
             PredictError::Unusable("The recording has no ECG channel with samples.".into())
         })?;

@@ -1,0 +1,231 @@
+//! What a 12-lead reading hands on: every lead's beats with their fiducials in seconds
+//! ([`LeadBeats`], the `leads` of `cardio analyze`), the measurement keys of a result's `details`
+//! ([`MeasurementKeys`]), the statements, and the rhythm verdict ([`Verdict`]) that becomes the
+//! ECG result's one decision when a record has enough leads to read P waves across them.
+//!
+//! The verdict's probabilities are what the verdict was worth on LUDB (Kalyakulina et al. 2020):
+//! of the records where the rules read a sinus rhythm (or AF, or another rhythm), the share whose
+//! cardiologists' rhythm was each class ([`VERDICT_COUNTS`], add-one smoothed). LUDB is the rules'
+//! development set, so these are development figures; `cardio eval ecg12` recomputes the counts.
+
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use super::{Ecg12, UNCONFIRMED};
+
+/// Fewest leads for the 12-lead rhythm verdict (P waves read across leads): a 6-lead or 12-lead
+/// record; one or two leads stay with the single-lead rhythm model.
+pub const MIN_VERDICT_LEADS: usize = 3;
+
+/// What `not_measured` says of a record with one or two leads, whose statements are not given.
+pub const FEW_LEADS: &str =
+    "interpretation statements: need at least 3 leads; the rhythm is the single-lead model's";
+
+/// One beat's fiducial points, seconds from the record's start (`None` when absent).
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq)]
+pub struct BeatFiducials {
+    /// P-wave onset.
+    pub p_on: Option<f64>,
+    /// P-wave peak.
+    pub p_peak: Option<f64>,
+    /// P-wave offset.
+    pub p_off: Option<f64>,
+    /// QRS onset.
+    pub qrs_on: Option<f64>,
+    /// R peak (the beat's main QRS peak).
+    pub r_peak: Option<f64>,
+    /// QRS offset.
+    pub qrs_off: Option<f64>,
+    /// T-wave onset.
+    pub t_on: Option<f64>,
+    /// T-wave peak.
+    pub t_peak: Option<f64>,
+    /// T-wave end.
+    pub t_off: Option<f64>,
+}
+
+impl BeatFiducials {
+    /// The fiducials of delineated `waves`, whose sample 0 is `offset` samples into the record.
+    pub fn of(waves: &cardio_signal::ecg::Waves, offset: usize, fs: f64) -> Self {
+        let s = |v: Option<usize>| v.map(|i| round_ms((offset + i) as f64 / fs));
+        Self {
+            p_on: s(waves.p_on),
+            p_peak: s(waves.p_peak),
+            p_off: s(waves.p_off),
+            qrs_on: s(waves.qrs_on),
+            r_peak: s(waves.r_peak),
+            qrs_off: s(waves.qrs_off),
+            t_on: s(waves.t_on),
+            t_peak: s(waves.t_peak),
+            t_off: s(waves.t_off),
+        }
+    }
+}
+
+/// One lead and its beats.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LeadBeats {
+    /// The lead's standard name ("II", "aVR", "V1").
+    pub name: &'static str,
+    /// Every beat found in the lead's span, in time order.
+    pub beats: Vec<BeatFiducials>,
+}
+
+/// The record's measurements under the keys of a result's `details.measurements`.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct MeasurementKeys {
+    /// Ventricular rate, bpm.
+    pub heart_rate_bpm: Option<f64>,
+    /// Mean RR, ms.
+    pub rr_ms: Option<f64>,
+    /// P duration, ms.
+    pub p_ms: Option<f64>,
+    /// PR interval, ms.
+    pub pr_ms: Option<f64>,
+    /// QRS duration, ms.
+    pub qrs_ms: Option<f64>,
+    /// QT interval, ms.
+    pub qt_ms: Option<f64>,
+    /// QTc by Bazett, ms (the one shown).
+    pub qtc_bazett_ms: Option<f64>,
+    /// QTc by Fridericia, ms.
+    pub qtc_fridericia_ms: Option<f64>,
+    /// QTc by Framingham, ms.
+    pub qtc_framingham_ms: Option<f64>,
+    /// QTc by Hodges, ms.
+    pub qtc_hodges_ms: Option<f64>,
+    /// The QTc formula shown (`bazett`).
+    pub qtc_shown: &'static str,
+    /// Frontal P axis, degrees.
+    pub p_axis_deg: Option<f64>,
+    /// Frontal QRS axis, degrees.
+    pub qrs_axis_deg: Option<f64>,
+    /// Frontal T axis, degrees.
+    pub t_axis_deg: Option<f64>,
+    /// Sokolow-Lyon voltage, mV.
+    pub sokolow_lyon_mv: Option<f64>,
+    /// Cornell voltage, mV.
+    pub cornell_mv: Option<f64>,
+}
+
+impl MeasurementKeys {
+    /// The keys of a reading, rounded as they are shown (whole ms and degrees, 0.01 mV).
+    pub fn of(e: &Ecg12) -> Self {
+        let m = &e.measurements;
+        let whole = |v: Option<f64>| v.map(f64::round);
+        let mv = |v: Option<f64>| v.map(|v| (v * 100.0).round() / 100.0);
+        Self {
+            heart_rate_bpm: whole(m.heart_rate_bpm),
+            rr_ms: whole(m.rr_ms),
+            p_ms: whole(m.p_ms),
+            pr_ms: whole(m.pr_ms),
+            qrs_ms: whole(m.qrs_ms),
+            qt_ms: whole(m.qt_ms),
+            qtc_bazett_ms: whole(m.qtc_bazett_ms),
+            qtc_fridericia_ms: whole(m.qtc_fridericia_ms),
+            qtc_framingham_ms: whole(m.qtc_framingham_ms),
+            qtc_hodges_ms: whole(m.qtc_hodges_ms),
+            qtc_shown: m.qtc_shown,
+            p_axis_deg: whole(m.p_axis_deg),
+            qrs_axis_deg: whole(m.qrs_axis_deg),
+            t_axis_deg: whole(m.t_axis_deg),
+            sokolow_lyon_mv: mv(m.sokolow_lyon_mv),
+            cornell_mv: mv(m.cornell_mv),
+        }
+    }
+}
+
+/// The rhythm the statements read, in the rhythm model's classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// A sinus rhythm (any rate, with or without sinus arrhythmia) and nothing else.
+    Normal,
+    /// Atrial fibrillation or flutter.
+    Af,
+    /// Another rhythm: paced, premature beats, 2nd/3rd-degree AV block, or P waves not read.
+    Other,
+}
+
+/// The statements that make a rhythm [`Verdict::Other`].
+pub const OTHER_RHYTHM: [&str; 5] = [
+    "paced_rhythm",
+    "pac",
+    "pvc",
+    "second_degree_av_block",
+    "third_degree_av_block",
+];
+
+/// The sinus statements.
+pub const SINUS: [&str; 4] = [
+    "sinus_rhythm",
+    "sinus_bradycardia",
+    "sinus_tachycardia",
+    "sinus_arrhythmia",
+];
+
+impl Verdict {
+    /// Every verdict, in [`VERDICT_COUNTS`]' order.
+    pub const ALL: [Self; 3] = [Self::Normal, Self::Af, Self::Other];
+
+    /// The verdict of a reading's statements.
+    pub fn of(e: &Ecg12) -> Self {
+        if e.has("atrial_fibrillation") || e.has("atrial_flutter") {
+            Self::Af
+        } else if OTHER_RHYTHM.iter().any(|c| e.has(c)) || !SINUS.iter().any(|c| e.has(c)) {
+            Self::Other
+        } else {
+            Self::Normal
+        }
+    }
+
+    /// The rhythm model's label code of this verdict.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Normal => "normal",
+            Self::Af => "af",
+            Self::Other => "other",
+        }
+    }
+
+    /// Probabilities of the cardiologists' rhythm (`normal`, `af`, `other`) given this verdict:
+    /// the verdict's row of [`VERDICT_COUNTS`], add-one smoothed.
+    pub fn probabilities(self) -> [f64; 3] {
+        let row = VERDICT_COUNTS[self as usize];
+        let n: usize = row.iter().sum();
+        let mut p = [0.0; 3];
+        for (out, k) in p.iter_mut().zip(row) {
+            *out = (k as f64 + 1.0) / (n as f64 + 3.0);
+        }
+        p
+    }
+}
+
+/// LUDB's 200 records: rows the rules' verdict (normal, af, other), columns the cardiologists'
+/// rhythm in the same classes (AF or flutter; sinus with extrasystoles, pacing or a 2nd/3rd-degree
+/// AV block; otherwise sinus). Recomputed by `cardio eval ecg12`, checked by its test.
+pub const VERDICT_COUNTS: [[usize; 3]; 3] = [[158, 1, 4], [0, 13, 0], [7, 4, 13]];
+
+/// The interpretation's entries of a result's `details`: `measurements`, `statements`,
+/// `interpretation_status`, `interpretation_category`, `leads_used`, `leads_missing`,
+/// `not_measured`, `beats_used`, `beats_excluded`.
+pub fn details(e: &Ecg12) -> Map<String, Value> {
+    let mut d = Map::new();
+    d.insert("measurements".into(), json!(MeasurementKeys::of(e)));
+    d.insert("statements".into(), json!(e.statements));
+    d.insert("interpretation_status".into(), json!(UNCONFIRMED));
+    d.insert(
+        "interpretation_category".into(),
+        e.category.map_or(Value::Null, |c| json!(c)),
+    );
+    d.insert("leads_used".into(), json!(e.leads_used));
+    d.insert("leads_missing".into(), json!(e.leads_missing));
+    d.insert("not_measured".into(), json!(e.not_measured));
+    d.insert("beats_used".into(), json!(e.beats.used.len()));
+    d.insert("beats_excluded".into(), json!(e.beats.excluded.len()));
+    d
+}
+
+fn round_ms(s: f64) -> f64 {
+    (s * 1000.0).round() / 1000.0
+}
