@@ -387,8 +387,10 @@ fn not_measured_sentences() -> Vec<String> {
 
 #[test]
 fn every_not_measured_sentence_reads_in_spanish_and_french() {
-    let sentences = not_measured_sentences();
+    let mut sentences = not_measured_sentences();
     assert!(sentences.len() >= 6, "{sentences:?}");
+    // A record with one or two leads says why it has no statements.
+    sentences.push(cardio_models::ecg12::report::FEW_LEADS.to_owned());
     let missing = untranslated(sentences.iter().map(String::as_str));
     assert!(missing.is_empty(), "{missing:#?}");
     assert_eq!(
