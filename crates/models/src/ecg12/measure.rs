@@ -8,9 +8,14 @@
 //! e241-e250): Bazett `QT/√RR` (shown, as the carts print it), Fridericia `QT/∛RR`,
 //! Framingham `QT + 154 (1 - RR)` ms, Hodges `QT + 1.75 (HR - 60)` ms, RR in seconds.
 //!
-//! The frontal axes of P, QRS and T are the direction of the net area of the wave in the limb
-//! leads, fitted by least squares over every limb lead present on the hexaxial reference system
-//! (I 0°, II 60°, III 120°, aVR -150°, aVL -30°, aVF 90°); two non-opposite limb leads suffice.
+//! The frontal axes are fitted by least squares over every limb lead present on the hexaxial
+//! reference system (I 0°, II 60°, III 120°, aVR -150°, aVL -30°, aVF 90°); two non-opposite limb
+//! leads suffice. The QRS axis is fitted to each lead's net QRS amplitude, the algebraic sum of its
+//! deflections (R + R' - |Q| - |S|), the manifest axis of Einthoven's triangle (Einthoven, W.,
+//! Fahr, G., de Waart, A. (1913), *Pflügers Arch* 150, 275-315) as read from leads I and III with
+//! Dieuaide's table (Dieuaide, F. R. (1921), *Arch Intern Med* 27, 558-580): when the leads obey
+//! Einthoven's law (III = II - I) the fit gives that angle, `tan α = (2·III + I) / (√3·I)`. The
+//! P and T axes are fitted to the net area of the wave.
 //! Amplitudes (mV) are measured from the level at the QRS onset (the PR segment): P, Q, R, S, R'
 //! (a second positive deflection after S), T, ST at J and at J + 60 ms. Sokolow-Lyon is
 //! `SV1 + max(RV5, RV6)` (Sokolow, M., Lyon, T. P. (1949), *Am Heart J* 37, 161-186), Cornell
@@ -56,6 +61,11 @@ impl LeadAmplitudes {
     /// QRS peak to peak.
     pub fn qrs_pp_mv(&self) -> f64 {
         self.r_mv.max(self.r_prime_mv) - self.q_mv.min(self.s_mv)
+    }
+
+    /// Net QRS amplitude, the algebraic sum of the deflections: R + R' - |Q| - |S|.
+    pub fn qrs_net_mv(&self) -> f64 {
+        self.r_mv + self.r_prime_mv + self.q_mv + self.s_mv
     }
 }
 
@@ -213,16 +223,15 @@ pub fn measure(
         .collect();
     let base_of = |x: &[f64]| level(x, on, hz);
     let t_start = off.map(|o| o + (0.04 * hz) as usize);
-    // The QRS axis from the net amplitudes (largest R minus deepest Q or S) of the limb leads:
-    // closer to the carts' (three documents) and to LUDB's categories than the net area.
+    // The QRS axis from the net amplitudes (the algebraic sum of the deflections) of the limb
+    // leads (module doc).
     if off.is_some() {
         let net: Vec<(f64, f64)> = m
             .amplitudes
             .iter()
             .filter_map(|a| {
                 let lead = Lead::parse(a.lead)?;
-                lead.frontal_angle()
-                    .map(|ang| (ang, a.r_mv.max(a.r_prime_mv) + a.q_mv.min(a.s_mv)))
+                lead.frontal_angle().map(|ang| (ang, a.qrs_net_mv()))
             })
             .collect();
         m.qrs_axis_deg = fit_axis(&net);
@@ -665,4 +674,70 @@ pub fn rhythm(
         f64::from(paced) / beats.len() as f64
     };
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn net(lead: &'static str, q: f64, r: f64, s: f64) -> LeadAmplitudes {
+        LeadAmplitudes {
+            lead,
+            q_mv: q,
+            r_mv: r,
+            s_mv: s,
+            ..LeadAmplitudes::default()
+        }
+    }
+
+    /// The limb leads' net amplitudes of a unit QRS vector at `deg` (Einthoven's law holds:
+    /// III = II - I; the augmented leads are 3/2 of the unipolar projections, √3/2 of the unit).
+    fn limb(deg: f64) -> Vec<(f64, f64)> {
+        [0.0, 60.0, 120.0, -150.0, -30.0, 90.0]
+            .iter()
+            .enumerate()
+            .map(|(i, &ang)| {
+                let k = if i < 3 { 1.0 } else { 3f64.sqrt() / 2.0 };
+                (ang, k * (deg - ang).to_radians().cos())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_net_amplitude_is_the_algebraic_sum_of_the_deflections() {
+        // qRs: q -0.1, R 1.2, S -0.5 -> 0.6; RSR': 0.4 - 0.6 + 0.3 = 0.1; QS -0.8 -> -0.8.
+        assert!((net("I", -0.1, 1.2, -0.5).qrs_net_mv() - 0.6).abs() < 1e-12);
+        let rsr = LeadAmplitudes {
+            r_prime_mv: 0.3,
+            ..net("V1", 0.0, 0.4, -0.6)
+        };
+        assert!((rsr.qrs_net_mv() - 0.1).abs() < 1e-12);
+        assert!((net("III", -0.8, 0.0, 0.0).qrs_net_mv() + 0.8).abs() < 1e-12);
+    }
+
+    #[test]
+    fn net_amplitudes_in_i_and_iii_give_einthovens_angle() {
+        // I: R 1.0, S -0.5 (net 0.5); III: q -0.1, R 0.2, S -0.9 (net -0.8): tan α =
+        // (2·III + I) / (√3·I) = -1.1 / 0.866, α = -51.8°; II = I + III = -0.3.
+        let i = net("I", 0.0, 1.0, -0.5).qrs_net_mv();
+        let iii = net("III", -0.1, 0.2, -0.9).qrs_net_mv();
+        let expected = (2.0 * iii + i).atan2(3f64.sqrt() * i).to_degrees();
+        assert!((expected + 51.8).abs() < 0.1, "{expected}");
+        let two = fit_axis(&[(0.0, i), (120.0, iii)]).unwrap();
+        assert!((two - expected).abs() < 1e-9, "{two}");
+        let three = fit_axis(&[(0.0, i), (60.0, i + iii), (120.0, iii)]).unwrap();
+        assert!((three - expected).abs() < 1e-9, "{three}");
+        // Equal net amplitudes in I and III: 60°; I alone positive, III = -I/2: 0°.
+        assert!((fit_axis(&[(0.0, 0.7), (120.0, 0.7)]).unwrap() - 60.0).abs() < 1e-9);
+        assert!(fit_axis(&[(0.0, 1.0), (120.0, -0.5)]).unwrap().abs() < 1e-9);
+    }
+
+    #[test]
+    fn six_limb_leads_give_the_vectors_angle_in_every_category() {
+        for deg in [-75.0, -20.0, 15.0, 50.0, 80.0, 135.0, -150.0] {
+            let got = fit_axis(&limb(deg)).unwrap();
+            let diff = (got - deg).rem_euclid(360.0);
+            assert!(diff.min(360.0 - diff) < 1e-9, "{deg}: {got}");
+        }
+    }
 }
