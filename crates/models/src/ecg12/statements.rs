@@ -226,18 +226,23 @@ impl Facts<'_> {
             .into_iter()
             .filter_map(|l| self.amp(l))
             .collect();
+        // A terminal R' in V1 with terminal S in I and V6 is the right morphology, not both.
         let ok = v1_neg > 2.0 * v1.r_mv.max(v1.r_prime_mv)
+            && self.right_morphology().is_none()
             && !lateral.is_empty()
             && lateral
                 .iter()
                 .all(|a| a.r_mv > -2.0 * a.s_mv && a.q_mv > -0.1);
         ok.then(|| {
-            let mut s = format!("V1 R {:.2} mV, S {v1_neg:.2} mV", v1.r_mv);
+            let mut s = format!("V1 R {:.2} mV, S {:.2} mV", mv(v1.r_mv), mv(v1_neg));
             for a in lateral {
                 let _ = write!(
                     s,
                     "; {} R {:.2} mV, S {:.2} mV, q {:.2} mV",
-                    a.lead, a.r_mv, -a.s_mv, -a.q_mv
+                    a.lead,
+                    mv(a.r_mv),
+                    mv(-a.s_mv),
+                    mv(-a.q_mv)
                 );
             }
             s
@@ -280,6 +285,11 @@ impl Facts<'_> {
     fn no_wide_or_paced(&self) -> bool {
         !self.paced() && self.qrs().is_some_and(|q| q < 120.0)
     }
+}
+
+/// A voltage as the values print it: to 0.01 mV, never "-0.00".
+fn mv(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0 + 0.0
 }
 
 /// Leads whose value passes `test`, when two contiguous leads do.
@@ -1031,8 +1041,20 @@ mod tests {
             a.s_mv = -0.9;
         });
         let (s, _) = run(&m, &r, None);
-        assert!(fired(&s, "lbbb").is_some());
+        let st = fired(&s, "lbbb").unwrap();
         assert!(fired(&s, "rbbb").is_none());
+        // A q of 0 prints as 0.00, never -0.00.
+        assert!(st.values.ends_with("q 0.00 mV"), "{}", st.values);
+        assert!(!st.values.contains("-0.00"), "{}", st.values);
+        // A small terminal r' in V1 with terminal S in I and V6 is the right morphology: one of
+        // the two blocks, never both.
+        set(&mut m, Lead::V1, |a| a.terminal_mv = 0.05);
+        for l in [Lead::I, Lead::V6] {
+            set(&mut m, l, |a| a.terminal_mv = -0.05);
+        }
+        let (s, _) = run(&m, &r, None);
+        assert!(fired(&s, "rbbb").is_some());
+        assert!(fired(&s, "lbbb").is_none());
     }
 
     #[test]

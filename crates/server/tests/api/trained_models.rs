@@ -59,8 +59,9 @@ pub async fn the_models_and_their_validated_figures_are_public(mut app: TestApp)
 
 /// The ECG documents clinics bring (`ecg_documents`: cart and app PDFs, GE MUSE XML, DICOM, the
 /// Apple Health export with either decimal style, the Kardia EDFs): each is read through the
-/// upload with its leads and analysed; the 5-s CardioSoft print is refused with the model's
-/// sentence (its rhythm model needs 9 s).
+/// upload with its leads and analysed: a multi-lead record's rhythm is the 12-lead statements',
+/// with the measurements and statements in `details`; the 5-s CardioSoft print, too short for the
+/// rhythm model (9 s), is read by its 12 leads alone.
 pub async fn every_ecg_document_a_clinic_brings_is_read_through_the_upload(mut app: TestApp) {
     app.signed_in_doctor().await;
     // The file, its media type, and the lead the rhythm model reads (lead II where there is one).
@@ -100,6 +101,22 @@ pub async fn every_ecg_document_a_clinic_brings_is_read_through_the_upload(mut a
             ["normal", "af", "other", "noisy"].contains(&body["label"].as_str().unwrap()),
             "{name}: {body}"
         );
+        let leads = body["details"]["leads_used"].as_array().unwrap().len();
+        let decision = if leads >= 3 {
+            "twelve_lead_statements"
+        } else {
+            "single_lead_model"
+        };
+        assert_eq!(body["details"]["rhythm_decision"], decision, "{name}");
+        assert!(
+            body["details"]["measurements"]["qrs_ms"].is_number(),
+            "{name}: {body}"
+        );
+        assert_eq!(
+            body["details"]["statements"].as_array().unwrap().is_empty(),
+            leads < 3,
+            "{name}: {body}"
+        );
     }
     let Some(path) = cardio_testkit::dataset_file("ecg_documents/cardiosoft-testmann.pdf") else {
         return;
@@ -114,13 +131,25 @@ pub async fn every_ecg_document_a_clinic_brings_is_read_through_the_upload(mut a
             )],
         )
         .await;
-    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let body = response.json();
+    assert_eq!(body["details"]["model"]["id"], "ecg12-rules");
     assert_eq!(
-        response.detail(),
+        body["details"]["rhythm_model_note"],
         "Recording too short: 5.0 s; at least 9 s is needed."
     );
+    // The cart printed 75 bpm, QRS 100 ms (SOURCE.md): the tolerances.
+    let m = &body["details"]["measurements"];
+    assert!(
+        (m["heart_rate_bpm"].as_f64().unwrap() - 75.0).abs() <= 2.0,
+        "{m}"
+    );
+    assert!((m["qrs_ms"].as_f64().unwrap() - 100.0).abs() <= 10.0, "{m}");
+    assert_eq!(body["details"]["leads_used"].as_array().unwrap().len(), 12);
+    // The cart's own reading stays apart, unconfirmed.
+    assert!(body["device_interpretation"].is_object(), "{body}");
     let list = app.get("/api/analyses?type=ecg").await.json();
-    assert_eq!(list.as_array().unwrap().len(), 9);
+    assert_eq!(list.as_array().unwrap().len(), 10);
 }
 
 /// A real CinC 2016 recording, when the datasets are unpacked.
