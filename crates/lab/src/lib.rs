@@ -20,6 +20,7 @@ pub mod ecg_rhythm;
 pub mod eval;
 pub mod gate;
 pub mod gbdt;
+pub mod ludb;
 pub mod pcg_model;
 pub mod ppg_rhythm;
 pub mod resample;

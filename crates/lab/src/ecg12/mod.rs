@@ -468,7 +468,7 @@ pub fn evaluate(root: &Path) -> Result<Ecg12Report, EvalError> {
     let mut elapsed = 0.0;
     for row in rows {
         let path = dir.join("data").join(format!("{}.hea", row.id));
-        let rec = cardio_formats::read_path(&path).map_err(|source| EvalError::Read {
+        let rec = crate::ludb::read_ludb(&path).map_err(|source| EvalError::Read {
             path: path.clone(),
             source,
         })?;
