@@ -9,7 +9,8 @@
 //! boundaries it prints are scored against the same annotations with the same matcher and
 //! statistics as ours ([`super::delineation::score_lead`], [`super::delineation::summarise`]).
 //! It also times one lead (II) of each record, the best of
-//! [`super::delineation::TIMING_REPEATS`] runs, beside our 12-lead reading. Without the venv the
+//! [`super::delineation::TIMING_REPEATS`] runs, one thread (no BLAS or OpenMP pool), beside our
+//! 12-lead reading. Without the venv the
 //! row says it was not measured and how to install it; the evaluation still succeeds.
 
 use std::collections::BTreeMap;
@@ -153,7 +154,11 @@ pub struct ScriptTiming {
 /// Runs NeuroKit2 on every lead of `names` in `dir` (LUDB's `data` folder) and scores it; a
 /// [`Reference::NotMeasured`] without the venv or when the run fails (the reason says which).
 pub fn reference(dir: &Path, names: &[String], ours: &Speed) -> Reference {
-    let python = python();
+    reference_with(&python(), dir, names, ours)
+}
+
+/// As [`reference`], with the Python at `python`.
+pub fn reference_with(python: &Path, dir: &Path, names: &[String], ours: &Speed) -> Reference {
     if !python.exists() {
         return Reference::NotMeasured {
             reason: format!(
@@ -164,7 +169,7 @@ pub fn reference(dir: &Path, names: &[String], ours: &Speed) -> Reference {
         };
     }
     let t = Instant::now();
-    let result = run_script(&python, dir, names, &LEADS)
+    let result = run_script(python, dir, names, &LEADS)
         .and_then(|out| score(dir, &out, ours, t.elapsed().as_secs_f64()));
     match result {
         Ok(row) => Reference::Measured(Box::new(row)),
@@ -197,6 +202,10 @@ pub fn run_script(
         .arg(TIMING_LEAD)
         .arg("--repeats")
         .arg(TIMING_REPEATS.to_string())
+        // One thread, as ours: no BLAS or OpenMP pool.
+        .env("OMP_NUM_THREADS", "1")
+        .env("OPENBLAS_NUM_THREADS", "1")
+        .env("MKL_NUM_THREADS", "1")
         .output()
         .map_err(|e| EvalError::content(python, format!("cannot run: {e}")))?;
     if !out.status.success() {
@@ -383,6 +392,21 @@ mod tests {
         let json = serde_json::to_value(&r).unwrap();
         assert_eq!(json["status"], "not_measured");
         assert_eq!(json["install"], INSTALL);
+    }
+
+    #[test]
+    fn a_missing_python_is_not_measured_with_its_path_and_the_install_command() {
+        let python = Path::new("/nonexistent/neurokit-venv/bin/python");
+        let r = reference_with(python, Path::new("/nonexistent"), &[], &Speed::default());
+        let Reference::NotMeasured { reason, install } = r else {
+            panic!("{r:?}")
+        };
+        assert!(
+            reason.contains("/nonexistent/neurokit-venv/bin/python"),
+            "{reason}"
+        );
+        assert!(reason.contains(PYTHON_ENV), "{reason}");
+        assert_eq!(install, INSTALL);
     }
 
     #[test]
