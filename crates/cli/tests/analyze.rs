@@ -174,3 +174,67 @@ fn a_wrist_csv_with_accelerometer_columns_gets_the_motion_compensated_rate() {
         "peak detection alone follows the swing: {without}"
     );
 }
+
+#[test]
+fn a_twelve_lead_record_gets_every_leads_beats_the_measurements_and_the_statements() {
+    // The MUSE example: GE 12SL printed rate 56, PR 330 ms, QRS 94 ms (ecg_documents SOURCE.md).
+    let Some(path) = cardio_testkit::dataset_file("ecg_documents/ge-muse-example.xml") else {
+        return;
+    };
+    let out = cardio(&["analyze", path.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let leads = json["leads"].as_array().unwrap();
+    let names: Vec<&str> = leads.iter().map(|l| l["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["I", "II", "III", "aVR", "aVL", "aVF", "V1", "V2", "V3", "V4", "V5", "V6"]
+    );
+    let keys = [
+        "p_on", "p_peak", "p_off", "qrs_on", "r_peak", "qrs_off", "t_on", "t_peak", "t_off",
+    ];
+    for lead in leads {
+        let beats = lead["beats"].as_array().unwrap();
+        assert!(beats.len() >= 8, "{lead}");
+        for beat in beats {
+            for key in keys {
+                assert!(beat.get(key).is_some(), "no {key} in {beat}");
+            }
+            // Seconds from the record's start, in the order of the waves.
+            let (on, r, off) = (&beat["qrs_on"], &beat["r_peak"], &beat["qrs_off"]);
+            if let (Some(on), Some(r), Some(off)) = (on.as_f64(), r.as_f64(), off.as_f64()) {
+                assert!(on <= r && r <= off && off < 10.0, "{beat}");
+            }
+        }
+    }
+    let m = &json["measurements"];
+    assert!(
+        (m["heart_rate_bpm"].as_f64().unwrap() - 56.0).abs() <= 2.0,
+        "{m}"
+    );
+    assert!((m["pr_ms"].as_f64().unwrap() - 330.0).abs() <= 10.0, "{m}");
+    assert!((m["qrs_ms"].as_f64().unwrap() - 94.0).abs() <= 10.0, "{m}");
+    let codes: Vec<&str> = json["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"first_degree_av_block"), "{codes:?}");
+    assert!(codes.contains(&"sinus_bradycardia"), "{codes:?}");
+    let block = json["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["code"] == "first_degree_av_block")
+        .unwrap();
+    assert_eq!(block["text"], "1st-degree AV block");
+    assert!(
+        block["values"].as_str().unwrap().starts_with("PR 3"),
+        "{block}"
+    );
+}

@@ -266,6 +266,17 @@ impl WaveDelineator {
         let xs: Vec<&[f64]> = cleaned.iter().map(Vec::as_slice).collect();
         self.keep_consistent_p_waves(&xs, &beats, &mut leads, &mut dyadic);
         self.pull_to_consensus(&mut leads);
+        // A boundary pulled to the consensus may leave a lead's R peak outside its QRS: the peak
+        // is read again between the lead's own boundaries.
+        for (x, lead) in xs.iter().zip(&mut leads) {
+            for w in lead.iter_mut() {
+                if let (Some(on), Some(r), Some(off)) = (w.qrs_on, w.r_peak, w.qrs_off) {
+                    if (r < on || r > off) && on <= off {
+                        w.r_peak = Some(r_wave(x, on, off, self.thresholds.r_min));
+                    }
+                }
+            }
+        }
         Ok(Delineation { beats, leads })
     }
 
@@ -506,6 +517,25 @@ fn is_modulus_max(w: &[f64], i: usize) -> bool {
 
 /// Walks from the maximum at `from` towards `lo` (backward) or `hi` (forward) until `|w|` falls
 /// below `frac * |w[from]|` or reaches a local minimum; the boundary, clipped to the range.
+/// The R wave of a QRS between `on` and `off` of `x`: the largest deflection above the level at
+/// the onset, however small (as LUDB annotates it), unless it is under `r_min` of the deepest one
+/// (a QS complex: the deepest point).
+fn r_wave(x: &[f64], on: usize, off: usize, r_min: f64) -> usize {
+    let base = x[on];
+    let span = on..=off.min(x.len() - 1);
+    let hi_i = span
+        .clone()
+        .max_by(|&a, &c| x[a].total_cmp(&x[c]))
+        .unwrap_or(on);
+    let lo_i = span.min_by(|&a, &c| x[a].total_cmp(&x[c])).unwrap_or(on);
+    let (up, down) = (x[hi_i] - base, base - x[lo_i]);
+    if up >= r_min * down.max(up) {
+        hi_i
+    } else {
+        lo_i
+    }
+}
+
 fn walk(w: &[f64], from: usize, frac: f64, backward: bool, limit: usize) -> usize {
     let th = frac * w[from].abs();
     let mut i = from;
@@ -613,23 +643,7 @@ impl Lead<'_> {
             false,
             hi.saturating_sub(1).min(last + self.s(0.12)),
         );
-        // The peak is the R wave (the largest deflection above the level at the onset), however
-        // small, as annotated in LUDB; the deepest point only for a QS complex.
-        let base = self.x[on];
-        let span = on..=off.min(self.x.len() - 1);
-        let hi_i = span
-            .clone()
-            .max_by(|&a, &c| self.x[a].total_cmp(&self.x[c]))
-            .unwrap_or(b);
-        let lo_i = span
-            .min_by(|&a, &c| self.x[a].total_cmp(&self.x[c]))
-            .unwrap_or(b);
-        let (up, down) = (self.x[hi_i] - base, base - self.x[lo_i]);
-        let r = if up >= self.th.r_min * down.max(up) {
-            hi_i
-        } else {
-            lo_i
-        };
+        let r = r_wave(self.x, on, off, self.th.r_min);
         out.qrs_on = Some(on);
         out.r_peak = Some(r);
         out.qrs_off = Some(off);
