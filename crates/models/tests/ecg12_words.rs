@@ -252,6 +252,14 @@ fn cases() -> Vec<(Measurements, Rhythm, Option<Sex>)> {
         },
         None,
     );
+    // The same voltages with T inversion in V5 and V6: LVH with repolarisation abnormality.
+    case(
+        &|m, _| {
+            m.sokolow_lyon_mv = Some(3.8);
+            set(m, &[Lead::V5, Lead::V6], |a| a.t_mv = Some(-0.3));
+        },
+        Some(Sex::Male),
+    );
     // ST elevation in two and in three contiguous leads, ST depression and T inversion.
     case(
         &|m, _| set(m, &[Lead::II, Lead::AVF], |a| a.st_j_mv = 0.15),
@@ -268,6 +276,7 @@ fn cases() -> Vec<(Measurements, Rhythm, Option<Sex>)> {
         &|m, _| {
             set(m, &[Lead::V5, Lead::V6], |a| {
                 a.st_j_mv = -0.1;
+                a.st_j60_mv = Some(-0.12);
                 a.t_mv = Some(-0.2);
             });
         },
@@ -277,6 +286,7 @@ fn cases() -> Vec<(Measurements, Rhythm, Option<Sex>)> {
         &|m, _| {
             set(m, &[Lead::V3, Lead::V4, Lead::V5, Lead::V6], |a| {
                 a.st_j_mv = -0.1;
+                a.st_j60_mv = Some(-0.12);
                 a.t_mv = Some(-0.2);
             });
         },

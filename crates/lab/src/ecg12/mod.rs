@@ -25,6 +25,8 @@ use serde::Serialize;
 
 use crate::eval::EvalError;
 
+pub mod verdict;
+
 /// One LUDB record's diagnoses (the cells of `ludb.csv`, lower case).
 #[derive(Debug, Clone, Default)]
 pub struct LudbRow {
@@ -413,6 +415,8 @@ pub struct Ecg12Report {
     pub axis_confusion: Vec<Vec<usize>>,
     /// Targets.
     pub targets: Vec<Target>,
+    /// The 12-lead rhythm verdict against LUDB's rhythm.
+    pub rhythm_verdict: verdict::VerdictTable,
     /// Against the devices' figures.
     pub devices: Vec<DeviceRow>,
     /// Mean milliseconds per record (delineation, measurements, statements), this build.
@@ -486,6 +490,9 @@ pub fn evaluate(root: &Path) -> Result<Ecg12Report, EvalError> {
 fn fired(e: &Ecg12, code: &str) -> bool {
     if code == "af_or_flutter" {
         e.has("atrial_fibrillation") || e.has("atrial_flutter")
+    } else if code == "lvh" {
+        // LUDB's LVH against either LVH statement (with or without repolarisation changes).
+        e.has("lvh") || e.has("lvh_voltage")
     } else {
         e.has(code)
     }
@@ -619,6 +626,7 @@ pub fn score(results: &[(LudbRow, Result<Ecg12, String>)]) -> Ecg12Report {
         axis_agreement,
         axis_confusion: confusion,
         targets,
+        rhythm_verdict: verdict::table(results),
         devices: Vec::new(),
         ms_per_record: 0.0,
         per_record,
@@ -725,6 +733,7 @@ pub fn table(r: &Ecg12Report) -> String {
             });
         let _ = writeln!(s, "{:<16} {cells}", a.label());
     }
+    s.push_str(&verdict::show(&r.rhythm_verdict));
     let _ = writeln!(s, "\ntargets");
     for t in &r.targets {
         let _ = writeln!(

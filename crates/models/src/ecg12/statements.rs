@@ -46,6 +46,11 @@ const PART_V: &str =
 const PART_VI: &str =
     "Wagner et al. 2009, AHA/ACCF/HRS ECG recommendations part VI, Circulation 119:e262-e270";
 
+/// ST depression at J (and 60 ms after it: horizontal or down-sloping) in two contiguous leads,
+/// mV: the 0.1 mV, as the carts' ischaemia statements use it (part VI gives 0.05 mV for
+/// a new depression against an earlier ECG, which a single ECG cannot show).
+pub const ST_DEPRESSION_MV: f64 = -0.1;
+
 /// Share of beats with a P wave for an atrial rhythm with P waves (chosen on LUDB).
 pub const P_PRESENT: f64 = 0.8;
 /// Share of beats with a P wave below which P waves are absent (chosen on LUDB).
@@ -246,6 +251,33 @@ impl Facts<'_> {
                 );
             }
             s
+        })
+    }
+    /// The voltage criteria of LVH that are met (Hancock et al. 2009), outside a wide or paced QRS.
+    fn lvh_voltage(&self) -> Option<String> {
+        if self.paced() || self.qrs().is_some_and(|q| q >= 120.0) {
+            return None;
+        }
+        let cornell_limit = if self.sex == Some(Sex::Female) {
+            2.0
+        } else {
+            2.8
+        };
+        let mut parts = Vec::new();
+        if let Some(s) = self.m.sokolow_lyon_mv.filter(|s| *s > 3.5) {
+            parts.push(format!("Sokolow-Lyon {s:.2} mV > 3.5 mV"));
+        }
+        if let Some(c) = self.m.cornell_mv.filter(|c| *c > cornell_limit) {
+            parts.push(format!("Cornell {c:.2} mV > {cornell_limit:.1} mV"));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+    /// ST-T changes in the lateral leads (the "strain" of LVH): T <= -0.1 mV or ST at J
+    /// <= -0.05 mV in I, aVL, V5 or V6.
+    fn lateral_repolarisation(&self) -> bool {
+        [Lead::I, Lead::AVL, Lead::V5, Lead::V6].iter().any(|&l| {
+            self.amp(l)
+                .is_some_and(|a| a.t_mv.is_some_and(|t| t <= -0.1) || a.st_j_mv <= -0.05)
         })
     }
     fn wide(&self, lo: f64, hi: f64) -> Option<f64> {
@@ -657,25 +689,21 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "lvh",
-        text: "Left ventricular hypertrophy (voltage criteria)",
-        criterion: "Sokolow-Lyon SV1 + max(RV5, RV6) > 3.5 mV, or Cornell RaVL + SV3 > 2.8 mV (men) / > 2.0 mV (women)",
+        text: "Left ventricular hypertrophy with repolarisation abnormality",
+        criterion: "Sokolow-Lyon SV1 + max(RV5, RV6) > 3.5 mV, or Cornell RaVL + SV3 > 2.8 mV (men) / > 2.0 mV (women), with T <= -0.1 mV or ST <= -0.05 mV at J in I, aVL, V5 or V6",
         reads: &["sokolow_lyon_mv", "cornell_mv"],
         guideline: PART_V,
         class: Class::Abnormal,
-        rule: |f| {
-            if f.paced() || f.qrs().is_some_and(|q| q >= 120.0) {
-                return None;
-            }
-            let cornell_limit = if f.sex == Some(Sex::Female) { 2.0 } else { 2.8 };
-            let mut parts = Vec::new();
-            if let Some(s) = f.m.sokolow_lyon_mv.filter(|s| *s > 3.5) {
-                parts.push(format!("Sokolow-Lyon {s:.2} mV > 3.5 mV"));
-            }
-            if let Some(c) = f.m.cornell_mv.filter(|c| *c > cornell_limit) {
-                parts.push(format!("Cornell {c:.2} mV > {cornell_limit:.1} mV"));
-            }
-            (!parts.is_empty()).then(|| parts.join("; "))
-        },
+        rule: |f| f.lvh_voltage().filter(|_| f.lateral_repolarisation()),
+    },
+    StatementDef {
+        code: "lvh_voltage",
+        text: "Voltage criteria for left ventricular hypertrophy (may be a normal variant)",
+        criterion: "Sokolow-Lyon SV1 + max(RV5, RV6) > 3.5 mV, or Cornell RaVL + SV3 > 2.8 mV (men) / > 2.0 mV (women), without ST-T changes in I, aVL, V5 and V6",
+        reads: &["sokolow_lyon_mv", "cornell_mv"],
+        guideline: PART_V,
+        class: Class::Borderline,
+        rule: |f| f.lvh_voltage().filter(|_| !f.lateral_repolarisation()),
     },
     StatementDef {
         code: "rvh",
@@ -748,7 +776,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     StatementDef {
         code: "st_depression",
         text: "ST depression",
-        criterion: "ST at J <= -0.05 mV in two contiguous leads, QRS < 120 ms",
+        criterion: "ST at J <= -0.1 mV in two contiguous leads, horizontal or down-sloping (ST 60 ms after J as low), QRS < 120 ms",
         reads: &["qrs_ms"],
         guideline: PART_VI,
         class: Class::Abnormal,
@@ -756,10 +784,15 @@ pub const STATEMENTS: &[StatementDef] = &[
             if !f.no_wide_or_paced() {
                 return None;
             }
+            // An up-sloping ST that is back above -0.1 mV 60 ms after J is not counted.
+            let sloping_down = |l: Lead| {
+                f.amp(l)
+                    .is_some_and(|a| a.st_j60_mv.is_some_and(|v| v <= ST_DEPRESSION_MV))
+            };
             contiguous(
                 &CONTIGUOUS,
                 |l| f.amp(l).map(|a| a.st_j_mv),
-                |_, v| v <= -0.05,
+                |l, v| v <= ST_DEPRESSION_MV && sloping_down(l),
                 "mV at J",
             )
         },
@@ -1205,10 +1238,28 @@ mod tests {
         m.cornell_mv = Some(2.4);
         assert!(fired(&run(&m, &r, Some(Sex::Male)).0, "lvh").is_none());
         assert!(fired(&run(&m, &r, None).0, "lvh").is_none());
-        let (s, _) = run(&m, &r, Some(Sex::Female));
-        assert_eq!(fired(&s, "lvh").unwrap().values, "Cornell 2.40 mV > 2.0 mV");
+        assert!(fired(&run(&m, &r, None).0, "lvh_voltage").is_none());
+        let (s, category) = run(&m, &r, Some(Sex::Female));
+        // Voltage alone: the borderline statement, as the carts print it.
+        assert_eq!(
+            fired(&s, "lvh_voltage").unwrap().values,
+            "Cornell 2.40 mV > 2.0 mV"
+        );
+        assert!(fired(&s, "lvh").is_none());
+        assert_eq!(category, Some(Category::Borderline));
         m.sokolow_lyon_mv = Some(3.8);
-        assert!(fired(&run(&m, &r, Some(Sex::Male)).0, "lvh").is_some());
+        assert!(fired(&run(&m, &r, Some(Sex::Male)).0, "lvh_voltage").is_some());
+        // With T inversion in V5 and V6: LVH with repolarisation abnormality, abnormal.
+        for l in [Lead::V5, Lead::V6] {
+            set(&mut m, l, |a| a.t_mv = Some(-0.3));
+        }
+        let (s, category) = run(&m, &r, Some(Sex::Male));
+        assert_eq!(
+            fired(&s, "lvh").unwrap().values,
+            "Sokolow-Lyon 3.80 mV > 3.5 mV"
+        );
+        assert!(fired(&s, "lvh_voltage").is_none());
+        assert_eq!(category, Some(Category::Abnormal));
     }
 
     #[test]
@@ -1244,12 +1295,22 @@ mod tests {
         for l in [Lead::V5, Lead::V6] {
             set(&mut m, l, |a| {
                 a.st_j_mv = -0.1;
+                a.st_j60_mv = Some(0.0);
                 a.t_mv = Some(-0.2);
             });
         }
+        // Up-sloping: back to the baseline 60 ms after J.
         let (s, _) = run(&m, &r, None);
-        assert!(fired(&s, "st_depression").is_some());
+        assert!(fired(&s, "st_depression").is_none());
         assert!(fired(&s, "t_inversion").is_some());
+        for l in [Lead::V5, Lead::V6] {
+            set(&mut m, l, |a| a.st_j60_mv = Some(-0.12));
+        }
+        let (s, _) = run(&m, &r, None);
+        assert_eq!(
+            fired(&s, "st_depression").unwrap().values,
+            "V5 -0.10 mV at J, V6 -0.10 mV at J"
+        );
     }
 
     #[test]
