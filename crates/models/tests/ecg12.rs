@@ -205,12 +205,14 @@ fn ludb_record_1_is_sinus_bradycardia() {
 
 #[test]
 fn ludb_named_records_fire_their_diagnoses() {
-    // ludb.csv: 13 1st-degree AV block; 23 complete RBBB; 44 atrial fibrillation; 8 paced.
+    // ludb.csv: 13 1st-degree AV block; 23 complete RBBB; 44 atrial fibrillation; 8 paced; 52
+    // typical atrial flutter (4:1).
     for (record, code) in [
         (13, "first_degree_av_block"),
         (23, "rbbb"),
         (44, "atrial_fibrillation"),
         (8, "paced_rhythm"),
+        (52, "atrial_flutter"),
     ] {
         let Some(e) = ludb(record) else { return };
         assert!(e.has(code), "record {record}: {:?}", e.statements);

@@ -148,6 +148,10 @@ pub struct Rhythm {
     pub pauses: usize,
     /// Share of beats preceded by a pacing spike.
     pub paced_fraction: f64,
+    /// Dominant atrial frequency between the QRS complexes, per minute ([`super::atrial`]).
+    pub atrial_rate_per_min: Option<f64>,
+    /// Its organisation: share of the 2.5-12 Hz power on it and its harmonic (0-1).
+    pub atrial_organisation: Option<f64>,
     /// The median over beats of the largest pacing-spike ratio (second difference before the QRS
     /// over the QRS peak to peak).
     pub spike_ratio: f64,

@@ -37,6 +37,7 @@ use serde::Serialize;
 
 pub use crate::clinical::Sex;
 
+pub mod atrial;
 pub mod measure;
 pub mod median;
 pub mod report;
@@ -287,7 +288,17 @@ pub fn analyze(rec: &Recording, sex: Option<Sex>) -> Result<Ecg12, Ecg12Error> {
         .fiducials
         .p_on
         .zip(measurements.fiducials.p_off);
-    let rhythm = measure::rhythm(&main, &groups[0].1, &medians, median_p, fs.hz());
+    let mut rhythm = measure::rhythm(&main, &groups[0].1, &medians, median_p, fs.hz());
+    let atrial_leads: Vec<(Lead, &[f64], &[cardio_signal::ecg::Waves])> = groups[0]
+        .1
+        .iter()
+        .zip(&main.delineation.leads)
+        .map(|((lead, x), waves)| (*lead, *x, waves.as_slice()))
+        .collect();
+    if let Some(a) = atrial::activity(&atrial_leads, fs.hz()) {
+        rhythm.atrial_rate_per_min = Some(a.rate_per_min);
+        rhythm.atrial_organisation = Some(a.organisation);
+    }
     let leads_used: Vec<&'static str> = Lead::ALL
         .into_iter()
         .filter(|l| medians.lead(*l).is_some())

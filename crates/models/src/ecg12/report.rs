@@ -204,7 +204,7 @@ impl Verdict {
 /// LUDB's 200 records: rows the rules' verdict (normal, af, other), columns the cardiologists'
 /// rhythm in the same classes (AF or flutter; sinus with extrasystoles, pacing or a 2nd/3rd-degree
 /// AV block; otherwise sinus). Recomputed by `cardio eval ecg12`, checked by its test.
-pub const VERDICT_COUNTS: [[usize; 3]; 3] = [[158, 1, 4], [0, 13, 0], [7, 4, 13]];
+pub const VERDICT_COUNTS: [[usize; 3]; 3] = [[158, 1, 4], [0, 14, 0], [7, 3, 13]];
 
 /// The interpretation's entries of a result's `details`: `measurements`, `statements`,
 /// `interpretation_status`, `interpretation_category`, `leads_used`, `leads_missing`,
