@@ -364,3 +364,56 @@ fn real_ten_second_pulse_segments_get_their_rhythm_from_one_column_csvs() {
     assert!(agree("normal") >= 14, "{got:?}");
     assert!(agree("af") >= 11, "{got:?}");
 }
+
+#[test]
+fn every_ecg_document_is_analysed_with_its_measurements() {
+    // ecg_documents: cart and app PDFs (the CardioSoft page holds 5 s per lead), GE MUSE XML,
+    // DICOM, Apple Health CSV (both decimal styles) and the Kardia EDFs.
+    let names = [
+        "apple-health-ecg-en.csv",
+        "apple-health-ecg-pt.csv",
+        "cardiosoft-testmann.pdf",
+        "dicom-waveform-ecg.dcm",
+        "ge-muse-example.xml",
+        "ge-muse-fictitious.pdf",
+        "kardiamobile-1l-ecg.edf",
+        "kardiamobile-1l-ecg.pdf",
+        "kardiamobile-6l-ecg.edf",
+        "kardiamobile-6l-ecg.pdf",
+    ];
+    let wanted: Vec<String> = names.iter().map(|n| format!("ecg_documents/{n}")).collect();
+    let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
+    let Some(root) = cardio_testkit::datasets(&wanted) else {
+        return;
+    };
+    let paths: Vec<String> = wanted
+        .iter()
+        .map(|w| root.join(w).to_string_lossy().into_owned())
+        .collect();
+    let mut args = vec!["predict", "ecg", "--format", "json"];
+    args.extend(paths.iter().map(String::as_str));
+    let out = cardio(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let results: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(results.len(), names.len());
+    for (name, r) in names.iter().zip(&results) {
+        assert!(
+            ["normal", "af", "other"].contains(&r["label"].as_str().unwrap_or_default()),
+            "{name}: {r}"
+        );
+        let d = &r["details"];
+        assert!(
+            d["measurements"]["heart_rate_bpm"].is_number(),
+            "{name}: {d}"
+        );
+        let leads = d["leads_used"].as_array().unwrap().len();
+        let expected = if name.contains("1l") || name.contains("apple") {
+            1
+        } else if name.contains("6l") {
+            6
+        } else {
+            12
+        };
+        assert_eq!(leads, expected, "{name}");
+    }
+}
