@@ -193,7 +193,7 @@ pub struct Analysis {
     pub leads: Option<Vec<crate::ecg12::LeadBeats>>,
     /// ECG with standard leads: the record's measurements from the median beat.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub measurements: Option<crate::ecg12::MeasurementKeys>,
+    pub measurements: Option<serde_json::Map<String, serde_json::Value>>,
     /// ECG with three standard leads or more: the interpretation statements (a computer
     /// interpretation, unconfirmed).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -391,7 +391,7 @@ pub fn analyze(recording: &Recording, options: &AnalyzeOptions) -> Result<Analys
             }
             if let Ok(e) = crate::ecg12::analyze(recording, None) {
                 let multi = e.leads_used.len() >= crate::ecg12::report::MIN_VERDICT_LEADS;
-                analysis.measurements = Some(crate::ecg12::MeasurementKeys::of(&e));
+                analysis.measurements = Some(crate::ecg12::measurement_keys(&e));
                 analysis.statements = Some(if multi {
                     e.statements.clone()
                 } else {

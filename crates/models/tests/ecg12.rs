@@ -6,6 +6,23 @@ use cardio_models::ecg12::{analyze, Category, Ecg12Error, Lead, Sex, UNCONFIRMED
 
 const FS: f64 = 500.0;
 
+/// The measurement keys every reading gives (issue 39's list, with the other QTc formulas).
+const MEASUREMENT_KEYS: [&str; 13] = [
+    "heart_rate_bpm",
+    "rr_ms",
+    "p_ms",
+    "pr_ms",
+    "qrs_ms",
+    "qt_ms",
+    "qtc_bazett_ms",
+    "qtc_fridericia_ms",
+    "qtc_framingham_ms",
+    "qtc_hodges_ms",
+    "p_axis_deg",
+    "qrs_axis_deg",
+    "t_axis_deg",
+];
+
 fn gauss(t: f64, centre: f64, width: f64) -> f64 {
     (-(t - centre).powi(2) / (2.0 * width * width)).exp()
 }
@@ -74,21 +91,7 @@ fn a_synthetic_sinus_rhythm_is_measured_and_unconfirmed() {
     assert_eq!(m.qtc_shown, "bazett");
     assert!(e.beats.used.len() >= 10);
     let json = serde_json::to_value(&e).unwrap();
-    for key in [
-        "heart_rate_bpm",
-        "rr_ms",
-        "p_ms",
-        "pr_ms",
-        "qrs_ms",
-        "qt_ms",
-        "qtc_bazett_ms",
-        "qtc_fridericia_ms",
-        "qtc_framingham_ms",
-        "qtc_hodges_ms",
-        "p_axis_deg",
-        "qrs_axis_deg",
-        "t_axis_deg",
-    ] {
+    for key in MEASUREMENT_KEYS {
         assert!(json.get(key).is_some(), "{key}");
     }
     let first = &json["statements"][0];
@@ -276,19 +279,7 @@ fn a_twelve_lead_sinus_rhythm_is_decided_by_its_statements_with_the_measurement_
     assert_eq!(p.label, "normal", "{:?}", codes(&p));
     assert!(codes(&p).contains(&"sinus_rhythm".to_owned()));
     let m = p.details["measurements"].as_object().unwrap();
-    for key in [
-        "heart_rate_bpm",
-        "rr_ms",
-        "p_ms",
-        "pr_ms",
-        "qrs_ms",
-        "qt_ms",
-        "qtc_bazett_ms",
-        "qtc_fridericia_ms",
-        "p_axis_deg",
-        "qrs_axis_deg",
-        "t_axis_deg",
-    ] {
+    for key in MEASUREMENT_KEYS {
         assert!(m.contains_key(key), "no {key}");
     }
     assert!(

@@ -59,46 +59,9 @@ fn every_statement_text_and_criterion_reads_in_spanish_and_french() {
     );
 }
 
-/// A sinus beat at 70 bpm, PR 160, QRS 90, QTc 410, axis 60°, upright T everywhere.
+/// A normal adult ECG's measurements (the table's own example).
 fn normal() -> (Measurements, Rhythm) {
-    let amplitudes = Lead::ALL
-        .into_iter()
-        .map(|l| LeadAmplitudes {
-            lead: l.name(),
-            p_mv: Some(0.1),
-            q_mv: -0.05,
-            r_mv: 1.2,
-            s_mv: -0.3,
-            t_mv: Some(0.3),
-            terminal_mv: -0.1,
-            ..LeadAmplitudes::default()
-        })
-        .collect();
-    let m = Measurements {
-        heart_rate_bpm: Some(70.0),
-        rr_ms: Some(857.0),
-        p_ms: Some(100.0),
-        pr_ms: Some(160.0),
-        qrs_ms: Some(90.0),
-        qt_ms: Some(380.0),
-        qtc_bazett_ms: Some(410.0),
-        qrs_axis_deg: Some(60.0),
-        sokolow_lyon_mv: Some(2.0),
-        cornell_mv: Some(1.0),
-        amplitudes,
-        ..Measurements::default()
-    };
-    let r = Rhythm {
-        beats: 12,
-        rr_irregularity: Some(0.01),
-        rr_range_ms: Some(40.0),
-        p_fraction: 1.0,
-        p_delineated: 1.0,
-        p_matched: 1.0,
-        pr_sd_ms: Some(4.0),
-        ..Rhythm::default()
-    };
-    (m, r)
+    cardio_models::ecg12::statements::example_normal()
 }
 
 fn set(m: &mut Measurements, leads: &[Lead], f: impl Fn(&mut LeadAmplitudes)) {

@@ -45,7 +45,7 @@ pub mod statements;
 
 pub use measure::{LeadAmplitudes, Measurements, Rhythm};
 pub use median::{BeatSelection, Excluded, MedianBeats};
-pub use report::{BeatFiducials, LeadBeats, MeasurementKeys, Verdict};
+pub use report::{measurement_keys, BeatFiducials, LeadBeats, Verdict};
 pub use statements::{AxisCategory, Category, Statement, StatementDef, STATEMENTS};
 
 /// The label every interpretation carries until a doctor confirms it.

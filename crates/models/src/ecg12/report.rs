@@ -1,6 +1,6 @@
 //! What a 12-lead reading hands on: every lead's beats with their fiducials in seconds
 //! ([`LeadBeats`], the `leads` of `cardio analyze`), the measurement keys of a result's `details`
-//! ([`MeasurementKeys`]), the statements, and the rhythm verdict ([`Verdict`]) that becomes the
+//! ([`measurement_keys`]), the statements, and the rhythm verdict ([`Verdict`]) that becomes the
 //! ECG result's one decision when a record has enough leads to read P waves across them.
 //!
 //! The verdict's probabilities are what the verdict was worth on LUDB (Kalyakulina et al. 2020):
@@ -71,68 +71,25 @@ pub struct LeadBeats {
     pub beats: Vec<BeatFiducials>,
 }
 
-/// The record's measurements under the keys of a result's `details.measurements`.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct MeasurementKeys {
-    /// Ventricular rate, bpm.
-    pub heart_rate_bpm: Option<f64>,
-    /// Mean RR, ms.
-    pub rr_ms: Option<f64>,
-    /// P duration, ms.
-    pub p_ms: Option<f64>,
-    /// PR interval, ms.
-    pub pr_ms: Option<f64>,
-    /// QRS duration, ms.
-    pub qrs_ms: Option<f64>,
-    /// QT interval, ms.
-    pub qt_ms: Option<f64>,
-    /// QTc by Bazett, ms (the one shown).
-    pub qtc_bazett_ms: Option<f64>,
-    /// QTc by Fridericia, ms.
-    pub qtc_fridericia_ms: Option<f64>,
-    /// QTc by Framingham, ms.
-    pub qtc_framingham_ms: Option<f64>,
-    /// QTc by Hodges, ms.
-    pub qtc_hodges_ms: Option<f64>,
-    /// The QTc formula shown (`bazett`).
-    pub qtc_shown: &'static str,
-    /// Frontal P axis, degrees.
-    pub p_axis_deg: Option<f64>,
-    /// Frontal QRS axis, degrees.
-    pub qrs_axis_deg: Option<f64>,
-    /// Frontal T axis, degrees.
-    pub t_axis_deg: Option<f64>,
-    /// Sokolow-Lyon voltage, mV.
-    pub sokolow_lyon_mv: Option<f64>,
-    /// Cornell voltage, mV.
-    pub cornell_mv: Option<f64>,
-}
-
-impl MeasurementKeys {
-    /// The keys of a reading, rounded as they are shown (whole ms and degrees, 0.01 mV).
-    pub fn of(e: &Ecg12) -> Self {
-        let m = &e.measurements;
-        let whole = |v: Option<f64>| v.map(f64::round);
-        let mv = |v: Option<f64>| v.map(|v| (v * 100.0).round() / 100.0);
-        Self {
-            heart_rate_bpm: whole(m.heart_rate_bpm),
-            rr_ms: whole(m.rr_ms),
-            p_ms: whole(m.p_ms),
-            pr_ms: whole(m.pr_ms),
-            qrs_ms: whole(m.qrs_ms),
-            qt_ms: whole(m.qt_ms),
-            qtc_bazett_ms: whole(m.qtc_bazett_ms),
-            qtc_fridericia_ms: whole(m.qtc_fridericia_ms),
-            qtc_framingham_ms: whole(m.qtc_framingham_ms),
-            qtc_hodges_ms: whole(m.qtc_hodges_ms),
-            qtc_shown: m.qtc_shown,
-            p_axis_deg: whole(m.p_axis_deg),
-            qrs_axis_deg: whole(m.qrs_axis_deg),
-            t_axis_deg: whole(m.t_axis_deg),
-            sokolow_lyon_mv: mv(m.sokolow_lyon_mv),
-            cornell_mv: mv(m.cornell_mv),
+/// The record's measurements under the keys of a result's `details.measurements`: every
+/// [`super::Measurements`] value but the per-lead amplitudes, rounded as they are shown (whole
+/// ms, bpm and degrees; 0.01 mV for the `_mv` voltages).
+pub fn measurement_keys(e: &Ecg12) -> Map<String, Value> {
+    let Ok(Value::Object(mut m)) = serde_json::to_value(&e.measurements) else {
+        return Map::new();
+    };
+    m.remove("amplitudes");
+    for (key, value) in &mut m {
+        if let Some(v) = value.as_f64() {
+            let shown = if key.ends_with("_mv") {
+                (v * 100.0).round() / 100.0
+            } else {
+                v.round()
+            };
+            *value = json!(shown);
         }
     }
+    m
 }
 
 /// The rhythm the statements read, in the rhythm model's classes.
@@ -211,7 +168,7 @@ pub const VERDICT_COUNTS: [[usize; 3]; 3] = [[158, 1, 4], [0, 14, 0], [7, 3, 13]
 /// `not_measured`, `beats_used`, `beats_excluded`.
 pub fn details(e: &Ecg12) -> Map<String, Value> {
     let mut d = Map::new();
-    d.insert("measurements".into(), json!(MeasurementKeys::of(e)));
+    d.insert("measurements".into(), Value::Object(measurement_keys(e)));
     d.insert("statements".into(), json!(e.statements));
     d.insert("interpretation_status".into(), json!(UNCONFIRMED));
     d.insert(

@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 
 use super::{argmax, has_unit, mv_per_unit, pick_lead, Class, CLASSES};
 use crate::catalogue::{self, Advice};
-use crate::ecg12::report::{self, MeasurementKeys, Verdict, MIN_VERDICT_LEADS, VERDICT_COUNTS};
+use crate::ecg12::report::{self, Verdict, MIN_VERDICT_LEADS, VERDICT_COUNTS};
 use crate::ecg12::Ecg12;
 use crate::gate::{self, GateModality};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
@@ -129,7 +129,6 @@ fn alone(e: &Ecg12, rec: &Recording, refusal: String) -> Result<Prediction, Pred
     if !verdict.plausible {
         return Err(PredictError::Unusable(refusal));
     }
-    let m = MeasurementKeys::of(e);
     let duration = rec
         .channels
         .iter()
@@ -157,7 +156,10 @@ fn alone(e: &Ecg12, rec: &Recording, refusal: String) -> Result<Prediction, Pred
         }
         .to_value(),
     );
-    details.insert("heart_rate_bpm".into(), json!(m.heart_rate_bpm));
+    details.insert(
+        "heart_rate_bpm".into(),
+        json!(e.measurements.heart_rate_bpm.map(f64::round)),
+    );
     details.insert("quality_usable".into(), json!(true));
     details.insert("quality".into(), json!(verdict.reason));
     details.insert("gate".into(), gate::details(&verdict, GateModality::Ecg));
