@@ -1,7 +1,9 @@
 import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import i18n from '../i18n';
 import type { PredictionResult } from '../api/client';
+import { MUSE_ECG_RESULT } from '../test/ecg12Results';
 import { PredictionResultView } from './PredictionResultView';
 
 const windows = (n: number) =>
@@ -119,5 +121,74 @@ describe("PredictionResultView: the models' words in the reader's language", () 
     await act(() => i18n.changeLanguage('en'));
     expect(screen.getByText('Atrial fibrillation suspected')).toBeInTheDocument();
     expect(screen.getByText('heart rate bpm:')).toBeInTheDocument();
+  });
+});
+
+describe('PredictionResultView: an ECG read from named leads', () => {
+  it('shows the measurements and the unconfirmed interpretation, the other details behind "More details"', async () => {
+    const user = userEvent.setup();
+    render(<PredictionResultView result={MUSE_ECG_RESULT} />);
+    expect(screen.getByText('Normal sinus rhythm')).toBeInTheDocument();
+    const measurements = screen.getByRole('region', { name: 'ECG measurements (median beat)' });
+    expect(within(measurements).getByRole('row', { name: 'PR interval 320 ms' })).toBeInTheDocument();
+    expect(within(measurements).getByRole('row', { name: 'Leads 12 leads' })).toBeInTheDocument();
+    const statements = screen.getByRole('region', { name: 'Computer interpretation — unconfirmed' });
+    expect(within(statements).getByText('Abnormal ECG')).toBeInTheDocument();
+    expect(within(statements).getByText('1st-degree AV block')).toBeInTheDocument();
+    expect(within(statements).getByText('Values: PR 320 ms > 200 ms')).toBeInTheDocument();
+
+    // No raw list of every key: the rest folded, closed, and none of the keys the panels show.
+    expect(screen.queryByRole('heading', { name: 'Additional Details' })).not.toBeInTheDocument();
+    const summary = screen.getByText('More details');
+    const more = summary.closest('details') as HTMLElement;
+    expect(more).not.toHaveAttribute('open');
+    expect(more).toHaveTextContent('beats used: 7');
+    expect(more).toHaveTextContent('beats excluded: 2');
+    expect(more).toHaveTextContent('Rhythm decided by: twelve_lead_statements');
+    for (const shown of [
+      'measurements:',
+      'interpretation statements:',
+      'interpretation status',
+      'interpretation category',
+      'leads used',
+      'leads missing',
+      'not measured:',
+    ]) {
+      expect(more).not.toHaveTextContent(shown);
+    }
+
+    // The disclosure's summary is reached with Tab (a browser opens it with Enter or Space; jsdom
+    // only with a click).
+    await user.tab();
+    while (document.activeElement !== summary && document.activeElement !== document.body) await user.tab();
+    expect(summary).toHaveFocus();
+    await user.click(summary);
+    expect(more).toHaveAttribute('open');
+  });
+
+  it('leaves "More details" out where the page links to the full result', () => {
+    render(<PredictionResultView result={MUSE_ECG_RESULT} details={false} />);
+    expect(screen.getByRole('region', { name: 'Computer interpretation — unconfirmed' })).toBeInTheDocument();
+    expect(screen.queryByText('More details')).not.toBeInTheDocument();
+  });
+
+  it('is in Spanish for a Spanish reader', async () => {
+    await act(() => i18n.changeLanguage('es'));
+    render(<PredictionResultView result={MUSE_ECG_RESULT} />);
+    const statements = screen.getByRole('region', { name: 'Interpretación por computadora — sin confirmar' });
+    expect(within(statements).getByText('Bloqueo AV de primer grado')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Mediciones del ECG (latido mediano)' })).toHaveTextContent(
+      'QTc (Bazett)433 ms',
+    );
+    expect(screen.getByText('Más detalles')).toBeInTheDocument();
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it('shows an ECG result without measurements as before', () => {
+    const old = { ...MUSE_ECG_RESULT, details: { heart_rate_bpm: 57, beats: 9 } };
+    render(<PredictionResultView result={old} />);
+    expect(screen.getByRole('heading', { name: 'Additional Details' })).toBeInTheDocument();
+    expect(screen.queryByText('More details')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Computer interpretation — unconfirmed' })).not.toBeInTheDocument();
   });
 });

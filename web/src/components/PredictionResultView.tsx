@@ -7,6 +7,9 @@ import { AnalysisWaveform } from './waveform/AnalysisWaveform';
 import { clinicalFactors, clinicalFields, type ClinicalAttribute } from '../lib/clinicalFactors';
 import { modalityOfModel, reasonText, useClinicalText } from '../lib/clinicalText';
 import { detailLabel, detailValue, percent } from '../lib/prediction';
+import { ECG12_PANEL_KEYS, ecg12Details } from '../lib/ecg12';
+import { EcgMeasurementsPanel } from './EcgMeasurementsPanel';
+import { EcgStatementsPanel } from './EcgStatementsPanel';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -102,11 +105,15 @@ export function PredictionResultView({
   const largest = Math.max(...factors.map((f) => Math.abs(f.value)), 1e-9);
   const used = clinicalFields(details.attributes_used);
   const missing = clinicalFields(details.attributes_missing);
-  const shownApart = new Set([
+  // An ECG read from named leads: its measurements and statements in their own panels, the rest
+  // of its details folded behind "More details".
+  const ecg = kind === 'ecg' ? ecg12Details(details) : null;
+  const shownApart = new Set<string>([
     'attributes_used',
     'attributes_missing',
     'sex_source',
     ...(factors.length > 0 ? ['contributions'] : []),
+    ...(ecg ? ECG12_PANEL_KEYS : []),
   ]);
   const listed = Object.fromEntries(Object.entries(details).filter(([key]) => !shownApart.has(key)));
   return (
@@ -190,7 +197,19 @@ export function PredictionResultView({
           )}
         </section>
       )}
-      {withDetails && Object.keys(listed).length > 0 && (
+      {ecg ? (
+        <>
+          <EcgMeasurementsPanel ecg={ecg} />
+          <EcgStatementsPanel ecg={ecg} />
+        </>
+      ) : null}
+      {withDetails && ecg && Object.keys(listed).length > 0 && (
+        <details className="result__details result__more">
+          <summary className="result__more-summary">{t('results.moreDetails')}</summary>
+          <DetailList details={listed} />
+        </details>
+      )}
+      {withDetails && !ecg && Object.keys(listed).length > 0 && (
         <section className="result__details" aria-labelledby={`${ids}-details`}>
           <h3 id={`${ids}-details`}>{t('results.details')}</h3>
           <DetailList details={listed} />
