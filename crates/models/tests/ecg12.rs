@@ -249,7 +249,10 @@ fn predict(
 /// `synthetic` with a little white noise (±0.002 mV, seeded), as an amplifier records it: the
 /// plausibility gate refuses a noiseless signal as held at its limits.
 fn recorded(leads: &[Lead], hr: f64, seconds: f64) -> Recording {
-    let mut rec = synthetic(leads, hr, 0.16, 60.0, seconds);
+    with_noise(synthetic(leads, hr, 0.16, 60.0, seconds))
+}
+
+fn with_noise(mut rec: Recording) -> Recording {
     let mut state = 0x2545_f491_u64;
     for ch in &mut rec.channels {
         for v in &mut ch.samples {
@@ -352,4 +355,23 @@ fn ludb_af_and_bradycardia_are_one_decision_with_their_statements() {
     let p = predict(&brady).unwrap();
     assert_eq!(p.label, "normal", "{:?}", codes(&p));
     assert!(codes(&p).contains(&"sinus_bradycardia".to_owned()));
+}
+
+#[test]
+fn the_patients_sex_selects_the_cornell_limit_of_the_reading() {
+    // QRS axis -30°: R in aVL 1.5 mV, made 2.4 mV: Cornell (RaVL + SV3) 2.4 mV lies between the
+    // women's limit (2.0 mV) and the men's and unknown sex's (2.8 mV).
+    let mut rec = with_noise(synthetic(&Lead::ALL, 75.0, 0.16, -30.0, 12.0));
+    for ch in rec.channels.iter_mut().filter(|c| c.name == "avl") {
+        ch.samples.iter_mut().for_each(|v| *v *= 1.6);
+    }
+    let model = cardio_models::ecg_rhythm::model().unwrap();
+    let codes_for = |sex| {
+        let p = model.predict_for(&rec, sex).unwrap();
+        cardio_models::consistency::check(cardio_models::Modality::Ecg, "ecg", &p).unwrap();
+        codes(&p)
+    };
+    assert!(codes_for(Some(Sex::Female)).contains(&"lvh_voltage".to_owned()));
+    assert!(!codes_for(None).contains(&"lvh_voltage".to_owned()));
+    assert!(!codes_for(Some(Sex::Male)).contains(&"lvh_voltage".to_owned()));
 }

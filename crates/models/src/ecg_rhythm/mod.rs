@@ -247,7 +247,21 @@ impl Model {
     /// [`PredictError::Unusable`] with the reason and the measured value (no channel with data,
     /// shorter than 9 s and not a multi-lead ECG, sampling rate under 50 Hz, flat line).
     pub fn predict(&self, rec: &Recording) -> Result<Prediction, PredictError> {
-        let reading = crate::ecg12::analyze(rec, None).ok();
+        self.predict_for(rec, None)
+    }
+
+    /// [`Model::predict`] for a patient of known sex: the 12-lead reading applies the
+    /// sex-specific limits (QTc, Cornell voltage, ST elevation in V2-V3); without it, the limits
+    /// stricter for specificity.
+    ///
+    /// # Errors
+    /// As [`Model::predict`].
+    pub fn predict_for(
+        &self,
+        rec: &Recording,
+        sex: Option<crate::ecg12::Sex>,
+    ) -> Result<Prediction, PredictError> {
+        let reading = crate::ecg12::analyze(rec, sex).ok();
         twelve_lead::decide(self.predict_lead(rec), reading.as_ref(), rec)
     }
 

@@ -51,6 +51,21 @@ pub trait SignalModel: Send + Sync {
     /// [`PredictError::Unusable`] when the recording cannot be judged.
     fn predict(&self, recording: &Recording) -> Result<Prediction, PredictError>;
 
+    /// Predicts for a patient whose sex is known (from the patient record): the models with
+    /// sex-specific limits (the 12-lead reading's QTc, Cornell voltage and ST elevation) use it;
+    /// the others ignore it.
+    ///
+    /// # Errors
+    /// As [`SignalModel::predict`].
+    fn predict_for(
+        &self,
+        recording: &Recording,
+        sex: Option<cardio_models::clinical::Sex>,
+    ) -> Result<Prediction, PredictError> {
+        let _ = sex;
+        self.predict(recording)
+    }
+
     /// The model card's headline.
     fn summary(&self) -> ModelSummary;
 }
@@ -160,6 +175,14 @@ struct Ecg(&'static cardio_models::ecg_rhythm::Model);
 impl SignalModel for Ecg {
     fn predict(&self, recording: &Recording) -> Result<Prediction, PredictError> {
         self.0.predict(recording)
+    }
+
+    fn predict_for(
+        &self,
+        recording: &Recording,
+        sex: Option<cardio_models::clinical::Sex>,
+    ) -> Result<Prediction, PredictError> {
+        self.0.predict_for(recording, sex)
     }
 
     fn summary(&self) -> ModelSummary {

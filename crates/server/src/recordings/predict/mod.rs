@@ -432,12 +432,15 @@ pub(crate) async fn analyse_upload(
         .map_err(|_| ApiError::Internal("compute slots closed".into()))?;
     // The model holds a compute slot; storing the files (I/O, an fsync each) happens after it is
     // given back, on the same blocking thread.
+    let sex = owner.patient_sex.map(Sex::to_model);
     let (prediction, device, stored, pending) = tokio::task::spawn_blocking(move || {
         let mut recording = upload::to_recording(&upload)?;
-        let prediction = model.predict(&recording).map_err(|err| match err {
-            PredictError::Unusable(reason) => ApiError::Validation(reason),
-            PredictError::ModelNotLoaded(_) => ApiError::ModelNotLoaded,
-        })?;
+        let prediction = model
+            .predict_for(&recording, sex)
+            .map_err(|err| match err {
+                PredictError::Unusable(reason) => ApiError::Validation(reason),
+                PredictError::ModelNotLoaded(_) => ApiError::ModelNotLoaded,
+            })?;
         drop(slot);
         // The device's own reading goes beside the result, after the model has answered.
         let device = recording.device_interpretation.take();
