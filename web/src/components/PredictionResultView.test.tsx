@@ -166,6 +166,15 @@ describe('PredictionResultView: an ECG read from named leads', () => {
     expect(more).toHaveAttribute('open');
   });
 
+  it("shows the device's interpretation, when given, right after Cardio's own", () => {
+    const device = { source: 'GE MUSE 9.0.9.18167, 12SL 241', statements: ['Otherwise normal ECG'], measurements: [] };
+    render(<PredictionResultView result={MUSE_ECG_RESULT} device={device} />);
+    const cardio = screen.getByRole('region', { name: 'Computer interpretation — unconfirmed' });
+    const panel = screen.getByRole('region', { name: 'Device interpretation (unconfirmed)' });
+    expect(cardio.nextElementSibling).toBe(panel);
+    expect(within(panel).getByText('Otherwise normal ECG')).toBeInTheDocument();
+  });
+
   it('leaves "More details" out where the page links to the full result', () => {
     render(<PredictionResultView result={MUSE_ECG_RESULT} details={false} />);
     expect(screen.getByRole('region', { name: 'Computer interpretation — unconfirmed' })).toBeInTheDocument();

@@ -1,7 +1,8 @@
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PredictionResult } from '../api/client';
+import type { DeviceInterpretation, PredictionResult } from '../api/client';
 import type { LoadWaveformWindow } from '../api/waveforms';
+import { DeviceInterpretationPanel } from './DeviceInterpretationPanel';
 import { ResultBadge } from './RiskBadge';
 import { AnalysisWaveform } from './waveform/AnalysisWaveform';
 import { clinicalFactors, clinicalFields, type ClinicalAttribute } from '../lib/clinicalFactors';
@@ -83,15 +84,22 @@ function signalKind(model: string): 'ecg' | 'pcg' | 'ppg' | null {
  * `loadWaveform`, the loader of the recording's windows (a page that shows the waveform elsewhere
  * leaves it out). `details: false` leaves out Additional Details (where the page links to the full
  * result instead).
+ *
+ * An ECG read from named leads shows Cardio's computer interpretation (unconfirmed) and its
+ * measurements right under the result, then its other details folded behind "More details";
+ * `device`, the recording device's own interpretation, is then shown right after Cardio's so the
+ * two sit together (a page that shows it beside the result leaves it out).
  */
 export function PredictionResultView({
   result,
   loadWaveform,
   details: withDetails = true,
+  device,
 }: {
   result: PredictionResult;
   loadWaveform?: LoadWaveformWindow;
   details?: boolean;
+  device?: DeviceInterpretation | null;
 }) {
   const { t } = useTranslation();
   const ids = useId();
@@ -149,6 +157,19 @@ export function PredictionResultView({
           <AnalysisWaveform analysisId={result.analysis_id} kind={kind} load={loadWaveform} />
         </section>
       ) : null}
+      {ecg ? (
+        <>
+          <EcgStatementsPanel ecg={ecg} />
+          {device ? (
+            <DeviceInterpretationPanel
+              device={device}
+              headingLevel={3}
+              className="device-interpretation device-interpretation--in-result"
+            />
+          ) : null}
+          <EcgMeasurementsPanel ecg={ecg} />
+        </>
+      ) : null}
       {recommendations.length > 0 && (
         <section aria-labelledby={`${ids}-recommendations`}>
           <h3 id={`${ids}-recommendations`}>{t('results.recommendations')}</h3>
@@ -197,12 +218,6 @@ export function PredictionResultView({
           )}
         </section>
       )}
-      {ecg ? (
-        <>
-          <EcgMeasurementsPanel ecg={ecg} />
-          <EcgStatementsPanel ecg={ecg} />
-        </>
-      ) : null}
       {withDetails && ecg && Object.keys(listed).length > 0 && (
         <details className="result__details result__more">
           <summary className="result__more-summary">{t('results.moreDetails')}</summary>

@@ -17,6 +17,7 @@ import { ReviewPanel, type SettleOption } from '../../components/review/ReviewPa
 import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
 import { useClinicalText } from '../../lib/clinicalText';
+import { ecg12Details } from '../../lib/ecg12';
 import { useRecordingFiles } from '../../lib/useRecordingFiles';
 import { modelName, percent, predictionErrorMessage } from '../../lib/prediction';
 import { useReview } from '../../lib/useReview';
@@ -289,8 +290,20 @@ function EcgResult({ screeningId, combined }: { screeningId: string; combined: C
   if (analysis)
     body = (
       <>
-        <PredictionResultView result={analysis.result} details={false} loadWaveform={fetchWaveformWindow} />
-        <DeviceInterpretationPanel device={analysis.result.device_interpretation} headingLevel={3} />
+        {/* Read from named leads, the result shows the device's interpretation beside Cardio's own. */}
+        {ecg12Details(analysis.result.details) ? (
+          <PredictionResultView
+            result={analysis.result}
+            details={false}
+            loadWaveform={fetchWaveformWindow}
+            device={analysis.result.device_interpretation}
+          />
+        ) : (
+          <>
+            <PredictionResultView result={analysis.result} details={false} loadWaveform={fetchWaveformWindow} />
+            <DeviceInterpretationPanel device={analysis.result.device_interpretation} headingLevel={3} />
+          </>
+        )}
       </>
     );
   else if (analyses.isPending) body = <Spinner label={t('app.loading')} />;

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Analysis, CombinedResult, ModalityResult, Review } from '../../api/client';
+import { MUSE_ECG_RESULT } from '../../test/ecg12Results';
 import { makeAnalysis, makeClinicalRecord, makeScreening, makeWaveform } from '../../test/fixtures';
 import { json, makeUser, mockServer, renderApp, requestsTo } from '../../test/utils';
 
@@ -110,6 +111,35 @@ describe('The ECG step of a completed screening', () => {
     ).toBeInTheDocument();
     expect(within(device).getByRole('rowheader', { name: 'PR interval' }).nextSibling).toHaveTextContent('330 ms');
     expect(within(ecg).getAllByText('Normal sinus rhythm').length).toBeGreaterThan(0);
+  });
+
+  it("sets the device's interpretation right after Cardio's own of a 12-lead file, the measurements below", async () => {
+    const muse = makeAnalysis(
+      {},
+      {
+        ...MUSE_ECG_RESULT,
+        analysis_id: 'a-3',
+        device_interpretation: {
+          source: 'GE MUSE 9.0.9.18167, 12SL 241',
+          statements: ['Sinus bradycardia with sinus arrhythmia with 1st degree A-V block'],
+          measurements: [{ key: 'pr_ms', label: 'PRInterval', value: 330, unit: 'ms' }],
+        },
+      },
+    );
+    server({ combined: combined({}), analyses: [muse] });
+    renderApp('/sensor-ecg?screening=s-1');
+
+    const ecg = await screen.findByRole('region', { name: 'ECG result' });
+    const cardio = await within(ecg).findByRole('region', { name: 'Computer interpretation — unconfirmed' });
+    const device = within(ecg).getByRole('region', { name: 'Device interpretation (unconfirmed)' });
+    const measurements = within(ecg).getByRole('region', { name: 'ECG measurements (median beat)' });
+    expect(cardio.nextElementSibling).toBe(device);
+    expect(device.nextElementSibling).toBe(measurements);
+    expect(within(cardio).getByText('Abnormal ECG')).toBeInTheDocument();
+    expect(within(measurements).getByRole('row', { name: 'PR interval 320 ms' })).toBeInTheDocument();
+    expect(within(ecg).getAllByRole('region', { name: 'Device interpretation (unconfirmed)' })).toHaveLength(1);
+    // The full details are on the analysis page.
+    expect(within(ecg).queryByText('More details')).not.toBeInTheDocument();
   });
 
   it('an abnormal ECG never carries success styling', async () => {
