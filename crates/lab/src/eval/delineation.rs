@@ -474,7 +474,7 @@ pub fn evaluate_records(
     let mut planned: Option<(f64, WaveDelineator)> = None;
     for name in &names {
         let hea = dir.join(format!("{name}.hea"));
-        let rec = cardio_formats::read_path(&hea).map_err(|e| EvalError::read(&hea, e))?;
+        let rec = crate::ludb::read_ludb(&hea).map_err(|e| EvalError::read(&hea, e))?;
         let fs_hz = rec.sampling_rate_hz;
         if planned.as_ref().is_none_or(|(hz, _)| *hz != fs_hz) {
             let fs = SamplingRate::new(fs_hz).map_err(|e| EvalError::signal(&hea, e))?;
