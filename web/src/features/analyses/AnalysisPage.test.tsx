@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Analysis } from '../../api/client';
+import { MUSE_ECG_RESULT } from '../../test/ecg12Results';
 import { makeWaveform as waveform } from '../../test/fixtures';
 import { json, makeUser, mockServer, renderApp, requestsTo } from '../../test/utils';
 
@@ -117,6 +118,43 @@ describe('Analysis page', () => {
     const cardio = screen.getByRole('heading', { name: 'Result' }).closest('.card') as HTMLElement;
     expect(within(cardio).getByText('Atrial fibrillation suspected')).toBeInTheDocument();
     expect(within(cardio).queryByText(/Sinus bradycardia/)).not.toBeInTheDocument();
+  });
+
+  it("shows Cardio's 12-lead measurements and interpretation in the result, the device's in its card beside", async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/analyses/a-1': () =>
+        json(
+          200,
+          analysis({
+            fileName: 'ge-muse-example.xml',
+            result: {
+              ...MUSE_ECG_RESULT,
+              analysis_id: 'a-1',
+              device_interpretation: {
+                source: 'GE MUSE 9.0.9.18167, 12SL 241',
+                statements: ['Otherwise normal ECG'],
+                measurements: [],
+              },
+            },
+          }),
+        ),
+      'GET /api/analyses/a-1/waveform': (request) => json(200, waveform(request, TWELVE)),
+    });
+    renderApp('/analyses/a-1');
+    const cardio = (await screen.findByRole('heading', { name: 'Result' })).closest('.card') as HTMLElement;
+    const statements = within(cardio).getByRole('region', { name: 'Computer interpretation — unconfirmed' });
+    expect(within(statements).getByText('Abnormal ECG')).toBeInTheDocument();
+    expect(within(statements).getByText('Criterion: P duration >= 120 ms')).toBeInTheDocument();
+    const measurements = within(cardio).getByRole('region', { name: 'ECG measurements (median beat)' });
+    expect(within(measurements).getByRole('row', { name: /^QTc \(Bazett\) 433 ms/ })).toBeInTheDocument();
+    expect(within(cardio).getByText('More details')).toBeInTheDocument();
+    expect(within(cardio).queryByText('Additional Details')).not.toBeInTheDocument();
+    // The device's interpretation stays in its own card, once.
+    const device = screen.getByRole('region', { name: 'Device interpretation (unconfirmed)' });
+    expect(device).toHaveClass('card');
+    expect(cardio.contains(device)).toBe(false);
+    expect(screen.getAllByRole('region', { name: 'Device interpretation (unconfirmed)' })).toHaveLength(1);
   });
 
   it('shows no device interpretation for a file that carried none', async () => {
