@@ -80,6 +80,9 @@ test("in Spanish, a result and its PDF report carry the model's finding and reco
   await expect(page.getByText('Ritmo sinusal normal')).toBeVisible();
   await expect(page.getByText('Normal sinus rhythm')).toHaveCount(0);
   await expect(page.getByText(/^No se encontró fibrilación auricular ni otra alteración del ritmo/)).toBeVisible();
+  // The lead is named (II): the measurements are in their panel, the other details behind "Más detalles".
+  await expect(page.getByText('Mediciones del ECG (latido mediano)')).toBeVisible();
+  await page.getByText('Más detalles').first().click();
   await expect(page.getByText('frecuencia cardíaca lpm:')).toBeVisible();
   // The checks' reasons too (the gate's, here as the ECG's quality).
   await expect(page.getByText('utilizable: parece un registro real: ECG', { exact: false }).first()).toBeVisible();
