@@ -6,19 +6,31 @@
  */
 import type { PredictionResult } from '../api/client';
 
+/** The advice codes of a normal rhythm, as every result below has them. */
+const NORMAL_ADVICE: PredictionResult['advice'] = [
+  { code: 'ecg.normal_1' },
+  { code: 'ecg.normal_2' },
+  { code: 'disclaimer' },
+];
+
+/** Their English sentences. */
+const NORMAL_RECOMMENDATIONS = [
+  'No atrial fibrillation or other rhythm abnormality was found in this recording; a single short recording cannot exclude an arrhythmia that comes and goes.',
+  'If palpitations, dizziness, fainting or breathlessness occur, record again during the symptoms and see a clinician.',
+  'This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.',
+];
+
+/** `details.model` of the ECG rhythm model. */
+const RHYTHM_MODEL = {
+  id: 'ecg-rhythm-gbdt',
+  metric: 'cv_mean_f1_nao',
+  value: 0.8290948730738449,
+  version: '1.0.0',
+};
+
 /** The GE MUSE example XML (`ecg_documents/ge-muse-example.xml`): 12 leads, an abnormal ECG. */
 export const MUSE_ECG_RESULT: PredictionResult = {
-  advice: [
-    {
-      code: 'ecg.normal_1',
-    },
-    {
-      code: 'ecg.normal_2',
-    },
-    {
-      code: 'disclaimer',
-    },
-  ],
+  advice: NORMAL_ADVICE,
   confidence: 0.9578313253012049,
   details: {
     analysed_s: 10.0,
@@ -59,12 +71,7 @@ export const MUSE_ECG_RESULT: PredictionResult = {
       sokolow_lyon_mv: 1.52,
       t_axis_deg: 6.0,
     },
-    model: {
-      id: 'ecg-rhythm-gbdt',
-      metric: 'cv_mean_f1_nao',
-      value: 0.8290948730738449,
-      version: '1.0.0',
-    },
+    model: RHYTHM_MODEL,
     model_sampling_rate_hz: 300.0,
     not_measured: [],
     p_wave_fraction: 0.7777777777777778,
@@ -126,11 +133,7 @@ export const MUSE_ECG_RESULT: PredictionResult = {
   },
   label: 'normal',
   prediction: 'Normal sinus rhythm',
-  recommendations: [
-    'No atrial fibrillation or other rhythm abnormality was found in this recording; a single short recording cannot exclude an arrhythmia that comes and goes.',
-    'If palpitations, dizziness, fainting or breathlessness occur, record again during the symptoms and see a clinician.',
-    'This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.',
-  ],
+  recommendations: NORMAL_RECOMMENDATIONS,
   risk_score: 0.04216867469879518,
   analysis_id: 'a-ecg',
   model: 'ECG',
@@ -138,17 +141,7 @@ export const MUSE_ECG_RESULT: PredictionResult = {
 
 /** A KardiaMobile 6L EDF recording: the six limb leads, a borderline ECG. */
 export const SIX_LEAD_ECG_RESULT: PredictionResult = {
-  advice: [
-    {
-      code: 'ecg.normal_1',
-    },
-    {
-      code: 'ecg.normal_2',
-    },
-    {
-      code: 'disclaimer',
-    },
-  ],
+  advice: NORMAL_ADVICE,
   confidence: 0.9578313253012049,
   details: {
     analysed_s: 30.0,
@@ -189,12 +182,7 @@ export const SIX_LEAD_ECG_RESULT: PredictionResult = {
       sokolow_lyon_mv: null,
       t_axis_deg: 25.0,
     },
-    model: {
-      id: 'ecg-rhythm-gbdt',
-      metric: 'cv_mean_f1_nao',
-      value: 0.8290948730738449,
-      version: '1.0.0',
-    },
+    model: RHYTHM_MODEL,
     model_sampling_rate_hz: 300.0,
     not_measured: ['sokolow_lyon_mv: needs V1 and V5 or V6', 'cornell_mv: needs aVL and V3'],
     p_wave_fraction: 1.0,
@@ -244,11 +232,7 @@ export const SIX_LEAD_ECG_RESULT: PredictionResult = {
   },
   label: 'normal',
   prediction: 'Normal sinus rhythm',
-  recommendations: [
-    'No atrial fibrillation or other rhythm abnormality was found in this recording; a single short recording cannot exclude an arrhythmia that comes and goes.',
-    'If palpitations, dizziness, fainting or breathlessness occur, record again during the symptoms and see a clinician.',
-    'This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.',
-  ],
+  recommendations: NORMAL_RECOMMENDATIONS,
   risk_score: 0.04216867469879518,
   analysis_id: 'a-ecg',
   model: 'ECG',
@@ -256,17 +240,7 @@ export const SIX_LEAD_ECG_RESULT: PredictionResult = {
 
 /** A KardiaMobile single-lead EDF recording: lead I only, no statements. */
 export const ONE_LEAD_ECG_RESULT: PredictionResult = {
-  advice: [
-    {
-      code: 'ecg.normal_1',
-    },
-    {
-      code: 'ecg.normal_2',
-    },
-    {
-      code: 'disclaimer',
-    },
-  ],
+  advice: NORMAL_ADVICE,
   confidence: 0.7105752800522872,
   details: {
     analysed_s: 30.0,
@@ -307,12 +281,7 @@ export const ONE_LEAD_ECG_RESULT: PredictionResult = {
       sokolow_lyon_mv: null,
       t_axis_deg: null,
     },
-    model: {
-      id: 'ecg-rhythm-gbdt',
-      metric: 'cv_mean_f1_nao',
-      value: 0.8290948730738449,
-      version: '1.0.0',
-    },
+    model: RHYTHM_MODEL,
     model_sampling_rate_hz: 300.0,
     not_measured: [
       'qrs_axis_deg, p_axis_deg, t_axis_deg: need two limb leads that are not opposite',
@@ -342,11 +311,7 @@ export const ONE_LEAD_ECG_RESULT: PredictionResult = {
   },
   label: 'normal',
   prediction: 'Normal sinus rhythm',
-  recommendations: [
-    'No atrial fibrillation or other rhythm abnormality was found in this recording; a single short recording cannot exclude an arrhythmia that comes and goes.',
-    'If palpitations, dizziness, fainting or breathlessness occur, record again during the symptoms and see a clinician.',
-    'This is a screening estimate from a statistical model, not a diagnosis; it does not replace clinical judgement.',
-  ],
+  recommendations: NORMAL_RECOMMENDATIONS,
   risk_score: 0.28918969274819606,
   analysis_id: 'a-ecg',
   model: 'ECG',
