@@ -2,7 +2,9 @@
 //! `Bundle` of type `collection`, for another system to import.
 //!
 //! - `Patient` (name, gender, birth date, telecom, address);
-//! - `Observation`s: heart rate (LOINC 8867-4) of each recording's analysis; the clinical
+//! - `Observation`s: heart rate (LOINC 8867-4) of each recording's analysis; an ECG's intervals
+//!   and axes from its 12-lead reading ([`ECG_MEASUREMENTS`]: PR 8625-6, QRS 8633-0, QT 8634-8,
+//!   QTc 8636-3, P/QRS/T axes 8626-4/8632-2/8638-7, UCUM `ms` and `deg`); the clinical
 //!   parameters (age LOINC 30525-0, cholesterol 2093-3, fasting glucose 1558-6; the others, which
 //!   LOINC has no code for, by text); each recording's analysed channel as `valueSampledData`
 //!   (origin, period in ms, factor, dimensions; at most the first 60 s);
@@ -41,6 +43,24 @@ use crate::{
 const LOINC: &str = "http://loinc.org";
 const UCUM: &str = "http://unitsofmeasure.org";
 const CATEGORY: &str = "http://terminology.hl7.org/CodeSystem/observation-category";
+
+/// An ECG result's `details.measurements` as LOINC observations: (key, LOINC code, display,
+/// unit, UCUM code). The QTc is Bazett's, as the result shows it.
+pub const ECG_MEASUREMENTS: [(&str, &str, &str, &str, &str); 7] = [
+    ("pr_ms", "8625-6", "P-R Interval", "ms", "ms"),
+    ("qrs_ms", "8633-0", "QRS duration", "ms", "ms"),
+    ("qt_ms", "8634-8", "Q-T interval", "ms", "ms"),
+    (
+        "qtc_bazett_ms",
+        "8636-3",
+        "Q-T interval corrected",
+        "ms",
+        "ms",
+    ),
+    ("p_axis_deg", "8626-4", "P wave axis", "degrees", "deg"),
+    ("qrs_axis_deg", "8632-2", "QRS axis", "degrees", "deg"),
+    ("t_axis_deg", "8638-7", "T wave axis", "degrees", "deg"),
+];
 
 /// The routes of this module, mounted under `/api`.
 pub fn router() -> Router<AppState> {
@@ -372,6 +392,31 @@ fn analysis_resources(
             "valueQuantity": quantity((bpm * 10.0).round() / 10.0, "beats/minute", "/min"),
             "device": {"reference": device},
         })));
+    }
+    if let Some(m) = a
+        .result
+        .details
+        .get("measurements")
+        .filter(|_| a.modality == Modality::Ecg)
+    {
+        for (key, code, display, unit, ucum) in ECG_MEASUREMENTS {
+            if let Some(v) = m.get(key).and_then(Value::as_f64) {
+                let mut observation = json!({
+                    "resourceType": "Observation",
+                    "status": "final",
+                    "category": category("procedure"),
+                    "code": loinc(code, display),
+                    "subject": {"reference": subject},
+                    "effectiveDateTime": a.created_at,
+                    "valueQuantity": quantity(v, unit, ucum),
+                    "device": {"reference": device},
+                });
+                if key == "qtc_bazett_ms" {
+                    observation["method"] = json!({"text": "Bazett"});
+                }
+                results.push(bundle.add(observation));
+            }
+        }
     }
     if let Some((data, channel, _)) = signal.and_then(sampled_data) {
         let what = match a.modality {

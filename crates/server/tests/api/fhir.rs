@@ -242,6 +242,18 @@ pub async fn a_patient_exports_as_a_valid_fhir_r4_bundle(mut app: TestApp) {
         .iter()
         .all(|r| (r["valueQuantity"]["value"].as_f64().unwrap() - 75.0).abs() < 1.5));
     assert!(rates.iter().all(|r| r["valueQuantity"]["code"] == "/min"));
+    // The ECG's intervals from its reading (lead II only: no axis, which needs the limb leads).
+    for code in ["8625-6", "8633-0", "8634-8", "8636-3"] {
+        let found = coded(code);
+        assert_eq!(found.len(), 1, "{code}");
+        assert_eq!(found[0]["valueQuantity"]["code"], "ms", "{code}");
+        let ms = found[0]["valueQuantity"]["value"].as_f64().unwrap();
+        assert!((40.0..600.0).contains(&ms), "{code}: {ms}");
+    }
+    assert_eq!(coded("8636-3")[0]["method"]["text"], "Bazett");
+    for axis in ["8626-4", "8632-2", "8638-7"] {
+        assert!(coded(axis).is_empty(), "{axis}");
+    }
 
     let signals: Vec<&Value> = observations
         .iter()
@@ -292,7 +304,8 @@ pub async fn a_patient_exports_as_a_valid_fhir_r4_bundle(mut app: TestApp) {
         .as_str()
         .unwrap()
         .ends_with("disagreed with the model's finding. Artefact, not AF."));
-    assert_eq!(ecg_report["result"].as_array().unwrap().len(), 2);
+    // Heart rate, PR, QRS, QT, QTc and the waveform.
+    assert_eq!(ecg_report["result"].as_array().unwrap().len(), 6);
     // The PDF of the same analysis, from the same server.
     let pdf = ecg_report["presentedForm"][0]["url"]
         .as_str()
