@@ -144,7 +144,8 @@ describe('PredictionResultView: an ECG read from named leads', () => {
     expect(more).not.toHaveAttribute('open');
     expect(more).toHaveTextContent('beats used: 7');
     expect(more).toHaveTextContent('beats excluded: 2');
-    expect(more).toHaveTextContent('Rhythm decided by: twelve_lead_statements');
+    expect(more).toHaveTextContent('Rhythm decided by: the 12-lead statements (P waves read across the leads)');
+    expect(more).not.toHaveTextContent('twelve_lead_statements');
     for (const shown of [
       'measurements:',
       'interpretation statements:',
@@ -190,6 +191,9 @@ describe('PredictionResultView: an ECG read from named leads', () => {
       'QTc (Bazett)433 ms',
     );
     expect(screen.getByText('Más detalles')).toBeInTheDocument();
+    expect(screen.getByText('Más detalles').closest('details')).toHaveTextContent(
+      'Ritmo decidido por: los enunciados de 12 derivaciones (ondas P leídas en todas las derivaciones)',
+    );
     await act(() => i18n.changeLanguage('en'));
   });
 

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { DeviceInterpretation, PredictionResult } from '../api/client';
 import type { LoadWaveformWindow } from '../api/waveforms';
@@ -21,6 +22,12 @@ const NAME_KEYS = new Set(['channel', 'model', 'input', 'id', 'version', 'submod
 
 /** Lists of records longer than this (a long recording's per-window results) start collapsed. */
 const OPEN_LIST_MAX = 3;
+
+/** A detail whose value is a code (`rhythm_decision: twelve_lead_statements`) in the reader's words, else the sentence translated. */
+function codedValue(key: string, value: string): string {
+  const coded = `results.detailValues.${key}.${value}`;
+  return i18n.exists(coded) ? String(i18n.t(coded as never)) : reasonText(value);
+}
 
 /**
  * Spec §2: key/value pairs, underscores as spaces, nested objects as sub-lists, numbers with 2
@@ -52,7 +59,7 @@ function DetailList({ details }: { details: Record<string, unknown> }) {
               </Collapsible>
             )
           ) : (
-            <span>{typeof value === 'string' && !NAME_KEYS.has(key) ? reasonText(value) : detailValue(value)}</span>
+            <span>{typeof value === 'string' && !NAME_KEYS.has(key) ? codedValue(key, value) : detailValue(value)}</span>
           )}
         </li>
       ))}
