@@ -37,6 +37,7 @@ pub mod pcg_model;
 pub mod ppg_rhythm;
 pub mod prediction;
 pub mod rng;
+pub mod spectrum;
 pub mod waveform;
 
 /// The kinds of input a screening model reads.

@@ -13,7 +13,6 @@
 
 use cardio_signal::filter::{Band, Sos};
 use cardio_signal::SamplingRate;
-use rustfft::{num_complex::Complex, FftPlanner};
 
 use super::Lead;
 use cardio_signal::ecg::Waves;
@@ -47,7 +46,7 @@ pub fn activity(leads: &[(Lead, &[f64], &[Waves])], fs: f64) -> Option<AtrialAct
         let Ok(filtered) = filter.filtfilt(&blanked) else {
             continue;
         };
-        let power = welch(&filtered, seg);
+        let power = crate::spectrum::welch(&filtered, seg);
         let total: f64 = band(&power, fs, seg, 2.5, 12.0).iter().sum();
         if total > 0.0 {
             spectra.push(power.iter().map(|v| v / total).collect());
@@ -104,39 +103,6 @@ fn band(p: &[f64], fs: f64, seg: usize, lo: f64, hi: f64) -> &[f64] {
     let a = bin(lo).min(p.len());
     let b = ((hi * seg as f64 / fs).floor() as usize + 1).min(p.len());
     &p[a..b.max(a)]
-}
-
-/// Welch's power spectrum (one-sided, unscaled): Hann segments of `seg` samples, half
-/// overlapping, averaged.
-fn welch(x: &[f64], seg: usize) -> Vec<f64> {
-    let hop = seg / 2;
-    let window: Vec<f64> = (0..seg)
-        .map(|i| 0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / seg as f64).cos())
-        .collect();
-    let fft = FftPlanner::<f64>::new().plan_fft_forward(seg);
-    let mut acc = vec![0.0; seg / 2 + 1];
-    let mut count = 0usize;
-    let mut start = 0;
-    let mut buf = vec![Complex::new(0.0, 0.0); seg];
-    while start + seg <= x.len() {
-        let part = &x[start..start + seg];
-        let mean = part.iter().sum::<f64>() / seg as f64;
-        for ((b, v), w) in buf.iter_mut().zip(part).zip(&window) {
-            *b = Complex::new((v - mean) * w, 0.0);
-        }
-        fft.process(&mut buf);
-        for (a, c) in acc.iter_mut().zip(&buf) {
-            *a += c.norm_sqr();
-        }
-        count += 1;
-        start += hop;
-    }
-    if count > 0 {
-        for a in &mut acc {
-            *a /= count as f64;
-        }
-    }
-    acc
 }
 
 #[cfg(test)]

@@ -12,7 +12,6 @@
 use cardio_signal::filter::{Band, Sos};
 use cardio_signal::resample::Resampler;
 use cardio_signal::{ecg, pcg, ppg, quality, stats, SamplingRate};
-use rustfft::{num_complex::Complex, FftPlanner};
 
 use super::GateModality;
 
@@ -320,32 +319,7 @@ fn envelope(x: &[f64], fs: f64, smooth_s: f64) -> Vec<f64> {
 fn welch(x: &[f64], fs: f64) -> (Vec<f64>, Vec<f64>) {
     let want = ((4.0 * fs) as usize).next_power_of_two().min(4096);
     let n = want.min(x.len().next_power_of_two() / 2).max(16);
-    let hann: Vec<f64> = (0..n)
-        .map(|i| 0.5 - 0.5 * (2.0 * std::f64::consts::PI * i as f64 / n as f64).cos())
-        .collect();
-    let fft = FftPlanner::<f64>::new().plan_fft_forward(n);
-    let mut psd = vec![0.0; n / 2 + 1];
-    let mut count = 0usize;
-    let mut start = 0;
-    let mut buf = vec![Complex::new(0.0, 0.0); n];
-    while start + n <= x.len() {
-        let seg = &x[start..start + n];
-        let m = seg.iter().sum::<f64>() / n as f64;
-        for ((b, v), w) in buf.iter_mut().zip(seg).zip(&hann) {
-            *b = Complex::new((v - m) * w, 0.0);
-        }
-        fft.process(&mut buf);
-        for (p, c) in psd.iter_mut().zip(&buf) {
-            *p += c.norm_sqr();
-        }
-        count += 1;
-        start += n / 2;
-    }
-    if count > 0 {
-        for p in &mut psd {
-            *p /= count as f64;
-        }
-    }
+    let psd = crate::spectrum::welch(x, n);
     let freqs = (0..=n / 2).map(|k| k as f64 * fs / n as f64).collect();
     (freqs, psd)
 }
