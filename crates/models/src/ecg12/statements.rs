@@ -156,6 +156,10 @@ pub struct Facts<'a> {
 pub struct StatementDef {
     /// Stable code (also the catalogue's text key `ecg12.<code>`).
     pub code: &'static str,
+    /// Its SNOMED CT concept, where one exists (the ECG findings of the PhysioNet/Computing in
+    /// Cardiology Challenge 2020-2021 diagnosis mapping, Perez Alday et al. 2020; atrial
+    /// fibrillation as the disorder 49436004); `None` for the overall category.
+    pub snomed: Option<&'static str>,
     /// English text.
     pub text: &'static str,
     /// The criterion, in words.
@@ -411,6 +415,7 @@ fn st_elevation_limit(sex: Option<Sex>, lead: Lead) -> f64 {
 pub const STATEMENTS: &[StatementDef] = &[
     StatementDef {
         code: "sinus_rhythm",
+        snomed: Some("426783006"),
         text: "Sinus rhythm",
         criterion: "P waves before at least 80 % of the beats with a constant PR, rate 60-100 bpm",
         reads: &["heart_rate_bpm", "pr_ms"],
@@ -428,6 +433,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "sinus_bradycardia",
+        snomed: Some("426177001"),
         text: "Sinus bradycardia",
         criterion: "sinus rhythm at a rate below 60 bpm",
         reads: &["heart_rate_bpm"],
@@ -440,6 +446,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "sinus_tachycardia",
+        snomed: Some("427084000"),
         text: "Sinus tachycardia",
         criterion: "sinus rhythm at a rate above 100 bpm",
         reads: &["heart_rate_bpm"],
@@ -452,6 +459,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "sinus_arrhythmia",
+        snomed: Some("427393009"),
         text: "Sinus arrhythmia",
         criterion: "sinus rhythm whose RR of the dominant beats varies by more than 120 ms",
         reads: &["rr_ms"],
@@ -465,6 +473,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "atrial_fibrillation",
+        snomed: Some("49436004"),
         text: "Atrial fibrillation",
         criterion: "no P waves (in under 80 % of beats: neither delineated in a quarter of the leads nor matching the median P wave) and irregular RR (median |ΔRR| > 6 % of the median RR)",
         reads: &["rr_ms"],
@@ -482,6 +491,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "atrial_flutter",
+        snomed: Some("164890007"),
         text: "Atrial flutter",
         criterion: "no P waves (in under 80 % of beats) and organised atrial activity at 240-340/min between the QRS complexes in II, III, aVF and V1 (at least half the 2.5-12 Hz power on the atrial rate and its harmonic)",
         reads: &["rr_ms"],
@@ -500,6 +510,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "paced_rhythm",
+        snomed: Some("10370003"),
         text: "Electronic ventricular pacemaker",
         criterion: "a pacing spike (second difference above 65 % of the QRS peak to peak) within 120 ms before the QRS of at least 50 % of the beats",
         reads: &[],
@@ -516,6 +527,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "pac",
+        snomed: Some("284470004"),
         text: "Premature atrial complexes",
         criterion: "a beat more than 20 % premature with the dominant QRS morphology (correlation >= 0.9), outside atrial fibrillation",
         reads: &["rr_ms"],
@@ -529,6 +541,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "pvc",
+        snomed: Some("427172004"),
         text: "Premature ventricular complexes",
         criterion: "a beat more than 20 % premature whose QRS correlates below 0.9 with the dominant template",
         reads: &["rr_ms"],
@@ -543,6 +556,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "first_degree_av_block",
+        snomed: Some("270492004"),
         text: "1st-degree AV block",
         criterion: "PR > 200 ms with a P wave before every QRS",
         reads: &["pr_ms"],
@@ -555,6 +569,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "short_pr",
+        snomed: Some("49578007"),
         text: "Short PR interval",
         criterion: "PR < 120 ms in sinus rhythm",
         reads: &["pr_ms"],
@@ -567,6 +582,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "second_degree_av_block",
+        snomed: Some("195042002"),
         text: "2nd-degree AV block (possible)",
         criterion: "P waves present and a pause of at least 1.7 median RR in an otherwise regular rhythm",
         reads: &["rr_ms"],
@@ -580,6 +596,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "third_degree_av_block",
+        snomed: Some("27885002"),
         text: "3rd-degree AV block (AV dissociation)",
         criterion: "P waves present, regular RR and a PR that varies from beat to beat (SD > 60 ms)",
         reads: &["pr_ms", "rr_ms"],
@@ -596,6 +613,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "rbbb",
+        snomed: Some("59118001"),
         text: "Complete right bundle branch block",
         criterion: "QRS >= 120 ms; terminal QRS (last 40 ms) positive in V1 (rsR', broad R) and negative in I and V6 (wide S)",
         reads: &["qrs_ms"],
@@ -605,6 +623,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "incomplete_rbbb",
+        snomed: Some("713426002"),
         text: "Incomplete right bundle branch block",
         criterion: "QRS 110-119 ms with the right bundle branch block morphology",
         reads: &["qrs_ms"],
@@ -614,6 +633,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "lbbb",
+        snomed: Some("164909002"),
         text: "Complete left bundle branch block",
         criterion: "QRS >= 120 ms; V1 predominantly negative (QS or rS, S more than twice the R); broad monophasic R in I and V6 (R more than twice the S) without a q deeper than 0.1 mV",
         reads: &["qrs_ms"],
@@ -623,6 +643,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "incomplete_lbbb",
+        snomed: Some("251120003"),
         text: "Incomplete left bundle branch block",
         criterion: "QRS 110-119 ms with the left bundle branch block morphology",
         reads: &["qrs_ms"],
@@ -632,6 +653,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "lafb",
+        snomed: Some("445118002"),
         text: "Left anterior fascicular block",
         criterion: "QRS axis -45° to -90° with qR in aVL, QRS < 120 ms",
         reads: &["qrs_axis_deg", "qrs_ms"],
@@ -656,6 +678,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "lpfb",
+        snomed: Some("445211001"),
         text: "Left posterior fascicular block",
         criterion: "QRS axis 90° to 180° with rS in I and qR in III, QRS < 120 ms",
         reads: &["qrs_axis_deg", "qrs_ms"],
@@ -676,6 +699,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "ivcd",
+        snomed: Some("698252002"),
         text: "Nonspecific intraventricular conduction delay",
         criterion: "QRS >= 110 ms without the morphology of a bundle branch block",
         reads: &["qrs_ms"],
@@ -692,6 +716,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "left_axis_deviation",
+        snomed: Some("39732003"),
         text: "Left axis deviation",
         criterion: "QRS axis -30° to -90°",
         reads: &["qrs_axis_deg"],
@@ -705,6 +730,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "right_axis_deviation",
+        snomed: Some("47665007"),
         text: "Right axis deviation",
         criterion: "QRS axis +90° to +180°",
         reads: &["qrs_axis_deg"],
@@ -718,6 +744,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "lvh",
+        snomed: Some("164873001"),
         text: "Left ventricular hypertrophy with repolarisation abnormality",
         criterion: "Sokolow-Lyon SV1 + max(RV5, RV6) > 3.5 mV, or Cornell RaVL + SV3 > 2.8 mV (men) / > 2.0 mV (women), with T <= -0.1 mV or ST <= -0.05 mV at J in I, aVL, V5 or V6",
         reads: &["sokolow_lyon_mv", "cornell_mv"],
@@ -727,6 +754,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "lvh_voltage",
+        snomed: Some("55827005"),
         text: "Voltage criteria for left ventricular hypertrophy (may be a normal variant)",
         criterion: "Sokolow-Lyon SV1 + max(RV5, RV6) > 3.5 mV, or Cornell RaVL + SV3 > 2.8 mV (men) / > 2.0 mV (women), without ST-T changes in I, aVL, V5 and V6",
         reads: &["sokolow_lyon_mv", "cornell_mv"],
@@ -736,6 +764,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "rvh",
+        snomed: Some("89792004"),
         text: "Right ventricular hypertrophy",
         criterion: "RV1 + max(SV5, SV6) > 1.05 mV with right axis deviation, QRS < 120 ms",
         reads: &["qrs_axis_deg", "qrs_ms"],
@@ -753,6 +782,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "left_atrial_abnormality",
+        snomed: Some("253352002"),
         text: "Left atrial abnormality",
         criterion: "P duration >= 120 ms",
         reads: &["p_ms"],
@@ -765,6 +795,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "right_atrial_abnormality",
+        snomed: Some("253339007"),
         text: "Right atrial abnormality",
         criterion: "P amplitude >= 0.25 mV in II or >= 0.15 mV (positive) in V1",
         reads: &[],
@@ -785,6 +816,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "st_elevation",
+        snomed: Some("164931005"),
         text: "ST elevation (consider acute ischaemia)",
         criterion: "ST at J >= 0.1 mV in two contiguous leads; in V2-V3 >= 0.2 mV (men and unknown sex, 40 y or more assumed) or >= 0.15 mV (women); QRS < 120 ms",
         reads: &["qrs_ms"],
@@ -804,6 +836,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "st_depression",
+        snomed: Some("429622005"),
         text: "ST depression",
         criterion: "ST at J <= -0.1 mV in two contiguous leads, horizontal or down-sloping (ST 60 ms after J as low), QRS < 120 ms",
         reads: &["qrs_ms"],
@@ -828,6 +861,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "t_inversion",
+        snomed: Some("59931005"),
         text: "T-wave inversion",
         criterion: "T <= -0.1 mV in two contiguous leads where T is normally upright (I, II, aVL, aVF, V2-V6), QRS < 120 ms",
         reads: &["qrs_ms"],
@@ -842,6 +876,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "long_qtc",
+        snomed: Some("111975006"),
         text: "Prolonged QT interval",
         criterion: "QTc (Bazett) >= 450 ms (men) / >= 460 ms (women and unknown sex), QRS < 120 ms",
         reads: &["qtc_bazett_ms", "qrs_ms"],
@@ -856,6 +891,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "short_qtc",
+        snomed: Some("77867006"),
         text: "Short QT interval",
         criterion: "QTc (Bazett) <= 390 ms",
         reads: &["qtc_bazett_ms"],
@@ -868,6 +904,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "low_voltage",
+        snomed: Some("251146004"),
         text: "Low QRS voltage",
         criterion: "QRS peak to peak < 0.5 mV in every limb lead or < 1.0 mV in every chest lead",
         reads: &[],
@@ -891,6 +928,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "normal_ecg",
+        snomed: None,
         text: "Normal ECG",
         criterion: "no borderline or abnormal statement",
         reads: &[],
@@ -900,6 +938,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "borderline_ecg",
+        snomed: None,
         text: "Borderline ECG",
         criterion: "a borderline statement and no abnormal one",
         reads: &[],
@@ -909,6 +948,7 @@ pub const STATEMENTS: &[StatementDef] = &[
     },
     StatementDef {
         code: "abnormal_ecg",
+        snomed: None,
         text: "Abnormal ECG",
         criterion: "at least one abnormal statement",
         reads: &[],

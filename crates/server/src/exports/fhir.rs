@@ -9,7 +9,10 @@
 //!   LOINC has no code for, by text); each recording's analysed channel as `valueSampledData`
 //!   (origin, period in ms, factor, dimensions; at most the first 60 s);
 //! - `DiagnosticReport`s for the analyses and the combined screenings (`conclusion`; status
-//!   `final` once the doctor signed it off, `preliminary` before);
+//!   `final` once the doctor signed it off, `preliminary` before); an ECG's report leads its
+//!   conclusion with the interpretation the doctor confirmed, each statement also a
+//!   `conclusionCode` (SNOMED CT where the statements table has a concept, text otherwise), or
+//!   with Cardio's statements marked unconfirmed until a doctor confirms them;
 //! - a `Device` per model (id and version) that produced a result.
 //!
 //! Each report's `presentedForm` points at its PDF (`/api/analyses/{id}/report.pdf`,
@@ -43,6 +46,7 @@ use crate::{
 const LOINC: &str = "http://loinc.org";
 const UCUM: &str = "http://unitsofmeasure.org";
 const CATEGORY: &str = "http://terminology.hl7.org/CodeSystem/observation-category";
+const SNOMED: &str = "http://snomed.info/sct";
 
 /// An ECG result's `details.measurements` as LOINC observations: (key, LOINC code, display,
 /// unit, UCUM code). The QTc is Bazett's, as the result shows it.
@@ -356,6 +360,60 @@ fn review_note(review: Option<&crate::records::reviews::store::Review>) -> Optio
     })
 }
 
+/// An ECG's interpretation for its report: the confirmed statements (a sentence that names who
+/// confirmed them, and one `conclusionCode` each), or else Cardio's own statements marked
+/// unconfirmed (no codes: nobody has confirmed them).
+fn ecg_interpretation(a: &Analysis) -> Option<(String, Vec<Value>)> {
+    if a.modality != Modality::Ecg {
+        return None;
+    }
+    if let Some((review, statements)) = a
+        .review
+        .as_ref()
+        .and_then(|r| r.interpretation.as_ref().map(|s| (r, s)))
+    {
+        let texts: Vec<&str> = statements.iter().map(|s| s.text.as_str()).collect();
+        let codes = statements
+            .iter()
+            .map(|s| {
+                let snomed = s
+                    .code
+                    .as_deref()
+                    .and_then(cardio_models::ecg12::statements::def)
+                    .and_then(|d| d.snomed);
+                match snomed {
+                    Some(code) => json!({
+                        "coding": [{"system": SNOMED, "code": code, "display": s.text}],
+                        "text": s.text,
+                    }),
+                    None => json!({"text": s.text}),
+                }
+            })
+            .collect();
+        let sentence = format!(
+            "Interpretation confirmed by {} on {}: {}.",
+            review.reviewer_name,
+            review.created_at,
+            texts.join("; ")
+        );
+        return Some((sentence, codes));
+    }
+    let statements = a.result.details.get("statements")?.as_array()?;
+    let texts: Vec<&str> = statements
+        .iter()
+        .filter_map(|s| s.get("text").and_then(Value::as_str))
+        .collect();
+    (!texts.is_empty()).then(|| {
+        (
+            format!(
+                "Computer interpretation, unconfirmed: {}.",
+                texts.join("; ")
+            ),
+            Vec::new(),
+        )
+    })
+}
+
 fn report_code(modality: Modality) -> Value {
     match modality {
         Modality::Ecg => loinc("11524-6", "EKG study"),
@@ -477,6 +535,15 @@ fn analysis_resources(
             report["conclusion"].as_str().unwrap_or_default(),
             note.as_str().unwrap_or_default()
         ));
+    }
+    if let Some((sentence, codes)) = ecg_interpretation(a) {
+        report["conclusion"] = json!(format!(
+            "{sentence} {}",
+            report["conclusion"].as_str().unwrap_or_default()
+        ));
+        if !codes.is_empty() {
+            report["conclusionCode"] = json!(codes);
+        }
     }
     bundle.add(report)
 }

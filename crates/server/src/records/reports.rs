@@ -38,7 +38,7 @@ use crate::{
 /// Months in the volume chart.
 pub const MONTHS: usize = 6;
 /// Header of the CSV export (the columns of `cardio predict`, then the doctor's context).
-pub const CSV_HEADER: [&str; 10] = [
+pub const CSV_HEADER: [&str; 11] = [
     "file",
     "label",
     "prediction",
@@ -49,6 +49,7 @@ pub const CSV_HEADER: [&str; 10] = [
     "review_state",
     "modality",
     "analysis_id",
+    "ecg_interpretation",
 ];
 
 /// The routes of this module, mounted under `/api`.
@@ -365,6 +366,23 @@ pub async fn export_csv(
     Ok(response)
 }
 
+/// The confirmed ECG interpretation of a review's stored column, its statements joined by "; "
+/// (empty when none was confirmed).
+fn confirmed_interpretation(stored: Option<&str>) -> String {
+    stored
+        .and_then(|json| {
+            serde_json::from_str::<Vec<crate::records::reviews::store::ConfirmedStatement>>(json)
+                .ok()
+        })
+        .map(|s| {
+            s.iter()
+                .map(|s| s.text.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+        .unwrap_or_default()
+}
+
 /// The CSV export of `doctor`'s analyses created in `[from, to)`, newest first.
 pub(crate) async fn analyses_csv(
     conn: &mut sqlx::AnyConnection,
@@ -375,7 +393,9 @@ pub(crate) async fn analyses_csv(
     let rows = sqlx::query(
         "SELECT a.id, a.file_name, a.label, a.prediction, a.confidence, a.risk_score, a.patient_id, \
          a.created_at, a.modality, \
-         (SELECT COUNT(*) FROM reviews r WHERE r.target_type = 'analysis' AND r.target_id = a.id) AS reviews \
+         (SELECT COUNT(*) FROM reviews r WHERE r.target_type = 'analysis' AND r.target_id = a.id) AS reviews, \
+         (SELECT r.interpretation FROM reviews r WHERE r.target_type = 'analysis' AND r.target_id = a.id \
+          ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS interpretation \
          FROM analyses a WHERE a.user_id = $1 AND a.created_at >= $2 AND a.created_at < $3 \
          ORDER BY a.created_at DESC, a.id DESC",
     )
@@ -394,6 +414,7 @@ pub(crate) async fn analyses_csv(
         let confidence: f64 = row.try_get("confidence")?;
         let risk: f64 = row.try_get("risk_score")?;
         let reviews: i64 = row.try_get("reviews")?;
+        let interpretation: Option<String> = row.try_get("interpretation")?;
         let fields = [
             file.unwrap_or_default(),
             row.try_get::<String, _>("label")?,
@@ -405,6 +426,7 @@ pub(crate) async fn analyses_csv(
             if reviews > 0 { "reviewed" } else { "pending" }.to_owned(),
             row.try_get::<String, _>("modality")?,
             row.try_get::<String, _>("id")?,
+            confirmed_interpretation(interpretation.as_deref()),
         ];
         writer
             .write_record(fields.iter().map(|f| csv_cell(f).into_owned()))

@@ -152,10 +152,13 @@ async fn seed(app: &mut TestApp) -> (String, String) {
     let response = app
         .post(
             &format!("/api/analyses/{ecg}/reviews"),
-            json!({"agreement": "disagree", "comment": "Artefact, not AF."}),
+            json!({"agreement": "disagree", "comment": "Artefact, not AF.", "interpretation": [
+                {"code": "sinus_rhythm"}, {"code": "first_degree_av_block"},
+                {"code": "borderline_ecg"}, {"text": "No change from 2024"},
+            ]}),
         )
         .await;
-    assert_eq!(response.status, StatusCode::CREATED);
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
     (patient, ecg)
 }
 
@@ -300,10 +303,25 @@ pub async fn a_patient_exports_as_a_valid_fhir_r4_bundle(mut app: TestApp) {
         .find(|r| r["code"]["coding"][0]["code"] == "11524-6")
         .unwrap();
     assert_eq!(ecg_report["status"], "final");
-    assert!(ecg_report["conclusion"]
-        .as_str()
-        .unwrap()
-        .ends_with("disagreed with the model's finding. Artefact, not AF."));
+    let conclusion = ecg_report["conclusion"].as_str().unwrap();
+    assert!(conclusion.ends_with("disagreed with the model's finding. Artefact, not AF."));
+    // The interpretation the doctor confirmed leads it, each statement coded where SNOMED CT has
+    // a concept for it (the overall category and the doctor's own words stay text).
+    assert!(
+        conclusion.starts_with("Interpretation confirmed by Ana Ruiz on "),
+        "{conclusion}"
+    );
+    assert!(conclusion
+        .contains(": Sinus rhythm; 1st-degree AV block; Borderline ECG; No change from 2024. "));
+    let codes = ecg_report["conclusionCode"].as_array().unwrap();
+    assert_eq!(codes.len(), 4);
+    for (k, code) in [(0, "426783006"), (1, "270492004")] {
+        assert_eq!(codes[k]["coding"][0]["system"], "http://snomed.info/sct");
+        assert_eq!(codes[k]["coding"][0]["code"], code);
+    }
+    assert_eq!(codes[1]["text"], "1st-degree AV block");
+    assert_eq!(codes[2], json!({"text": "Borderline ECG"}));
+    assert_eq!(codes[3], json!({"text": "No change from 2024"}));
     // Heart rate, PR, QRS, QT, QTc and the waveform.
     assert_eq!(ecg_report["result"].as_array().unwrap().len(), 6);
     // The PDF of the same analysis, from the same server.

@@ -1,12 +1,14 @@
 //! Doctors' sign-off of analyses and screenings: pending until reviewed, a new review supersedes
 //! the previous one (kept in the history), only the owning doctor reviews, every review audited,
-//! and home's "pending reviews" counts what is left.
+//! and home's "pending reviews" counts what is left; an ECG's sign-off confirms its
+//! interpretation (statements kept, added, in the doctor's own words), kept by every later
+//! sign-off that does not change it, each edit in the history and the audit.
 
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
 use crate::{
-    helpers::{patient_form, Part, TestApp},
+    helpers::{clinical_form, patient_form, Part, TestApp},
     predict::{csv_recording, with_echo},
 };
 
@@ -15,6 +17,8 @@ crate::backend_tests!(
     reviews_need_a_reason_to_disagree_and_a_bounded_comment,
     only_the_owning_doctor_reviews,
     a_screening_is_signed_off_like_an_analysis,
+    an_ecg_sign_off_confirms_its_interpretation_and_keeps_each_edit,
+    a_confirmed_interpretation_is_checked_before_anything_is_kept,
 );
 
 /// Uploads a recording for a new patient and returns the analysis id.
@@ -197,4 +201,199 @@ pub async fn a_screening_is_signed_off_like_an_analysis(mut app: TestApp) {
         .audit_actions()
         .await
         .contains(&"create screening_review".to_owned()));
+}
+
+fn texts(review: &Value) -> Vec<&str> {
+    review["interpretation"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no interpretation in {review}"))
+        .iter()
+        .map(|s| s["text"].as_str().unwrap())
+        .collect()
+}
+
+fn interpretation_audits(actions: &[String]) -> Vec<&str> {
+    actions
+        .iter()
+        .filter(|a| a.ends_with(" ecg_interpretation"))
+        .map(String::as_str)
+        .collect()
+}
+
+pub async fn an_ecg_sign_off_confirms_its_interpretation_and_keeps_each_edit(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let id = analysis_for_new_patient(&mut app).await;
+    let path = format!("/api/analyses/{id}/reviews");
+    // Kept, added from the table, the doctor's own words; a code named twice is kept once.
+    let response = app
+        .post(
+            &path,
+            json!({"agreement": "agree", "interpretation": [
+                {"code": "sinus_rhythm"},
+                {"code": "first_degree_av_block"},
+                {"text": "  Artefact in V1, repeat the ECG  "},
+                {"code": "sinus_rhythm"},
+            ]}),
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+    let first = response.json();
+    assert_eq!(
+        texts(&first),
+        [
+            "Sinus rhythm",
+            "1st-degree AV block",
+            "Artefact in V1, repeat the ECG"
+        ]
+    );
+    assert_eq!(first["interpretation"][0]["code"], "sinus_rhythm");
+    assert_eq!(first["interpretation"][2]["code"], Value::Null);
+    let analysis = app.get(&format!("/api/analyses/{id}")).await.json();
+    assert_eq!(texts(&analysis["review"]), texts(&first));
+    assert_eq!(
+        interpretation_audits(&app.audit_actions().await),
+        ["create ecg_interpretation"]
+    );
+
+    // A later sign-off that names none keeps it, and is no edit of it.
+    let response = app
+        .post(
+            &path,
+            json!({"agreement": "agree", "comment": "Seen again."}),
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+    assert_eq!(texts(&response.json()), texts(&first));
+    assert_eq!(interpretation_audits(&app.audit_actions().await).len(), 1);
+
+    // An edit: one statement removed; the history keeps every version, the audit the edit.
+    let response = app
+        .post(
+            &path,
+            json!({"agreement": "agree", "interpretation": [
+                {"code": "sinus_rhythm"}, {"text": "Artefact in V1, repeat the ECG"},
+            ]}),
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::CREATED, "{}", response.text);
+    let history = app.get(&path).await.json();
+    let versions: Vec<Vec<&str>> = history.as_array().unwrap().iter().map(texts).collect();
+    assert_eq!(
+        versions,
+        [
+            vec!["Sinus rhythm", "Artefact in V1, repeat the ECG"],
+            texts(&first),
+            texts(&first),
+        ]
+    );
+    let actions = app.audit_actions().await;
+    let mut audits = interpretation_audits(&actions);
+    audits.sort_unstable();
+    assert_eq!(
+        audits,
+        ["create ecg_interpretation", "update ecg_interpretation"]
+    );
+
+    // The CSV export shows the confirmed interpretation.
+    let csv = app.get("/api/analyses/export.csv").await.text;
+    assert!(csv
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(",analysis_id,ecg_interpretation"));
+    assert!(
+        csv.lines().nth(1).unwrap().ends_with(&format!(
+            ",{id},\"Sinus rhythm; Artefact in V1, repeat the ECG\""
+        )),
+        "{csv}"
+    );
+}
+
+pub async fn a_confirmed_interpretation_is_checked_before_anything_is_kept(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let id = analysis_for_new_patient(&mut app).await;
+    let path = format!("/api/analyses/{id}/reviews");
+    let many: Vec<Value> = (0..31)
+        .map(|k| json!({"text": format!("Note {k}")}))
+        .collect();
+    for (interpretation, detail, code) in [
+        (
+            json!([]),
+            "Confirm at least one ECG statement, or write one in your own words.",
+            "interpretation_empty",
+        ),
+        (
+            json!(many),
+            "At most 30 ECG statements can be confirmed.",
+            "interpretation_too_long",
+        ),
+        (
+            json!([{"code": "sinus_rhythm"}, {"text": "   "}]),
+            "An ECG statement in your own words takes 1 to 200 characters.",
+            "own_statement_length",
+        ),
+        (
+            json!([{"text": "é".repeat(201)}]),
+            "An ECG statement in your own words takes 1 to 200 characters.",
+            "own_statement_length",
+        ),
+        (
+            json!([{"code": "wandering_pacemaker"}]),
+            "This ECG statement is not in the list: wandering_pacemaker.",
+            "unknown_statement",
+        ),
+    ] {
+        let response = app
+            .post(
+                &path,
+                json!({"agreement": "agree", "interpretation": interpretation}),
+            )
+            .await;
+        assert_eq!(
+            response.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{detail}"
+        );
+        assert_eq!(response.detail(), detail);
+        assert_eq!(response.json()["code"], code);
+    }
+    assert_eq!(app.get(&path).await.json(), json!([]));
+
+    // Only an ECG result's sign-off confirms one: not a clinical result's, not a screening's.
+    let patient = app.create_patient(patient_form()).await;
+    let mut form = clinical_form();
+    form["patient_id"] = json!(patient);
+    let response = app.post("/api/predict/clinical", form).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let clinical = response.json()["analysis_id"].as_str().unwrap().to_owned();
+    let screening = app
+        .post("/api/screenings", json!({"patient_id": patient}))
+        .await
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for target in [
+        format!("/api/analyses/{clinical}/reviews"),
+        format!("/api/screenings/{screening}/reviews"),
+    ] {
+        let response = app
+            .post(
+                &target,
+                json!({"agreement": "agree", "interpretation": [{"code": "sinus_rhythm"}]}),
+            )
+            .await;
+        assert_eq!(
+            response.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{target}"
+        );
+        assert_eq!(
+            response.detail(),
+            "Only an ECG result's sign-off confirms ECG statements."
+        );
+        assert_eq!(app.get(&target).await.json(), json!([]));
+    }
 }

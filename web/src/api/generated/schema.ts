@@ -504,6 +504,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ecg/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every ECG interpretation statement, in the order they are printed. Public, like the models. */
+        get: operations["list_ecg_statements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -1495,6 +1512,13 @@ export interface components {
             /** @description The screening. */
             screening_id: string;
         };
+        /** @description One statement of a confirmed ECG interpretation. */
+        ConfirmedStatement: {
+            /** @description The code in Cardio's table of ECG statements; `null` for the doctor's own words. */
+            code?: string | null;
+            /** @description The table's English text for a code, or the doctor's own words as written. */
+            text: string;
+        };
         /** @description Row counts of a backup's database. */
         Counts: {
             /**
@@ -1654,6 +1678,17 @@ export interface components {
          * @enum {string}
          */
         DeviceType: "ECG" | "PCG" | "PPG";
+        /** @description One ECG interpretation statement of the table. */
+        EcgStatementOption: {
+            /** @description Stable code (the catalogue's text is `reasons.templates.e12_<code>`). */
+            code: string;
+            /** @description The criterion Cardio applies, in English. */
+            criterion: string;
+            /** @description SNOMED CT concept, where one exists. */
+            snomed?: string | null;
+            /** @description English text. */
+            text: string;
+        };
         /** @description The body of every error response. */
         ErrorBody: {
             /** @description The sentence's code in the table of error sentences (`unlisted` when it has none). */
@@ -2346,6 +2381,11 @@ export interface components {
             createdAt: string;
             /** @description Review id. */
             id: string;
+            /**
+             * @description For an ECG result, the interpretation the reviewer confirmed, in order; `null` when this
+             *     review confirms none (another kind of result, or an ECG signed off without its statements).
+             */
+            interpretation?: components["schemas"]["ConfirmedStatement"][] | null;
             /** @description The reviewing doctor. */
             reviewerId: string;
             /** @description That doctor's display name. */
@@ -2357,6 +2397,11 @@ export interface components {
             agreement: components["schemas"]["Agreement"];
             /** @description Up to 2000 characters; required when disagreeing. */
             comment?: string;
+            /**
+             * @description For an ECG result: the interpretation the doctor confirms, in order (at most 30
+             *     statements). Omitted, the interpretation confirmed before stays.
+             */
+            interpretation?: components["schemas"]["StatementChoice"][] | null;
             /**
              * @description For a screening: the ids of its own analyses that the doctor signs off with it, each as
              *     agreed (its finding stands), each with a review of its own; empty by default.
@@ -2466,6 +2511,8 @@ export interface components {
             heartRateBpm?: number | null;
             /** @description Analysis id. */
             id: string;
+            /** @description An ECG's interpretation as the doctor confirmed it (never Cardio's unconfirmed one). */
+            interpretation?: components["schemas"]["ConfirmedStatement"][] | null;
             /** @description The model's label code (the web app shows its finding in the reader's language). */
             label: string;
             /** @description Which test. */
@@ -2489,6 +2536,16 @@ export interface components {
             password: string;
             /** @description `doctor` or `user`. */
             role: components["schemas"]["Role"];
+        };
+        /**
+         * @description One statement of the interpretation a doctor confirms: a code of the statements table
+         *     (`GET /api/ecg/statements`), or their own words in `text`.
+         */
+        StatementChoice: {
+            /** @description A code of the statements table. */
+            code?: string | null;
+            /** @description The doctor's own words (1 to 200 characters), when no code is given. */
+            text?: string | null;
         };
         /**
          * @description Patient status.
@@ -2946,7 +3003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Comment too long, or a disagreement without one */
+            /** @description Comment too long, a disagreement without one, or an ECG interpretation that is empty, too long, names an unknown statement or is not for an ECG */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4285,6 +4342,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_ecg_statements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statements table */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EcgStatementOption"][];
                 };
             };
         };

@@ -1,12 +1,17 @@
 //! The review endpoints: a doctor signs off an analysis or a screening they own, and reads its
 //! review history; every review is audited.
+//!
+//! Signing off an ECG result, the doctor confirms its interpretation (issue 40): Cardio's
+//! statements kept, others added from the statements table, their own words. A sign-off that
+//! names no interpretation keeps the one confirmed before, so the current review always holds the
+//! confirmed version; a changed one is audited as an edit of the ECG's interpretation.
 
 use axum::{extract::State, http::StatusCode, routing::get, Router};
 use serde::Deserialize;
 use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
-use super::store::{self, Agreement, Review, Target};
+use super::store::{self, Agreement, ConfirmedStatement, NewReview, Review, Target};
 use crate::{
     accounts::auth::{
         session::{CurrentDoctor, CurrentUser},
@@ -20,7 +25,7 @@ use crate::{
         state::AppState,
     },
     records::{
-        analyses::{self, ANALYSIS_NOT_FOUND},
+        analyses::{self, store::Modality, ANALYSIS_NOT_FOUND},
         screenings::{self, SCREENING_NOT_FOUND},
     },
 };
@@ -42,6 +47,31 @@ pub const ONLY_SCREENINGS_SETTLE: &str =
 /// The 422 text for a disagreement without a reason.
 pub const DISAGREE_NEEDS_COMMENT: &str =
     "Say why you disagree with the model's finding in the comment.";
+
+/// Most statements one confirmed interpretation holds.
+pub const MAX_STATEMENTS: usize = 30;
+
+/// Longest statement in the doctor's own words, in characters.
+pub const MAX_STATEMENT_CHARS: usize = 200;
+
+/// The 422 text for an interpretation on a result that is not an ECG.
+pub const ONLY_ECG_INTERPRETATION: &str = "Only an ECG result's sign-off confirms ECG statements.";
+
+/// The 422 text for a confirmed interpretation without a statement.
+pub const INTERPRETATION_EMPTY: &str =
+    "Confirm at least one ECG statement, or write one in your own words.";
+
+/// The 422 text for more than [`MAX_STATEMENTS`] statements.
+pub const INTERPRETATION_TOO_LONG: &str = "At most 30 ECG statements can be confirmed.";
+
+/// The 422 text for a statement in the doctor's words that is empty or too long.
+pub const OWN_STATEMENT_LENGTH: &str =
+    "An ECG statement in your own words takes 1 to 200 characters.";
+
+/// The 422 text for a code the statements table does not hold (`{code}` is the code sent).
+pub fn unknown_statement(code: &str) -> String {
+    format!("This ECG statement is not in the list: {code}.")
+}
 
 /// The routes of this module, mounted under `/api`.
 pub fn router() -> Router<AppState> {
@@ -68,6 +98,22 @@ pub struct ReviewForm {
     /// agreed (its finding stands), each with a review of its own; empty by default.
     #[serde(default)]
     pub settle_analyses: Vec<String>,
+    /// For an ECG result: the interpretation the doctor confirms, in order (at most 30
+    /// statements). Omitted, the interpretation confirmed before stays.
+    #[serde(default)]
+    pub interpretation: Option<Vec<StatementChoice>>,
+}
+
+/// One statement of the interpretation a doctor confirms: a code of the statements table
+/// (`GET /api/ecg/statements`), or their own words in `text`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct StatementChoice {
+    /// A code of the statements table.
+    #[serde(default)]
+    pub code: Option<String>,
+    /// The doctor's own words (1 to 200 characters), when no code is given.
+    #[serde(default)]
+    pub text: Option<String>,
 }
 
 fn check_form(form: &ReviewForm) -> Result<String, ApiError> {
@@ -81,20 +127,70 @@ fn check_form(form: &ReviewForm) -> Result<String, ApiError> {
     Ok(comment)
 }
 
-/// Who owns a target and which patient it is for; `None` when it is not the doctor's.
+/// The statements as stored: each code's English text from the table, the doctor's words
+/// trimmed, a code named twice kept once.
+fn confirmed(choices: &[StatementChoice]) -> Result<Vec<ConfirmedStatement>, ApiError> {
+    if choices.is_empty() {
+        return Err(ApiError::Validation(INTERPRETATION_EMPTY.into()));
+    }
+    if choices.len() > MAX_STATEMENTS {
+        return Err(ApiError::Validation(INTERPRETATION_TOO_LONG.into()));
+    }
+    let mut out: Vec<ConfirmedStatement> = Vec::with_capacity(choices.len());
+    for choice in choices {
+        let statement = match (&choice.code, &choice.text) {
+            (Some(code), _) => {
+                let def = cardio_models::ecg12::statements::def(code)
+                    .ok_or_else(|| ApiError::Validation(unknown_statement(code)))?;
+                ConfirmedStatement {
+                    code: Some(def.code.to_owned()),
+                    text: def.text.to_owned(),
+                }
+            }
+            (None, text) => {
+                let text = text.as_deref().unwrap_or("").trim();
+                if text.is_empty() || text.chars().count() > MAX_STATEMENT_CHARS {
+                    return Err(ApiError::Validation(OWN_STATEMENT_LENGTH.into()));
+                }
+                ConfirmedStatement {
+                    code: None,
+                    text: text.to_owned(),
+                }
+            }
+        };
+        if statement.code.is_none() || !out.iter().any(|s| s.code == statement.code) {
+            out.push(statement);
+        }
+    }
+    Ok(out)
+}
+
+/// A target the doctor owns: the patient it is for, and whether it is an ECG result.
+struct Owned {
+    patient_id: Option<String>,
+    ecg: bool,
+}
+
+/// The target when it is the doctor's; `None` otherwise.
 async fn owned_target(
     conn: &mut AnyConnection,
     target: Target,
     id: &str,
     doctor_id: &str,
-) -> Result<Option<Option<String>>, ApiError> {
+) -> Result<Option<Owned>, ApiError> {
     Ok(match target {
         Target::Analysis => analyses::store::find(conn, id, doctor_id)
             .await?
-            .map(|a| a.patient_id),
+            .map(|a| Owned {
+                patient_id: a.patient_id,
+                ecg: a.modality == Modality::Ecg,
+            }),
         Target::Screening => screenings::store::find_row(conn, id, doctor_id)
             .await?
-            .map(|s| Some(s.patient_id)),
+            .map(|s| Owned {
+                patient_id: Some(s.patient_id),
+                ecg: false,
+            }),
     })
 }
 
@@ -117,28 +213,65 @@ async fn add_review(
     form: &ReviewForm,
 ) -> Result<Review, ApiError> {
     let comment = check_form(form)?;
+    let chosen = form.interpretation.as_deref().map(confirmed).transpose()?;
     let mut tx = state.db.begin().await?;
-    let patient_id = owned_target(&mut tx, target, target_id, doctor.id())
+    let owned = owned_target(&mut tx, target, target_id, doctor.id())
         .await?
         .ok_or_else(|| not_found(target))?;
+    if chosen.is_some() && !owned.ecg {
+        return Err(ApiError::Validation(ONLY_ECG_INTERPRETATION.into()));
+    }
+    let patient_id = owned.patient_id;
     let settled = settled_analyses(&mut tx, target, target_id, doctor.id(), form).await?;
+    let before = if owned.ecg {
+        store::latest(&mut tx, target, target_id)
+            .await?
+            .and_then(|r| r.interpretation)
+    } else {
+        None
+    };
+    let interpretation = chosen.or_else(|| before.clone());
     let (id, created_at) = store::insert(
         &mut tx,
         doctor.id(),
         target,
         target_id,
-        form.agreement,
-        &comment,
+        &NewReview {
+            agreement: form.agreement,
+            comment: &comment,
+            interpretation: interpretation.as_deref(),
+        },
     )
     .await?;
+    if interpretation != before {
+        audit::record(
+            &mut tx,
+            &audit::Entry {
+                user_id: doctor.id(),
+                action: if before.is_some() {
+                    Action::Update
+                } else {
+                    Action::Create
+                },
+                entity: "ecg_interpretation",
+                entity_id: target_id,
+                patient_id: patient_id.as_deref(),
+                client_addr: client,
+            },
+        )
+        .await?;
+    }
     for analysis_id in &settled {
         store::insert(
             &mut tx,
             doctor.id(),
             Target::Analysis,
             analysis_id,
-            Agreement::Agree,
-            "",
+            &NewReview {
+                agreement: Agreement::Agree,
+                comment: "",
+                interpretation: None,
+            },
         )
         .await?;
         audit::record(
@@ -176,6 +309,7 @@ async fn add_review(
         reviewer_name: doctor.0.user.display_name.clone(),
         agreement: form.agreement,
         comment,
+        interpretation,
         created_at: ms_to_rfc3339(created_at),
     })
 }
@@ -232,7 +366,7 @@ async fn list(
         (status = 201, description = "The review, now the analysis's current one", body = Review),
         crate::platform::error::documented::DoctorOnly,
         (status = 404, description = "Analysis not found.", body = ErrorBody),
-        (status = 422, description = "Comment too long, or a disagreement without one", body = ErrorBody),
+        (status = 422, description = "Comment too long, a disagreement without one, or an ECG interpretation that is empty, too long, names an unknown statement or is not for an ECG", body = ErrorBody),
     )
 )]
 #[tracing::instrument(skip_all)]

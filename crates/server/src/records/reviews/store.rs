@@ -1,5 +1,10 @@
 //! Reviews as stored: the types, the newest review of an analysis or a screening (to join into
 //! their own queries), a target's history and a new review. Reviews are never updated in place.
+//!
+//! The review of an ECG result may carry the interpretation the doctor confirms (issue 40): the
+//! statements they keep from Cardio's, those they add from the table, and their own words. The
+//! current review's interpretation is the ECG's confirmed one, with its reviewer and time; earlier
+//! reviews keep the versions it replaced.
 
 use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, AnyConnection, Row};
@@ -47,6 +52,15 @@ impl Target {
     }
 }
 
+/// One statement of a confirmed ECG interpretation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ConfirmedStatement {
+    /// The code in Cardio's table of ECG statements; `null` for the doctor's own words.
+    pub code: Option<String>,
+    /// The table's English text for a code, or the doctor's own words as written.
+    pub text: String,
+}
+
 /// A sign-off.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -61,6 +75,10 @@ pub struct Review {
     pub agreement: Agreement,
     /// The reviewer's comment (may be empty when agreeing).
     pub comment: String,
+    /// For an ECG result, the interpretation the reviewer confirmed, in order; `null` when this
+    /// review confirms none (another kind of result, or an ECG signed off without its statements).
+    #[serde(default)]
+    pub interpretation: Option<Vec<ConfirmedStatement>>,
     /// RFC 3339.
     pub created_at: String,
 }
@@ -72,6 +90,7 @@ pub(crate) fn review_from_prefixed(row: &AnyRow) -> Result<Option<Review>, sqlx:
     let Some(id) = id else { return Ok(None) };
     let agreement: String = row.try_get("review_agreement")?;
     let reviewer_name: Option<String> = row.try_get("review_reviewer_name")?;
+    let interpretation: Option<String> = row.try_get("review_interpretation")?;
     Ok(Some(Review {
         id,
         reviewer_id: row.try_get("review_reviewer_id")?,
@@ -82,6 +101,8 @@ pub(crate) fn review_from_prefixed(row: &AnyRow) -> Result<Option<Review>, sqlx:
             Agreement::Agree
         },
         comment: row.try_get("review_comment")?,
+        // Written by `insert` only; a value that does not read back is a defect shown as none.
+        interpretation: interpretation.and_then(|json| serde_json::from_str(&json).ok()),
         created_at: ms_to_rfc3339(row.try_get("review_created_at")?),
     }))
 }
@@ -90,7 +111,8 @@ pub(crate) fn review_from_prefixed(row: &AnyRow) -> Result<Option<Review>, sqlx:
 /// `target`, to add to a SELECT with [`latest_review_join`].
 pub(crate) const LATEST_REVIEW_COLUMNS: &str =
     "r.id AS review_id, r.reviewer_id AS review_reviewer_id, ru.display_name AS review_reviewer_name, \
-     r.agreement AS review_agreement, r.comment AS review_comment, r.created_at AS review_created_at";
+     r.agreement AS review_agreement, r.comment AS review_comment, \
+     r.interpretation AS review_interpretation, r.created_at AS review_created_at";
 
 /// The LEFT JOINs that bring in the newest review of `alias.id` (a table of `target`'s type).
 pub(crate) fn latest_review_join(target: Target, alias: &str) -> String {
@@ -137,6 +159,16 @@ pub async fn latest(
     Ok(history(conn, target, target_id).await?.into_iter().next())
 }
 
+/// What a new review says.
+pub struct NewReview<'a> {
+    /// Agreed or disagreed with the finding.
+    pub agreement: Agreement,
+    /// The comment, trimmed.
+    pub comment: &'a str,
+    /// The confirmed ECG interpretation, if any.
+    pub interpretation: Option<&'a [ConfirmedStatement]>,
+}
+
 /// Adds a review of `target_id` by `reviewer_id`, dated strictly after the review it supersedes
 /// (so the order never depends on the id); returns its id and time (ms).
 ///
@@ -147,9 +179,11 @@ pub async fn insert(
     reviewer_id: &str,
     target: Target,
     target_id: &str,
-    agreement: Agreement,
-    comment: &str,
+    review: &NewReview<'_>,
 ) -> Result<(String, i64), sqlx::Error> {
+    let interpretation = review
+        .interpretation
+        .map(|s| serde_json::to_string(s).unwrap_or_else(|_| "[]".to_owned()));
     let latest: Option<i64> = sqlx::query_scalar(
         "SELECT MAX(created_at) FROM reviews WHERE target_type = $1 AND target_id = $2",
     )
@@ -160,15 +194,16 @@ pub async fn insert(
     let created_at = latest.map_or(now_ms(), |t| now_ms().max(t + 1));
     let id = ids::new();
     sqlx::query(
-        "INSERT INTO reviews (id, reviewer_id, target_type, target_id, agreement, comment, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO reviews (id, reviewer_id, target_type, target_id, agreement, comment, \
+         interpretation, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(&id)
     .bind(reviewer_id)
     .bind(target.as_str())
     .bind(target_id)
-    .bind(agreement.as_str())
-    .bind(comment)
+    .bind(review.agreement.as_str())
+    .bind(review.comment)
+    .bind(interpretation)
     .bind(created_at)
     .execute(conn)
     .await?;

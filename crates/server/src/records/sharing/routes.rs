@@ -391,6 +391,7 @@ pub async fn results(
                     .as_ref()
                     .map(|r| r.agreement == crate::records::reviews::store::Agreement::Agree),
                 reviewed_at: a.review.as_ref().map(|r| r.created_at.clone()),
+                interpretation: a.review.as_ref().and_then(|r| r.interpretation.clone()),
                 reviewed: a.review.is_some(),
                 finding: finding.into(),
                 prediction: a.result.prediction.clone(),

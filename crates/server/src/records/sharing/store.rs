@@ -94,6 +94,8 @@ pub struct SharedResult {
     pub doctor_agreed: Option<bool>,
     /// RFC 3339 of the review.
     pub reviewed_at: Option<String>,
+    /// An ECG's interpretation as the doctor confirmed it (never Cardio's unconfirmed one).
+    pub interpretation: Option<Vec<crate::records::reviews::store::ConfirmedStatement>>,
     /// The doctor who shared it.
     pub doctor_name: String,
     /// The PDF report of the result.
