@@ -36,6 +36,8 @@ export const queryKeys = {
     ['analyses', 'detail', id, 'waveform', { start, span }] as const,
   /** The Reports page's figures for a period start (null: all time). */
   reportSummary: (from: number | null) => ['analyses', 'report', { from }] as const,
+  /** The table of ECG interpretation statements a doctor confirms or adds. */
+  ecgStatements: ['ecg', 'statements'] as const,
   /** The models and their validated figures (welcome page). */
   models: ['models'] as const,
   /** Everything about devices: the registry, pushed recordings, the connection log. */

@@ -2,7 +2,7 @@
  * The review (sign-off) API shared by the analysis page and the screening's result: the history of
  * a result's reviews, newest first, and a new review that supersedes the current one.
  */
-import { api, unwrap, type Agreement, type Review } from './client';
+import { api, unwrap, type Agreement, type EcgStatementOption, type Review, type StatementChoice } from './client';
 
 /** What is reviewed: one analysis, or a screening's combined result. */
 export type ReviewTarget = { kind: 'analysis' | 'screening'; id: string };
@@ -13,6 +13,13 @@ export interface ReviewBody {
   comment: string;
   /** A screening's sign-off: its analyses signed off with it (their findings stand). */
   settle_analyses?: string[];
+  /** An ECG's sign-off: the interpretation the doctor confirms (codes of the table, own words). */
+  interpretation?: StatementChoice[];
+}
+
+/** The table of ECG statements the doctor confirms or adds (public, the same for everyone). */
+export function fetchEcgStatements(): Promise<EcgStatementOption[]> {
+  return unwrap(api.GET('/api/ecg/statements'));
 }
 
 export function fetchReviewHistory(target: ReviewTarget): Promise<Review[]> {

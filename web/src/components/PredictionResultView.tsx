@@ -1,7 +1,8 @@
 import { useId, type ReactNode } from 'react';
 import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { DeviceInterpretation, PredictionResult } from '../api/client';
+import type { DeviceInterpretation, PredictionResult, Review } from '../api/client';
+import { ConfirmedInterpretationPanel } from './ConfirmedInterpretationPanel';
 import type { LoadWaveformWindow } from '../api/waveforms';
 import { DeviceInterpretationPanel } from './DeviceInterpretationPanel';
 import { ResultBadge } from './RiskBadge';
@@ -92,6 +93,7 @@ function signalKind(model: string): 'ecg' | 'pcg' | 'ppg' | null {
  * leaves it out). `details: false` leaves out Additional Details (where the page links to the full
  * result instead).
  *
+ * An ECG whose interpretation a doctor confirmed (`review`) shows that first, with who and when.
  * An ECG read from named leads shows Cardio's computer interpretation (unconfirmed) and its
  * measurements right under the result, then its other details folded behind "More details";
  * `device`, the recording device's own interpretation, is then shown right after Cardio's so the
@@ -102,11 +104,14 @@ export function PredictionResultView({
   loadWaveform,
   details: withDetails = true,
   device,
+  review,
 }: {
   result: PredictionResult;
   loadWaveform?: LoadWaveformWindow;
   details?: boolean;
   device?: DeviceInterpretation | null;
+  /** The result's current sign-off: an ECG's confirmed interpretation is shown from it. */
+  review?: Review | null;
 }) {
   const { t } = useTranslation();
   const ids = useId();
@@ -163,6 +168,13 @@ export function PredictionResultView({
           <h3 id={`${ids}-waveform`}>{t('waveform.title')}</h3>
           <AnalysisWaveform analysisId={result.analysis_id} kind={kind} load={loadWaveform} />
         </section>
+      ) : null}
+      {kind === 'ecg' && review?.interpretation ? (
+        <ConfirmedInterpretationPanel
+          statements={review.interpretation}
+          reviewerName={review.reviewerName}
+          confirmedAt={review.createdAt}
+        />
       ) : null}
       {ecg ? (
         <>

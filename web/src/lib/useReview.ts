@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '../api/queryKeys';
-import { fetchReviewHistory, postReview, type ReviewBody, type ReviewTarget } from '../api/reviews';
+import { fetchEcgStatements, fetchReviewHistory, postReview, type ReviewBody, type ReviewTarget } from '../api/reviews';
 
 /**
  * A result's reviews and the mutation that adds one, for the review panel: a saved review
@@ -24,3 +24,14 @@ export function useReview(target: ReviewTarget) {
 
 /** What [`useReview`] gives the review panel. */
 export type ReviewState = ReturnType<typeof useReview>;
+
+/** The table of ECG statements an ECG's sign-off confirms or adds (fixed while the server runs). */
+export function useEcgStatements(enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.ecgStatements,
+    queryFn: fetchEcgStatements,
+    staleTime: Infinity,
+    retry: 1,
+    enabled,
+  });
+}

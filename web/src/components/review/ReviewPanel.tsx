@@ -1,13 +1,18 @@
 import { CircleCheck, Clock } from 'lucide-react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Agreement, Review } from '../../api/client';
+import type { Agreement, EcgStatementOption, Review } from '../../api/client';
+import type { ReviewBody } from '../../api/reviews';
 import { apiErrorMessage } from '../../lib/apiErrors';
+import type { Ecg12Statement } from '../../lib/ecg12';
 import { formatDateTime } from '../../lib/format';
+import { confirmedText, initialDraft, type DraftStatement } from '../../lib/interpretation';
 import { useCurrentUser } from '../../lib/session';
 import type { ReviewState } from '../../lib/useReview';
 import { ErrorBanner } from '../ErrorBanner';
 import { Spinner } from '../Spinner';
+import { choicesOf, InterpretationEditor } from './InterpretationEditor';
 
 /** Longest comment the server takes (characters). */
 export const MAX_COMMENT_CHARS = 2000;
@@ -21,6 +26,13 @@ function ReviewLine({ review }: { review: Review }) {
         <strong>{t(`review.verdict.${review.agreement}`)}</strong>
       </p>
       {review.comment ? <p className="review__comment">{review.comment}</p> : null}
+      {review.interpretation ? (
+        <p className="review__interpretation">
+          {t('review.interpretation.confirmed', {
+            statements: review.interpretation.map((s) => confirmedText(t, s)).join('; '),
+          })}
+        </p>
+      ) : null}
     </>
   );
 }
@@ -30,6 +42,14 @@ export interface SettleOption {
   id: string;
   /** What the doctor reads: the model and its finding. */
   label: string;
+}
+
+/** What an ECG result's sign-off needs to confirm its interpretation. */
+export interface EcgSignOff {
+  /** Cardio's statements, where an edit starts when none is confirmed yet. */
+  computer: Ecg12Statement[];
+  /** The statements table (`GET /api/ecg/statements`). */
+  options: UseQueryResult<EcgStatementOption[]>;
 }
 
 /**
@@ -45,17 +65,24 @@ export interface SettleOption {
  * them off with it, as agreed, and sharing with the patient follows; the doctor unticks any to
  * review on its own page.
  *
+ * An ECG result's panel (`ecg`) also holds the interpretation the sign-off confirms: it starts
+ * from the one confirmed last, else from Cardio's statements, and the doctor removes, adds from
+ * the statement list or writes their own; the sign-off sends it, and the server keeps each
+ * version in the history.
+ *
  * It fetches nothing itself: the page passes the result's reviews and the save mutation
- * (`useReview` in `lib/useReview.ts`).
+ * (`useReview` in `lib/useReview.ts`), and for an ECG the statements table.
  */
 export function ReviewPanel({
   review,
   resultChangedAt,
   settle = [],
+  ecg,
 }: {
   review: ReviewState;
   resultChangedAt?: string;
   settle?: SettleOption[];
+  ecg?: EcgSignOff;
 }) {
   const { t } = useTranslation();
   const user = useCurrentUser();
@@ -66,6 +93,10 @@ export function ReviewPanel({
   const [problem, setProblem] = useState<string | null>(null);
   // The results the doctor unticked (new ones start ticked).
   const [unticked, setUnticked] = useState<ReadonlySet<string>>(new Set());
+  // The doctor's edit of the interpretation; `null` until they change it (then it follows the
+  // current review, or Cardio's statements).
+  const [draft, setDraft] = useState<DraftStatement[] | null>(null);
+  const statements = draft ?? (ecg ? initialDraft(history.data?.[0], ecg.computer) : []);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -82,18 +113,23 @@ export function ReviewPanel({
       setProblem(t('review.errors.tooLong'));
       return;
     }
+    if (ecg && statements.length === 0) {
+      setProblem(t('review.interpretation.empty'));
+      return;
+    }
     setProblem(null);
     const settled = settle.filter((option) => !unticked.has(option.id)).map((option) => option.id);
-    save.mutate(
-      settled.length > 0 ? { agreement, comment: trimmed, settle_analyses: settled } : { agreement, comment: trimmed },
-      {
-        onSuccess: () => {
-          setComment('');
-          setAgreement(null);
-          setUnticked(new Set());
-        },
+    const body: ReviewBody = { agreement, comment: trimmed };
+    if (settled.length > 0) body.settle_analyses = settled;
+    if (ecg) body.interpretation = choicesOf(statements);
+    save.mutate(body, {
+      onSuccess: () => {
+        setComment('');
+        setAgreement(null);
+        setUnticked(new Set());
+        setDraft(null);
       },
-    );
+    });
   };
 
   let current;
@@ -164,6 +200,14 @@ export function ReviewPanel({
             maxLength={MAX_COMMENT_CHARS}
             onChange={(event) => setComment(event.target.value)}
           />
+          {ecg ? (
+            <InterpretationEditor
+              statements={statements}
+              onChange={setDraft}
+              options={ecg.options.data}
+              optionsFailed={ecg.options.isError}
+            />
+          ) : null}
           {settle.length > 0 ? (
             <fieldset className="review__settle">
               <legend className="field__label">{t('review.settle.legend')}</legend>

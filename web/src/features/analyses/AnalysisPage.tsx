@@ -1,7 +1,7 @@
 import { ArrowLeft, Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { ApiError } from '../../api/client';
+import { ApiError, type Analysis } from '../../api/client';
 import { paths, patientPath } from '../../app/paths';
 import { PageHeader } from '../../components/PageHeader';
 import { DeviceInterpretationPanel } from '../../components/DeviceInterpretationPanel';
@@ -12,7 +12,8 @@ import { AnalysisWaveform } from '../../components/waveform/AnalysisWaveform';
 import { fetchWaveformWindow } from '../../api/waveforms';
 import { formatDateTime } from '../../lib/format';
 import { modelName } from '../../lib/prediction';
-import { useReview } from '../../lib/useReview';
+import { ecg12Details } from '../../lib/ecg12';
+import { useEcgStatements, useReview } from '../../lib/useReview';
 import { useAnalysis } from './api';
 
 /**
@@ -93,25 +94,33 @@ export function AnalysisPage() {
       {a.modality !== 'clinical' && a.files.length > 0 ? (
         <div className="card">
           <h2 className="section__title">{t('waveform.title')}</h2>
-          <AnalysisWaveform analysisId={a.id} kind={a.modality} load={fetchWaveformWindow} />
+          <AnalysisWaveform
+            analysisId={a.id}
+            kind={a.modality}
+            load={fetchWaveformWindow}
+            calibrateHref={`${paths.settings}#screen`}
+          />
         </div>
       ) : null}
       <div className={device ? 'analysis-results analysis-results--with-device' : 'analysis-results'}>
         <div className="card">
           <h2 className="section__title">{t('analysisPage.result')}</h2>
-          <PredictionResultView result={a.result} />
+          <PredictionResultView result={a.result} review={a.review} />
         </div>
         <DeviceInterpretationPanel device={device} className="card device-interpretation" />
       </div>
       <div className="card">
-        <AnalysisReview id={a.id} />
+        <AnalysisReview analysis={a} />
       </div>
     </div>
   );
 }
 
-/** The doctor's sign-off of this analysis. */
-function AnalysisReview({ id }: { id: string }) {
-  const review = useReview({ kind: 'analysis', id });
-  return <ReviewPanel review={review} />;
+/** The doctor's sign-off of this analysis; an ECG's confirms its interpretation too. */
+function AnalysisReview({ analysis }: { analysis: Analysis }) {
+  const review = useReview({ kind: 'analysis', id: analysis.id });
+  const isEcg = analysis.modality === 'ecg';
+  const options = useEcgStatements(isEcg);
+  const computer = isEcg ? (ecg12Details(analysis.result.details)?.statements ?? []) : [];
+  return <ReviewPanel review={review} ecg={isEcg ? { computer, options } : undefined} />;
 }

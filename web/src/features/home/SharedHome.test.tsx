@@ -98,7 +98,12 @@ describe("A patient account's home", () => {
           200,
           accepted
             ? [
-                result(),
+                result({
+                  interpretation: [
+                    { code: 'sinus_rhythm', text: 'Sinus rhythm' },
+                    { code: null, text: 'Unchanged since 2024' },
+                  ],
+                }),
                 result({
                   id: 'a-2',
                   modality: 'pcg',
@@ -123,6 +128,11 @@ describe("A patient account's home", () => {
     expect(items).toHaveLength(2);
     expect(within(items[0] as HTMLElement).getByText('No abnormality found')).toHaveClass('badge--success');
     expect(within(items[0] as HTMLElement).getByText('Heart rate 72 bpm')).toBeInTheDocument();
+    // The ECG's interpretation as the doctor confirmed it; none on a result without one.
+    expect(
+      within(items[0] as HTMLElement).getByText("Your doctor's reading of the ECG: Sinus rhythm; Unchanged since 2024"),
+    ).toBeInTheDocument();
+    expect(within(items[1] as HTMLElement).queryByText(/Your doctor's reading/)).not.toBeInTheDocument();
     expect(within(items[0] as HTMLElement).getByRole('link', { name: 'Download report' })).toHaveAttribute(
       'href',
       '/api/shared/analyses/a-1/report.pdf',

@@ -12,6 +12,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
 import { hasTitle } from '../../lib/doctorName';
+import { confirmedText } from '../../lib/interpretation';
 import { formatDateTime, formatDay } from '../../lib/format';
 import { modelName } from '../../lib/prediction';
 import { useCurrentUser } from '../../lib/session';
@@ -168,6 +169,13 @@ function ResultItem({ result }: { result: SharedResult }) {
         <span className="muted">
           {review} · {t('shared.doctor', { name: result.doctorName })}
         </span>
+        {result.interpretation && result.interpretation.length > 0 ? (
+          <p className="shared-list__interpretation">
+            {t('shared.interpretation', {
+              statements: result.interpretation.map((s) => confirmedText(t, s)).join('; '),
+            })}
+          </p>
+        ) : null}
       </div>
       <a className="button button--secondary" href={result.reportUrl} download>
         <FileDown aria-hidden="true" size={16} /> {t('shared.downloadReport')}
