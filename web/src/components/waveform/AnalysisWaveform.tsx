@@ -7,18 +7,21 @@ import type { LoadWaveformWindow } from '../../api/waveforms';
 import { queryKeys } from '../../api/queryKeys';
 import { serverErrorText } from '../../lib/apiErrors';
 import { reasonText } from '../../lib/clinicalText';
+import { useScreenPxPerMm } from '../../lib/screenCalibration';
 import { Spinner } from '../Spinner';
-import { EcgPaper, type EcgLayout } from './EcgPaper';
+import { caliperKey, caliperReading, type Caliper } from './calipers';
+import { EcgControls, type EcgChoices } from './EcgControls';
+import { EcgPaper } from './EcgPaper';
 import {
   clampStart,
   clock,
   DEFAULT_ECG_ZOOM_INDEX,
   ECG_ZOOM_PX_PER_MM,
   ecgVisibleSeconds,
-  TWELVE_LEAD_COLUMNS,
-  TWELVE_LEAD_SEGMENT_S,
+  STANDARD_PAPER,
   twelveLeadIndices,
 } from './geometry';
+import { layoutRows, layoutSpan } from './paperLayout';
 import { SignalStrip } from './SignalStrip';
 import { WaveformPlayback } from './WaveformPlayback';
 
@@ -53,27 +56,43 @@ function useWidth() {
   return { ref, width };
 }
 
+/** The ECG paper's choices before the doctor makes any: 25 mm/s, 10 mm/mV, zoom not true size. */
+const DEFAULT_CHOICES: Omit<EcgChoices, 'layout'> = {
+  paper: STANDARD_PAPER,
+  trueSize: false,
+  calipers: false,
+  march: false,
+};
+
 /**
  * The waveform of a stored analysis (ECG on paper, PCG with S1/S2, PPG with pulse peaks), drawn a
  * window at a time from what `load` returns (the page passes the API's loader): zoom, scroll
- * (buttons, slider, arrow keys), and for 12-lead files the standard 3 x 4 layout with a rhythm strip.
- * Heart sounds play back with a cursor that moves over the strip, which follows it a page at a time.
+ * (buttons, slider, arrow keys). ECG paper runs at 25 or 50 mm/s and 5, 10 or 20 mm/mV, true size
+ * once the screen is calibrated, with calipers (pointer or keyboard); 12-lead files offer the 3 x 4
+ * layout with a rhythm strip, 6 x 2, 12 x 1 and every lead stacked. Heart sounds play back with a
+ * cursor that moves over the strip, which follows it a page at a time.
  */
 export function AnalysisWaveform({
   analysisId,
   kind,
   load,
+  calibrateHref,
 }: {
   analysisId: string;
   kind: WaveformKind;
   load: LoadWaveformWindow;
+  /** Where this screen is calibrated for true size (the Settings page), when the page gives it. */
+  calibrateHref?: string;
 }) {
   const { t } = useTranslation();
   const hintId = useId();
   const { ref, width } = useWidth();
   const [start, setStart] = useState(0);
   const [zoom, setZoom] = useState(kind === 'ecg' ? DEFAULT_ECG_ZOOM_INDEX : DEFAULT_STRIP_ZOOM[kind]);
-  const [layoutChoice, setLayoutChoice] = useState<EcgLayout | null>(null);
+  const [layoutChoice, setLayoutChoice] = useState<EcgChoices['layout'] | null>(null);
+  const [choices, setChoices] = useState(DEFAULT_CHOICES);
+  const [caliper, setCaliper] = useState<Caliper | null>(null);
+  const screenPxPerMm = useScreenPxPerMm();
   // Heart-sound playback time, seconds (null when not playing).
   const [playhead, setPlayhead] = useState<number | null>(null);
   // The window to draw comes from a query keyed by position and span, so it must know the recording's
@@ -81,13 +100,20 @@ export function AnalysisWaveform({
   const [last, setLast] = useState<{ duration: number; leads: string } | null>(null);
   const duration = last?.duration ?? null;
   const twelve = useMemo(() => (last ? twelveLeadIndices(JSON.parse(last.leads) as string[]) : null), [last]);
-  const layout: EcgLayout = layoutChoice ?? (twelve ? 'twelve' : 'leads');
+  const layout = twelve ? (layoutChoice ?? 'twelve') : 'leads';
+  const paper = choices.paper;
+  const trueSize = choices.trueSize && screenPxPerMm !== null;
   const zoomLevels = kind === 'ecg' ? ECG_ZOOM_PX_PER_MM.length : STRIP_SPANS[kind].length;
-  const pxPerMm = ECG_ZOOM_PX_PER_MM[Math.min(zoom, ECG_ZOOM_PX_PER_MM.length - 1)] ?? 3;
+  const pxPerMm =
+    trueSize && screenPxPerMm !== null
+      ? screenPxPerMm
+      : (ECG_ZOOM_PX_PER_MM[Math.min(zoom, ECG_ZOOM_PX_PER_MM.length - 1)] ?? 3);
   let span: number;
   if (kind !== 'ecg') span = STRIP_SPANS[kind][zoom] ?? 10;
-  else if (layout === 'twelve' && twelve) span = TWELVE_LEAD_SEGMENT_S * TWELVE_LEAD_COLUMNS.length;
-  else span = Math.min(MAX_WINDOW_S, Math.round(ecgVisibleSeconds(width, pxPerMm) * 10) / 10);
+  else {
+    const fitted = Math.min(MAX_WINDOW_S, Math.round(ecgVisibleSeconds(width, pxPerMm, paper.speedMmPerS) * 10) / 10);
+    span = layoutSpan(layout, twelve, fitted);
+  }
   const from = duration === null ? start : clampStart(start, span, duration);
 
   const query = useQuery({
@@ -115,10 +141,37 @@ export function AnalysisWaveform({
   const zoomedOut = kind === 'ecg' ? zoom - 1 : zoom + 1;
   const canZoomIn = zoomedIn >= 0 && zoomedIn < zoomLevels;
   const canZoomOut = zoomedOut >= 0 && zoomedOut < zoomLevels;
-  const zoomIn = () => canZoomIn && setZoom(zoomedIn);
-  const zoomOut = () => canZoomOut && setZoom(zoomedOut);
+  // Zooming leaves true size for the zoom levels.
+  const zoomTo = (level: number) => {
+    setZoom(level);
+    setChoices((current) => ({ ...current, trueSize: false }));
+  };
+  const zoomIn = () => canZoomIn && zoomTo(zoomedIn);
+  const zoomOut = () => canZoomOut && zoomTo(zoomedOut);
+  const rowCount = data
+    ? layoutRows(
+        layout,
+        data.channels.map((c) => c.name),
+        0,
+        from,
+        span,
+        twelve,
+      ).length
+    : 1;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (kind === 'ecg' && choices.calipers) {
+      // The calipers take the keys they know; the rest scroll and zoom as usual.
+      const next = caliperKey(caliper, event.key, event.shiftKey, {
+        t: from + span / 2,
+        row: Math.floor((rowCount - 1) / 2),
+      });
+      if (next !== undefined) {
+        event.preventDefault();
+        setCaliper(next);
+        return;
+      }
+    }
     const actions: Record<string, () => void> = {
       ArrowLeft: () => scrollBy(-span / 2),
       ArrowRight: () => scrollBy(span / 2),
@@ -166,9 +219,11 @@ export function AnalysisWaveform({
         from={from}
         span={span}
         pxPerMm={pxPerMm}
+        paper={paper}
         layout={layout}
         twelve={twelve}
         label={canvasLabel}
+        calipers={{ enabled: choices.calipers, caliper, march: choices.march, onChange: setCaliper }}
       />
     );
   } else {
@@ -192,21 +247,6 @@ export function AnalysisWaveform({
         </span>
         <div className="waveform__controls">
           {kind === 'pcg' ? <WaveformPlayback analysisId={analysisId} load={load} onTime={setPlayhead} /> : null}
-          {kind === 'ecg' && twelve ? (
-            <div className="segmented" role="group" aria-label={t('waveform.layout')}>
-              {(['twelve', 'leads'] as const).map((value) => (
-                <button
-                  key={value}
-                  type="button"
-                  className={`chip${layout === value ? ' chip--active' : ''}`}
-                  aria-pressed={layout === value}
-                  onClick={() => setLayoutChoice(value)}
-                >
-                  {t(`waveform.layouts.${value}`)}
-                </button>
-              ))}
-            </div>
-          ) : null}
           <button
             type="button"
             className="icon-button"
@@ -245,6 +285,19 @@ export function AnalysisWaveform({
           </button>
         </div>
       </div>
+      {kind === 'ecg' ? (
+        <EcgControls
+          choices={{ ...choices, layout, trueSize }}
+          standardLeads={twelve !== null}
+          calibrated={screenPxPerMm !== null}
+          calibrateHref={calibrateHref}
+          onChange={({ layout: chosen, ...change }) => {
+            if (chosen) setLayoutChoice(chosen);
+            if (change.calipers === false) setCaliper(null);
+            setChoices((current) => ({ ...current, ...change }));
+          }}
+        />
+      ) : null}
       {total > span ? (
         <input
           className="waveform__position"
@@ -262,12 +315,34 @@ export function AnalysisWaveform({
         {body}
         {cursor}
       </div>
+      {kind === 'ecg' && choices.calipers ? <CaliperReadout caliper={caliper} /> : null}
       <p className="waveform__legend muted" id={hintId}>
-        {t(`waveform.legend.${kind}`)} · {t('waveform.keys')}
+        {t(`waveform.legend.${kind}`, { speed: paper.speedMmPerS, gain: paper.gainMmPerMv })} · {t('waveform.keys')}
+        {kind === 'ecg' && choices.calipers ? ` · ${t('waveform.caliperKeys')}` : null}
       </p>
       {data?.marks_note ? (
         <p className="waveform__legend muted">{t('waveform.noMarks', { reason: reasonText(data.marks_note) })}</p>
       ) : null}
     </section>
+  );
+}
+
+/** What the caliper reads, as text a screen reader announces (and a test reads). */
+function CaliperReadout({ caliper }: { caliper: Caliper | null }) {
+  const { t, i18n } = useTranslation();
+  let text = t('waveform.caliperHint');
+  if (caliper) {
+    const reading = caliperReading(caliper);
+    const mv = new Intl.NumberFormat(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    text = t('waveform.caliperReadout', {
+      ms: reading.ms,
+      bpm: reading.bpm === null ? '–' : reading.bpm,
+      mv: mv.format(reading.mv),
+    });
+  }
+  return (
+    <p className="waveform__readout" role="status" data-testid="caliper-readout">
+      {text}
+    </p>
   );
 }

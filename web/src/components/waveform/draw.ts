@@ -3,7 +3,8 @@
  * for heart sounds and pulse, and beat marks. Only the visible window is drawn, one min/max line
  * per pixel column (see `geometry.ts`).
  */
-import { calibrationPulse, gridLines, minMaxColumns, type Column } from './geometry';
+import { gridLines, minMaxColumns, type Column, type PaperSettings } from './geometry';
+import { rowPulse } from './paperLayout';
 
 /** Colours read from the theme's CSS variables (light and dark). */
 export interface Palette {
@@ -84,17 +85,18 @@ export function drawPaper(
   }
 }
 
+/** The 1 mV calibration pulse of the row whose top is at `top`, at the paper's speed and gain. */
 export function drawCalibration(
   context: CanvasRenderingContext2D,
   palette: Palette,
-  x: number,
-  baseline: number,
+  top: number,
   pxPerMm: number,
+  paper: PaperSettings,
 ) {
   context.strokeStyle = palette.trace;
   context.lineWidth = 1.5;
   context.beginPath();
-  calibrationPulse(x, baseline, pxPerMm).forEach(([px, py], i) => {
+  rowPulse(top, pxPerMm, paper).points.forEach(([px, py], i) => {
     if (i === 0) context.moveTo(px, py);
     else context.lineTo(px, py);
   });

@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   CALIBRATION_MARGIN_MM,
-  CALIBRATION_X_MM,
+  calibrationMarginMm,
   calibrationPulse,
   clampStart,
   clock,
-  ECG_ZOOM_PX_PER_MM,
-  ecgLabelFontPx,
   ecgVisibleSeconds,
   gridLines,
-  leadLabelPlace,
   marksInView,
   minMaxColumns,
   twelveLeadIndices,
@@ -63,6 +60,28 @@ describe('ECG paper', () => {
     expect(ecgVisibleSeconds(800, 4)).toBeCloseTo(7.6, 10);
   });
 
+  it('fits half as many seconds at 50 mm/s, after a margin wide enough for the wider pulse', () => {
+    expect(CALIBRATION_MARGIN_MM).toBe(10);
+    expect(calibrationMarginMm(25)).toBe(10);
+    expect(calibrationMarginMm(50)).toBe(15);
+    // 200 mm minus 15 mm = 185 mm = 3.7 s at 50 mm/s.
+    expect(ecgVisibleSeconds(800, 4, 50)).toBeCloseTo(3.7, 10);
+  });
+
+  it('draws the calibration pulse 1 mV high at the gain and 200 ms wide at the speed', () => {
+    const size = (gainMmPerMv: number, speedMmPerS: number) => {
+      const points = calibrationPulse(6, 100, 3, { gainMmPerMv, speedMmPerS });
+      const ys = points.map(([, y]) => y);
+      const top = points.filter(([, y]) => y === Math.min(...ys)).map(([x]) => x);
+      return { height: Math.max(...ys) - Math.min(...ys), width: Math.max(...top) - Math.min(...top) };
+    };
+    // 3 px/mm: 5, 10 and 20 mm high; 5 mm wide at 25 mm/s, 10 mm at 50.
+    expect(size(5, 25)).toEqual({ height: 15, width: 15 });
+    expect(size(10, 25)).toEqual({ height: 30, width: 15 });
+    expect(size(20, 25)).toEqual({ height: 60, width: 15 });
+    expect(size(10, 50)).toEqual({ height: 30, width: 30 });
+  });
+
   it('finds the twelve standard leads whatever their case or a "lead" prefix', () => {
     const names = ['i', 'II', 'III', 'AVR', 'aVL', 'avf', 'V1', 'V2', 'V3', 'V4', 'V5', 'Lead V6'];
     expect(twelveLeadIndices(names)).toEqual([
@@ -89,21 +108,5 @@ describe('scrolling', () => {
     expect(clock(0)).toBe('0:00.0');
     expect(clock(75.26)).toBe('1:15.3');
     expect(clock(1800)).toBe('30:00.0');
-  });
-});
-
-describe('leadLabelPlace', () => {
-  it('writes the lead label in the margin, above the calibration pulse and left of the trace', () => {
-    for (const pxPerMm of ECG_ZOOM_PX_PER_MM) {
-      const { x, y, maxWidth } = leadLabelPlace(pxPerMm, 18);
-      const pulse = calibrationPulse(CALIBRATION_X_MM * pxPerMm, 18 * pxPerMm, pxPerMm);
-      const pulseTop = Math.min(...pulse.map(([, py]) => py));
-      // The text (from its top to its baseline) ends above the pulse and starts inside the row.
-      expect(y).toBeLessThan(pulseTop);
-      expect(y - ecgLabelFontPx(pxPerMm)).toBeGreaterThanOrEqual(0);
-      // The trace and its R marks start at the margin's right edge.
-      expect(x).toBeGreaterThanOrEqual(0);
-      expect(x + maxWidth).toBeLessThan(CALIBRATION_MARGIN_MM * pxPerMm);
-    }
   });
 });

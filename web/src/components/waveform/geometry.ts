@@ -1,21 +1,42 @@
 /**
  * The arithmetic of the waveform viewers, kept free of the DOM so that it is tested on its own:
- * standard ECG paper (25 mm/s, 10 mm/mV, 1 mm and 5 mm grid), min/max decimation of the visible
- * samples to one pair per pixel column, the standard 12-lead arrangement, and which marks fall in
- * view.
+ * ECG paper (25 or 50 mm/s, 5, 10 or 20 mm/mV, 1 mm and 5 mm grid), min/max decimation of the
+ * visible samples to one pair per pixel column, the standard 12-lead arrangement, and which marks
+ * fall in view.
  */
 
-/** Standard paper speed, millimetres per second. */
+/** Standard paper speed, millimetres per second (the default of the speed choice). */
 export const PAPER_SPEED_MM_PER_S = 25;
-/** Standard gain, millimetres per millivolt. */
+/** Standard gain, millimetres per millivolt (the default of the gain choice). */
 export const GAIN_MM_PER_MV = 10;
-/** The calibration pulse: 1 mV high, 200 ms (5 mm) wide, drawn at the start of each row. */
+/** The paper speeds offered, millimetres per second. */
+export const PAPER_SPEEDS = [25, 50] as const;
+/** The gains offered, millimetres per millivolt. */
+export const PAPER_GAINS = [5, 10, 20] as const;
+
+/** How the paper runs: its speed and its gain. */
+export interface PaperSettings {
+  speedMmPerS: number;
+  gainMmPerMv: number;
+}
+/** 25 mm/s and 10 mm/mV, as printed 12-lead reports. */
+export const STANDARD_PAPER: PaperSettings = { speedMmPerS: PAPER_SPEED_MM_PER_S, gainMmPerMv: GAIN_MM_PER_MV };
+
+/** The calibration pulse: 1 mV high, 200 ms wide, drawn at the start of each row. */
 export const CALIBRATION_MV = 1;
 export const CALIBRATION_S = 0.2;
-/** Room at the left of each row for the calibration pulse, millimetres. */
-export const CALIBRATION_MARGIN_MM = 10;
 /** Where each row's calibration pulse starts, millimetres from the paper's left edge. */
 export const CALIBRATION_X_MM = 2;
+
+/**
+ * Room at the left of each row for the calibration pulse, millimetres: the pulse (1 mm flat, 200 ms,
+ * 1 mm flat) after `CALIBRATION_X_MM`, and 1 mm before the trace. 10 mm at 25 mm/s, 15 mm at 50.
+ */
+export function calibrationMarginMm(speedMmPerS: number = PAPER_SPEED_MM_PER_S): number {
+  return CALIBRATION_X_MM + 2 + CALIBRATION_S * speedMmPerS + 1;
+}
+/** The margin at the standard speed. */
+export const CALIBRATION_MARGIN_MM = calibrationMarginMm();
 /** Zoom levels of the ECG paper, pixels per millimetre (3 is the default). */
 export const ECG_ZOOM_PX_PER_MM = [2, 3, 4, 6, 8] as const;
 export const DEFAULT_ECG_ZOOM_INDEX = 1;
@@ -57,10 +78,14 @@ export function minMaxColumns(
   return out;
 }
 
-/** Seconds of ECG that fit in `widthPx` pixels at `pxPerMm` after the calibration margin. */
-export function ecgVisibleSeconds(widthPx: number, pxPerMm: number): number {
-  const usableMm = widthPx / pxPerMm - CALIBRATION_MARGIN_MM;
-  return Math.max(0.5, usableMm / PAPER_SPEED_MM_PER_S);
+/** Seconds of ECG that fit in `widthPx` pixels at `pxPerMm` and `speedMmPerS` after the calibration margin. */
+export function ecgVisibleSeconds(
+  widthPx: number,
+  pxPerMm: number,
+  speedMmPerS: number = PAPER_SPEED_MM_PER_S,
+): number {
+  const usableMm = widthPx / pxPerMm - calibrationMarginMm(speedMmPerS);
+  return Math.max(0.5, usableMm / speedMmPerS);
 }
 
 /**
@@ -75,11 +100,16 @@ export function gridLines(lengthPx: number, pxPerMm: number): { at: number; majo
 
 /**
  * The calibration pulse as polyline points (x, y) in pixels, starting at `x0` on the baseline
- * `y0`: 1 mm flat, up 1 mV, 200 ms across, down, 1 mm flat.
+ * `y0`: 1 mm flat, up 1 mV at the paper's gain, 200 ms across at its speed, down, 1 mm flat.
  */
-export function calibrationPulse(x0: number, y0: number, pxPerMm: number): [number, number][] {
-  const up = CALIBRATION_MV * GAIN_MM_PER_MV * pxPerMm;
-  const wide = CALIBRATION_S * PAPER_SPEED_MM_PER_S * pxPerMm;
+export function calibrationPulse(
+  x0: number,
+  y0: number,
+  pxPerMm: number,
+  paper: PaperSettings = STANDARD_PAPER,
+): [number, number][] {
+  const up = CALIBRATION_MV * paper.gainMmPerMv * pxPerMm;
+  const wide = CALIBRATION_S * paper.speedMmPerS * pxPerMm;
   const flat = pxPerMm;
   return [
     [x0, y0],
@@ -89,26 +119,6 @@ export function calibrationPulse(x0: number, y0: number, pxPerMm: number): [numb
     [x0 + flat + wide, y0],
     [x0 + 2 * flat + wide, y0],
   ];
-}
-
-/** The size of a lead label's font, pixels, at `pxPerMm`. */
-export function ecgLabelFontPx(pxPerMm: number): number {
-  return Math.max(10, Math.round(pxPerMm * 3.5));
-}
-
-/**
- * Where a row's lead label is written, pixels from the row's top-left corner (`y` is the text's
- * baseline): in the calibration margin, above the pulse (which rises 1 mV from the baseline at
- * `baselineMm`) and left of the trace, so that it covers neither the pulse nor the first beat's R
- * mark. `maxWidth` keeps a long name inside the margin.
- */
-export function leadLabelPlace(pxPerMm: number, baselineMm: number): { x: number; y: number; maxWidth: number } {
-  const pulseTopMm = baselineMm - CALIBRATION_MV * GAIN_MM_PER_MV;
-  return {
-    x: pxPerMm,
-    y: (pulseTopMm - 1.5) * pxPerMm,
-    maxWidth: (CALIBRATION_MARGIN_MM - 2) * pxPerMm,
-  };
 }
 
 /** The standard 12-lead arrangement: four columns of three leads, each a consecutive 2.5 s. */

@@ -267,6 +267,7 @@ describe('Settings page: server-wide settings are for administrators', () => {
       'Notifications',
       'Data & Storage',
       'Privacy & Security',
+      'Screen calibration',
       'About',
     ]);
     expect(screen.queryByRole('switch', { name: 'Data Encryption' })).not.toBeInTheDocument();

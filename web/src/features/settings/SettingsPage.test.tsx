@@ -50,6 +50,7 @@ describe('Settings page', () => {
       'Notifications',
       'Data & Storage',
       'Privacy & Security',
+      'Screen calibration',
       'About',
     ]);
   });

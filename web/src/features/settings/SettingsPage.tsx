@@ -10,6 +10,7 @@ import { useHealth } from './api/health';
 import { useLoadedModels } from './api/system';
 import { useSaveSettings, useSettings, type SettingsChange } from './api/settings';
 import { DataEncryption, DataStorage } from './DataStorage';
+import { ScreenCalibration } from './ScreenCalibration';
 import { Toggle } from './Toggle';
 
 /** Spec §9: the session timeout options, in the order shown. */
@@ -193,6 +194,7 @@ export function SettingsPage() {
       ) : null}
       <DataStorage />
       {settings.isSuccess ? <PrivacySecurity settings={settings.data} save={save} /> : null}
+      {doctor ? <ScreenCalibration /> : null}
       <About />
     </div>
   );
