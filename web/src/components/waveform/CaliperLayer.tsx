@@ -12,7 +12,7 @@ export function CaliperLayer({
   width,
   height,
   enabled,
-  caliper,
+  caliper: caliperIn,
   march,
   onChange,
 }: {
@@ -26,6 +26,9 @@ export function CaliperLayer({
   onChange: (caliper: Caliper | null) => void;
 }) {
   const dragging = useRef<Edge | null>(null);
+  // A caliper laid on a row that a new layout no longer has is shown on its last row.
+  const caliper =
+    caliperIn && caliperIn.row >= frame.rows ? { ...caliperIn, row: Math.max(0, frame.rows - 1) } : caliperIn;
 
   const local = (event: PointerEvent<SVGSVGElement>) => {
     const rect = event.currentTarget.getBoundingClientRect();
@@ -73,7 +76,7 @@ export function CaliperLayer({
     const [a, b] = ends;
     const ticks = march ? marchOut(caliper, frame.from, frame.from + span) : [];
     drawing = (
-      <g className="calipers__caliper" data-testid="caliper">
+      <g className="calipers__caliper" data-testid="caliper" data-row={caliper.row}>
         {ticks.map((t) => (
           <line
             key={t}

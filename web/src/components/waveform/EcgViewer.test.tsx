@@ -149,6 +149,8 @@ describe('calipers', () => {
     await userEvent.click(screen.getByTestId('ecg-speed-50'));
     await userEvent.click(screen.getByTestId('ecg-gain-5'));
     expect(readout()).toHaveTextContent('980 ms · 61 bpm · 0.10 mV');
+    // Laid on the middle row of 3 x 4 (V2's), it stays on row 1 of 12 x 1.
+    expect(screen.getByTestId('caliper')).toHaveAttribute('data-row', '1');
 
     viewport?.focus();
     await userEvent.keyboard('{Escape}');
@@ -157,6 +159,20 @@ describe('calipers', () => {
     // With no caliper the arrows scroll again.
     await userEvent.keyboard('{ArrowRight}');
     expect(await paper()).toHaveAccessibleName('ECG waveform, 0:05.0 – 0:15.0 of 0:30.0');
+  });
+
+  it('stay on the paper when a layout has fewer rows than the one they were laid on', async () => {
+    renderEcg();
+    await paper();
+    await userEvent.click(screen.getByTestId('ecg-layout-twelveByOne'));
+    await userEvent.click(screen.getByTestId('ecg-calipers'));
+    document.querySelector<HTMLElement>('.waveform__viewport')?.focus();
+    await userEvent.keyboard('{Enter}');
+    // The middle of twelve rows: row 5 (aVF).
+    expect(screen.getByTestId('caliper')).toHaveAttribute('data-row', '5');
+    await userEvent.click(screen.getByTestId('ecg-layout-twelve'));
+    expect(screen.getByTestId('caliper')).toHaveAttribute('data-row', '3');
+    expect(readout()).toHaveTextContent('1000 ms · 60 bpm · 0.00 mV');
   });
 
   it('are laid by dragging on the paper and march the interval out', async () => {
