@@ -1,6 +1,7 @@
 //! The PDF report of an analysis and of a screening: a PDF attachment, audited, owner only, in the
 //! user's language, and its text (extracted from the PDF) naming the patient, the finding, the risk
-//! band, the review and the page numbers.
+//! band, the review and the page numbers; a 12-lead ECG's measurements, its interpretation
+//! (unconfirmed, then confirmed by the doctor) and its leads on a landscape page at true scale.
 
 use std::fmt::Write as _;
 
@@ -21,6 +22,7 @@ crate::backend_tests!(
     only_the_owner_downloads_a_report,
     a_recording_that_cannot_be_read_again_still_gets_its_text,
     the_ecg_devices_own_interpretation_has_its_section_in_the_users_language,
+    a_twelve_lead_ecg_gets_its_measurements_interpretation_and_true_scale_page,
 );
 
 /// The PDF's text with runs of whitespace made single spaces.
@@ -114,6 +116,8 @@ pub async fn an_analysis_report_names_the_patient_finding_band_and_review(mut ap
         assert!(text.contains(expected), "{expected:?} not in {text}");
     }
     assert!(!text.contains("strip is unavailable"), "{text}");
+    // One lead keeps its two-row strip: no 12-lead page.
+    assert!(!text.contains("25 mm/s, 10 mm/mV"), "{text}");
     // A field left blank at intake is left out.
     assert!(!text.contains("Current medications"), "{text}");
     assert!(app
@@ -466,6 +470,166 @@ pub async fn the_ecg_devices_own_interpretation_has_its_section_in_the_users_lan
         "Intervalo PR 330 ms",
         "Eje QRS -22°",
     ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+}
+
+/// 12 s at 500 Hz of a synthetic 12-lead sinus rhythm at 75 bpm, PR 160 ms, QRS axis 60°: each
+/// wave projected on each lead from its frontal direction (chest leads positive), with a little
+/// seeded noise (the plausibility gate refuses a noiseless signal).
+fn twelve_lead_csv() -> Vec<u8> {
+    use cardio_models::ecg12::Lead;
+    let fs = 500.0;
+    let rr = 60.0 / 75.0;
+    let gauss = |t: f64, c: f64, w: f64| (-(t - c).powi(2) / (2.0 * w * w)).exp();
+    let proj = |lead: Lead, deg: f64| {
+        lead.frontal_angle()
+            .map_or(0.8, |a| (a - deg).to_radians().cos())
+    };
+    let mut text = String::from("time");
+    for lead in Lead::ALL {
+        let _ = write!(text, ",{}", lead.name());
+    }
+    text.push('\n');
+    let mut state = 0x2545_f491_u64;
+    for i in 0..(12.0 * fs) as usize {
+        let t = i as f64 / fs;
+        let _ = write!(text, "{t:.3}");
+        let r = (t / rr).round() * rr + 0.35;
+        for lead in Lead::ALL {
+            let mut v = 0.02 * (7.0 * t).sin();
+            for dk in [-1.0, 0.0, 1.0] {
+                let r = r + dk * rr;
+                v += 0.15 * proj(lead, 50.0) * gauss(t, r - 0.16 + 0.01, 0.02);
+                v += 1.5 * proj(lead, 60.0) * gauss(t, r, 0.012);
+                v += 0.35 * proj(lead, 50.0) * gauss(t, r + 0.28, 0.045);
+            }
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            v += 0.004 * ((state >> 11) as f64 / (1u64 << 53) as f64 - 0.5);
+            let _ = write!(text, ",{v:.4}");
+        }
+        text.push('\n');
+    }
+    text.into_bytes()
+}
+
+/// Width and height of each page, points.
+fn page_sizes(bytes: &[u8]) -> Vec<(f32, f32)> {
+    let doc = lopdf::Document::load_mem(bytes).unwrap();
+    doc.get_pages()
+        .values()
+        .map(|&id| {
+            let page = doc.get_object(id).unwrap().as_dict().unwrap();
+            let bx = page.get(b"MediaBox").unwrap().as_array().unwrap();
+            let n = |o: &lopdf::Object| o.as_float().unwrap();
+            (n(&bx[2]) - n(&bx[0]), n(&bx[3]) - n(&bx[1]))
+        })
+        .collect()
+}
+
+pub async fn a_twelve_lead_ecg_gets_its_measurements_interpretation_and_true_scale_page(
+    mut app: TestApp,
+) {
+    app.signed_in_doctor().await;
+    let patient = app.create_patient(patient_form()).await;
+    let result = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[
+            Part::file("twelve.csv", Some("text/csv"), twelve_lead_csv()),
+            Part::text("patient_id", &patient),
+        ],
+    )
+    .await;
+    let details = &result["details"];
+    assert_eq!(
+        details["leads_used"].as_array().unwrap().len(),
+        12,
+        "{details}"
+    );
+    let m = &details["measurements"];
+    let ms = |key: &str| {
+        m[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {key} in {m}"))
+            .round() as i64
+    };
+    let statements: Vec<&str> = details["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["text"].as_str().unwrap())
+        .collect();
+    assert!(statements.contains(&"Sinus rhythm"), "{statements:?}");
+    let id = result["analysis_id"].as_str().unwrap().to_owned();
+    let path = format!("/api/analyses/{id}/report.pdf");
+    let measured = [
+        format!("PR {} ms", ms("pr_ms")),
+        format!("QRS {} ms", ms("qrs_ms")),
+        format!("QT/QTc {}/{} ms (Bazett)", ms("qt_ms"), ms("qtc_bazett_ms")),
+    ];
+
+    let response = app.get(&path).await;
+
+    let text = pdf_text(&response);
+    for expected in measured.iter().map(String::as_str).chain([
+        "Computer interpretation — unconfirmed",
+        "12-lead ECG",
+        "Scale: 25 mm/s, 10 mm/mV",
+        "The leads are drawn at true scale on the last page.",
+        "aVR",
+        "V6",
+    ]) {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    for statement in &statements {
+        assert!(text.contains(statement), "{statement:?} not in {text}");
+    }
+    assert!(!text.contains("Interpretation confirmed by"), "{text}");
+    assert!(!text.contains("ECG, lead II"), "{text}");
+    // The 12-lead page is the last, landscape A4 (842 x 595 pt); the others portrait.
+    let sizes = page_sizes(&response.bytes);
+    let (w, h) = *sizes.last().unwrap();
+    assert!(
+        (w - 841.89).abs() < 1.0 && (h - 595.28).abs() < 1.0,
+        "{sizes:?}"
+    );
+    assert!(
+        sizes[..sizes.len() - 1].iter().all(|(w, h)| w < h),
+        "{sizes:?}"
+    );
+
+    let review = app
+        .post(
+            &format!("/api/analyses/{id}/reviews"),
+            json!({"agreement": "agree", "interpretation": [
+                {"code": "sinus_rhythm"},
+                {"text": "Compared with 2024: unchanged"},
+            ]}),
+        )
+        .await;
+    assert_eq!(review.status, StatusCode::CREATED, "{}", review.text);
+    let text = pdf_text(&app.get(&path).await);
+    for expected in measured.iter().map(String::as_str).chain([
+        "Interpretation confirmed by Ana Ruiz on",
+        "Sinus rhythm",
+        "Compared with 2024: unchanged",
+    ]) {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    assert!(!text.contains("Computer interpretation"), "{text}");
+
+    app.set_language("es").await;
+    let text = pdf_text(&app.get(&path).await);
+    for expected in measured.iter().map(String::as_str).chain([
+        "Interpretación confirmada por Ana Ruiz el",
+        "Ritmo sinusal",
+        "Compared with 2024: unchanged",
+        "ECG de 12 derivaciones",
+        "Escala: 25 mm/s, 10 mm/mV",
+    ]) {
         assert!(text.contains(expected), "{expected:?} not in {text}");
     }
 }

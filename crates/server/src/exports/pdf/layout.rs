@@ -1,6 +1,8 @@
 //! A small flowing layout on A4 portrait pages over `printpdf`: a cursor that moves down the page,
 //! text wrapped to the measured width of the embedded font, a new page when the next block does
-//! not fit, and "Page n of N" footers written once the number of pages is known.
+//! not fit, and "Page n of N" footers written once the number of pages is known. A landscape A4
+//! page ([`Writer::new_landscape_page`]) holds what is drawn at true scale across its width (the
+//! 12-lead ECG).
 //!
 //! Coordinates are millimetres from the bottom-left corner, as in PDF.
 
@@ -24,6 +26,10 @@ const BOLD_TTF: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold.tt
 pub const PAGE_W: f32 = 210.0;
 /// A4 height, mm.
 pub const PAGE_H: f32 = 297.0;
+/// Width of a landscape A4 page, mm.
+pub const LANDSCAPE_W: f32 = PAGE_H;
+/// Height of a landscape A4 page, mm.
+pub const LANDSCAPE_H: f32 = PAGE_W;
 /// Left and right margin, mm.
 pub const MARGIN: f32 = 15.0;
 /// Top margin, mm.
@@ -82,8 +88,11 @@ pub struct Writer {
     bold: IndirectFontRef,
     regular_metrics: Metrics,
     bold_metrics: Metrics,
-    pages: Vec<(PdfPageIndex, PdfLayerIndex)>,
+    /// Each page with its width, mm (portrait or landscape).
+    pages: Vec<(PdfPageIndex, PdfLayerIndex, f32)>,
     layer: PdfLayerReference,
+    /// Width of the current page, mm.
+    page_w: f32,
     /// Top of the next block, mm from the bottom.
     y: f32,
     /// The document title (written into the document information by [`Writer::finish`]).
@@ -132,8 +141,9 @@ impl Writer {
             bold,
             regular_metrics: Metrics::new(REGULAR_TTF)?,
             bold_metrics: Metrics::new(BOLD_TTF)?,
-            pages: vec![(page, layer)],
+            pages: vec![(page, layer, PAGE_W)],
             layer: current,
+            page_w: PAGE_W,
             y: PAGE_H - TOP,
             title,
         })
@@ -154,12 +164,28 @@ impl Writer {
         self.y -= mm;
     }
 
-    /// Starts a new page.
+    /// Width of the current page, mm.
+    pub fn page_width(&self) -> f32 {
+        self.page_w
+    }
+
+    /// Starts a new (portrait) page.
     pub fn new_page(&mut self) {
-        let (page, layer) = self.doc.add_page(Mm(PAGE_W), Mm(PAGE_H), "content");
-        self.pages.push((page, layer));
+        self.add_page(PAGE_W, PAGE_H);
+    }
+
+    /// Starts a new landscape A4 page (297 x 210 mm); the next [`Self::new_page`] is portrait
+    /// again.
+    pub fn new_landscape_page(&mut self) {
+        self.add_page(LANDSCAPE_W, LANDSCAPE_H);
+    }
+
+    fn add_page(&mut self, width: f32, height: f32) {
+        let (page, layer) = self.doc.add_page(Mm(width), Mm(height), "content");
+        self.pages.push((page, layer, width));
         self.layer = self.doc.get_page(page).get_layer(layer);
-        self.y = PAGE_H - TOP;
+        self.page_w = width;
+        self.y = height - TOP;
     }
 
     /// Starts a new page unless `height` mm still fit on this one.
@@ -230,7 +256,7 @@ impl Writer {
 
     /// A wrapped paragraph from `x` to the right margin, moving the cursor below it.
     pub fn paragraph(&mut self, text: &str, x: f32, size_pt: f32, face: Face, color: &Color) {
-        let width = PAGE_W - MARGIN - x;
+        let width = self.page_w - MARGIN - x;
         let height = Self::line_height(size_pt);
         for line in self.wrap(text, size_pt, face, width) {
             self.ensure(height);
@@ -262,7 +288,7 @@ impl Writer {
             rgb(150, 20, 40),
         );
         self.stroke(
-            &[(MARGIN, self.y - 0.3), (PAGE_W - MARGIN, self.y - 0.3)],
+            &[(MARGIN, self.y - 0.3), (self.page_w - MARGIN, self.y - 0.3)],
             0.4,
             &rgb(220, 180, 185),
         );
@@ -292,7 +318,7 @@ impl Writer {
         let size = FIELD_PT;
         let height = Self::line_height(size);
         let x = MARGIN + label_width;
-        let lines = self.wrap(value, size, Face::Regular, PAGE_W - MARGIN - x);
+        let lines = self.wrap(value, size, Face::Regular, self.page_w - MARGIN - x);
         self.ensure(height);
         let label_lines = self.wrap(label, size, Face::Bold, label_width - FIELD_GAP);
         let rows = lines.len().max(label_lines.len());
@@ -315,7 +341,7 @@ impl Writer {
         let size = 9.0;
         let height = Self::line_height(size);
         let x = MARGIN + BULLET_INDENT;
-        let lines = self.wrap(text, size, Face::Regular, PAGE_W - MARGIN - x);
+        let lines = self.wrap(text, size, Face::Regular, self.page_w - MARGIN - x);
         self.ensure(height * lines.len() as f32);
         self.text_at(
             "•",
@@ -361,8 +387,8 @@ impl Writer {
         page_label: impl Fn(usize, usize) -> String,
     ) -> Result<Vec<u8>, ApiError> {
         let total = self.pages.len();
-        for (n, (page, layer)) in self.pages.iter().enumerate() {
-            let layer = self.doc.get_page(*page).get_layer(*layer);
+        for (n, &(page, layer, page_w)) in self.pages.iter().enumerate() {
+            let layer = self.doc.get_page(page).get_layer(layer);
             let size = 8.0;
             let label = page_label(n + 1, total);
             let width = self.width(&label, size, Face::Regular);
@@ -371,7 +397,7 @@ impl Writer {
             layer.add_line(Line {
                 points: vec![
                     (Point::new(Mm(MARGIN), Mm(13.0)), false),
-                    (Point::new(Mm(PAGE_W - MARGIN), Mm(13.0)), false),
+                    (Point::new(Mm(page_w - MARGIN), Mm(13.0)), false),
                 ],
                 is_closed: false,
             });
@@ -380,7 +406,7 @@ impl Writer {
             layer.use_text(
                 label,
                 size,
-                Mm(PAGE_W - MARGIN - width),
+                Mm(page_w - MARGIN - width),
                 Mm(9.0),
                 &self.regular,
             );

@@ -13,7 +13,8 @@
 //! - [`strings`]: the report's words per language;
 //! - [`layout`]: pages, wrapped text and footers over `printpdf`, with DejaVu Sans embedded
 //!   (subset to the glyphs used);
-//! - [`paper`]: the strips.
+//! - [`paper`]: the strips; [`twelve`]: the 12-lead page at true scale (landscape);
+//! - [`interpretation`]: an ECG's measurements and statements as carts print them.
 //!
 //! Only the owner downloads a report (another account's record is a 404; a screening needs a
 //! doctor account, as the screening endpoints do); every download is audited as an export. The
@@ -21,11 +22,13 @@
 //! still gets its text and a line saying the strip is unavailable.
 
 pub mod data;
+pub mod interpretation;
 pub mod layout;
 pub mod paper;
 pub mod render;
 pub mod routes;
 pub mod strings;
+pub mod twelve;
 
 pub use routes::router;
 

@@ -40,7 +40,7 @@ fn samples(w: &Waveform, from: f64, to: f64) -> Vec<(f64, Option<f32>)> {
 }
 
 /// The median of the finite values (the baseline a strip is centred on).
-fn median(values: impl Iterator<Item = f32>) -> f32 {
+pub fn median(values: impl Iterator<Item = f32>) -> f32 {
     let mut v: Vec<f32> = values.filter(|v| v.is_finite()).collect();
     if v.is_empty() {
         return 0.0;
@@ -176,27 +176,59 @@ pub fn ecg(out: &mut Writer, w: &Waveform, caption: &str, calibration: &str) {
     out.advance(2.0);
 }
 
-/// Standard ECG paper: 1 mm minor and 5 mm major lines.
-fn grid(out: &Writer, left: f32, bottom: f32, width: f32, height: f32) {
-    let (x, y, w, h) = (left, bottom, width, height);
+/// One straight line of ECG paper, mm.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridLine {
+    /// One end.
+    pub from: (f32, f32),
+    /// The other end.
+    pub to: (f32, f32),
+    /// A 5 mm line (else a 1 mm one).
+    pub major: bool,
+}
+
+/// The lines of standard ECG paper over a box: one every 1 mm, every fifth one major.
+pub fn grid_lines(left: f32, bottom: f32, width: f32, height: f32) -> Vec<GridLine> {
+    let mut lines = Vec::new();
+    for mm in 0..=(width.round() as u32) {
+        let x = left + mm as f32;
+        lines.push(GridLine {
+            from: (x, bottom),
+            to: (x, bottom + height),
+            major: mm % 5 == 0,
+        });
+    }
+    for mm in 0..=(height.round() as u32) {
+        let y = bottom + mm as f32;
+        lines.push(GridLine {
+            from: (left, y),
+            to: (left + width, y),
+            major: mm % 5 == 0,
+        });
+    }
+    lines
+}
+
+/// Draws ECG paper: the box's tint, then `lines`, the minor ones first so the major lie on top.
+pub fn draw_grid(out: &Writer, (x, y, w, h): (f32, f32, f32, f32), lines: &[GridLine]) {
     out.fill_rect(x, y, w, h, rgb(255, 247, 247));
     let minor = rgb(248, 200, 205);
     let major = rgb(230, 130, 140);
     for pass in [false, true] {
-        let (color, line) = if pass { (&major, 0.5) } else { (&minor, 0.15) };
-        for mm in 0..=(w.round() as u32) {
-            if (mm % 5 == 0) == pass {
-                let at = x + mm as f32;
-                out.stroke(&[(at, y), (at, y + h)], line, color);
-            }
-        }
-        for mm in 0..=(h.round() as u32) {
-            if (mm % 5 == 0) == pass {
-                let at = y + mm as f32;
-                out.stroke(&[(x, at), (x + w, at)], line, color);
-            }
+        let (color, width) = if pass { (&major, 0.5) } else { (&minor, 0.15) };
+        for line in lines.iter().filter(|l| l.major == pass) {
+            out.stroke(&[line.from, line.to], width, color);
         }
     }
+}
+
+/// Standard ECG paper: 1 mm minor and 5 mm major lines.
+fn grid(out: &Writer, left: f32, bottom: f32, width: f32, height: f32) {
+    draw_grid(
+        out,
+        (left, bottom, width, height),
+        &grid_lines(left, bottom, width, height),
+    );
 }
 
 /// One kind of mark: times in seconds from the recording's start, a label and an RGB colour.

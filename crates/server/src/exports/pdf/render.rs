@@ -1,11 +1,13 @@
 //! Writing a report: the header, the patient, the clinical parameters, each analysis with its
-//! finding, values, review and strip, a screening's combined result, and the disclaimers.
+//! finding, values, review and strip, a screening's combined result, and the disclaimers; an ECG
+//! read across its leads also gets its measurements and interpretation, and the 12-lead page at
+//! the end ([`twelve`]).
 
 use cardio_models::{analysis::Kind, catalogue, waveform::Waveform};
 use serde_json::Value;
 
 use super::data::ReportData;
-use super::{layout, paper, strings, PRODUCT};
+use super::{interpretation, layout, paper, strings, twelve, PRODUCT};
 use super::{
     layout::{ink, muted, Face, Writer, MARGIN},
     strings::Strings,
@@ -334,6 +336,44 @@ pub(super) fn fields_used(s: &Strings, details: &serde_json::Value) -> Option<St
     (!labels.is_empty()).then(|| labels.join(", "))
 }
 
+/// Whether an ECG result was read across its leads (the 12-lead reading used three or more).
+fn read_across_leads(a: &Analysis) -> bool {
+    a.result
+        .details
+        .get("leads_used")
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|l| l.len() >= twelve::MIN_LEADS)
+}
+
+/// Whether an ECG's recording gets the 12-lead page instead of the two-row strip.
+pub(super) fn has_twelve_lead_page(
+    a: &Analysis,
+    signal: Option<&Result<Waveform, String>>,
+) -> bool {
+    let Some(Ok(w)) = signal else {
+        return false;
+    };
+    let names: Vec<String> = w.channels.iter().map(|c| c.name.clone()).collect();
+    a.modality == Modality::Ecg && twelve::applies(&names)
+}
+
+/// An ECG's measurements and interpretation (its confirmed statements or Cardio's unconfirmed
+/// ones), when it has them.
+fn write_ecg_reading(out: &mut Writer, s: &Strings, a: &Analysis) {
+    if let Some(values) = interpretation::measurements(s, &a.result.details) {
+        out.subheading(s.ecg_measurements, 10.0);
+        for (label, value) in &values {
+            out.field(label, value, LABEL_W);
+        }
+    }
+    if let Some(found) = interpretation::interpretation(s, a, read_across_leads(a), when) {
+        out.subheading(&found.heading, 8.0);
+        for statement in &found.statements {
+            out.bullet(statement);
+        }
+    }
+}
+
 pub(super) fn write_analysis(
     out: &mut Writer,
     s: &Strings,
@@ -341,8 +381,10 @@ pub(super) fn write_analysis(
     signal: Option<&Result<Waveform, String>>,
     with_review: bool,
 ) {
+    let twelve_leads = has_twelve_lead_page(a, signal);
     // The facts and the strip stay together on one page.
     let strip = match (signal, a.modality) {
+        _ if twelve_leads => 0.0,
         (Some(Ok(_)), Modality::Ecg) => paper::ECG_HEIGHT,
         (Some(Ok(_)), _) => paper::SIGNAL_HEIGHT,
         _ => 0.0,
@@ -375,7 +417,14 @@ pub(super) fn write_analysis(
         &format!("{} ({} {})", a.model_id, s.version, a.model_version),
         LABEL_W,
     );
+    if a.modality == Modality::Ecg {
+        write_ecg_reading(out, s, a);
+    }
     match signal {
+        Some(Ok(_)) if twelve_leads => {
+            out.advance(1.0);
+            out.paragraph(s.twelve_lead_note, MARGIN, 8.5, Face::Regular, &muted());
+        }
         Some(Ok(w)) => match a.modality {
             Modality::Ecg => paper::ecg(out, w, s.ecg_strip, s.calibration),
             Modality::Pcg => paper::signal(
@@ -477,6 +526,36 @@ pub(super) fn write_device_interpretation(
     }
 }
 
+/// The 12-lead page of an ECG analysis: the leads at true scale under its measurements and
+/// interpretation.
+fn write_twelve_lead_page(
+    out: &mut Writer,
+    s: &Strings,
+    patient: Option<&Patient>,
+    a: &Analysis,
+    w: &Waveform,
+) {
+    let recorded = when(&a.created_at);
+    let subtitle = match patient {
+        Some(p) => format!("{} {} · {recorded}", p.first_name, p.last_name),
+        None => recorded,
+    };
+    let measurements = interpretation::measurements(s, &a.result.details).unwrap_or_default();
+    let found = interpretation::interpretation(s, a, true, when);
+    twelve::draw(
+        out,
+        w,
+        &twelve::Header {
+            title: s.twelve_lead,
+            subtitle: &subtitle,
+            measurements: &measurements,
+            interpretation: found.as_ref(),
+            scale: s.paper_scale,
+            calibration: s.calibration,
+        },
+    );
+}
+
 /// Lays the report out and writes the PDF (blocking: reads the recordings again).
 ///
 /// # Errors
@@ -542,6 +621,7 @@ pub fn render(data: &ReportData, recordings: &Recordings) -> Result<Vec<u8>, Api
 
     out.heading(s.results_by_modality, 30.0);
     let screening = data.screening.is_some();
+    let mut twelve_lead_pages: Vec<(&Analysis, Waveform)> = Vec::new();
     for a in &data.analyses {
         let kind = match a.modality {
             Modality::Ecg => Some((Kind::Ecg, ECG_SECONDS)),
@@ -559,6 +639,11 @@ pub fn render(data: &ReportData, recordings: &Recordings) -> Result<Vec<u8>, Api
             })
         });
         write_analysis(&mut out, s, a, signal.as_ref(), !screening);
+        if has_twelve_lead_page(a, signal.as_ref()) {
+            if let Some(Ok(w)) = signal {
+                twelve_lead_pages.push((a, w));
+            }
+        }
     }
 
     if let Some(sc) = &data.screening {
@@ -571,6 +656,10 @@ pub fn render(data: &ReportData, recordings: &Recordings) -> Result<Vec<u8>, Api
     out.heading(s.disclaimer_heading, 12.0);
     out.paragraph(s.model_disclaimer, MARGIN, 8.5, Face::Regular, &ink());
     out.paragraph(s.disclaimer, MARGIN, 8.5, Face::Regular, &ink());
+
+    for (a, w) in &twelve_lead_pages {
+        write_twelve_lead_page(&mut out, s, data.patient.as_ref(), a, w);
+    }
 
     let footer = format!("{PRODUCT} · {}", s.title);
     out.finish(&footer, |n, total| {

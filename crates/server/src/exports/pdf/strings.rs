@@ -162,6 +162,24 @@ pub struct Strings {
     /// heart rate, atrial rate, PR interval, QRS duration, QT, QTc, P duration, RR interval, PP
     /// interval, P axis, QRS axis, T axis.
     pub device_measurement_names: [&'static str; 12],
+    /// Title of the 12-lead page.
+    pub twelve_lead: &'static str,
+    /// Says where the leads are drawn (the 12-lead page at the end of the report).
+    pub twelve_lead_note: &'static str,
+    /// The 12-lead page's caption: "Scale: 25 mm/s, 10 mm/mV".
+    pub paper_scale: &'static str,
+    /// Heading of Cardio's ECG measurements.
+    pub ecg_measurements: &'static str,
+    /// "Rate" (the ventricular rate).
+    pub rate: &'static str,
+    /// "P/QRS/T axes".
+    pub axes: &'static str,
+    /// "Interpretation confirmed by {name} on {date}", with `{name}` and `{date}` replaced.
+    pub confirmed_by: &'static str,
+    /// Heading of Cardio's statements before a doctor confirms them.
+    pub unconfirmed: &'static str,
+    /// No statement was made.
+    pub no_statements: &'static str,
 }
 
 /// English.
@@ -282,6 +300,15 @@ pub const EN: Strings = Strings {
         "QRS axis",
         "T axis",
     ],
+    twelve_lead: "12-lead ECG",
+    twelve_lead_note: "The leads are drawn at true scale on the last page.",
+    paper_scale: "Scale: 25 mm/s, 10 mm/mV",
+    ecg_measurements: "Measurements",
+    rate: "Rate",
+    axes: "P/QRS/T axes",
+    confirmed_by: "Interpretation confirmed by {name} on {date}",
+    unconfirmed: "Computer interpretation — unconfirmed",
+    no_statements: "No statement was made.",
 };
 
 /// Spanish.
@@ -402,6 +429,15 @@ pub const ES: Strings = Strings {
         "Eje QRS",
         "Eje T",
     ],
+    twelve_lead: "ECG de 12 derivaciones",
+    twelve_lead_note: "Las derivaciones se muestran a escala real en la última página.",
+    paper_scale: "Escala: 25 mm/s, 10 mm/mV",
+    ecg_measurements: "Mediciones",
+    rate: "Frecuencia",
+    axes: "Ejes P/QRS/T",
+    confirmed_by: "Interpretación confirmada por {name} el {date}",
+    unconfirmed: "Interpretación automática — sin confirmar",
+    no_statements: "No se hizo ninguna afirmación.",
 };
 
 /// French.
@@ -522,6 +558,15 @@ pub const FR: Strings = Strings {
         "Axe du QRS",
         "Axe de T",
     ],
+    twelve_lead: "ECG 12 dérivations",
+    twelve_lead_note: "Les dérivations sont tracées à l'échelle réelle à la dernière page.",
+    paper_scale: "Échelle : 25 mm/s, 10 mm/mV",
+    ecg_measurements: "Mesures",
+    rate: "Fréquence",
+    axes: "Axes P/QRS/T",
+    confirmed_by: "Interprétation confirmée par {name} le {date}",
+    unconfirmed: "Interprétation automatique — non confirmée",
+    no_statements: "Aucun énoncé n'a été fait.",
 };
 
 /// The table of a language.
@@ -602,6 +647,15 @@ mod tests {
             s.device_note,
             s.device_statements,
             s.device_measurements,
+            s.twelve_lead,
+            s.twelve_lead_note,
+            s.paper_scale,
+            s.ecg_measurements,
+            s.rate,
+            s.axes,
+            s.confirmed_by,
+            s.unconfirmed,
+            s.no_statements,
         ];
         texts.extend(s.sexes);
         texts.extend(s.parameter_names);
