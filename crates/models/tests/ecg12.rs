@@ -101,6 +101,29 @@ fn a_synthetic_sinus_rhythm_is_measured_and_unconfirmed() {
 }
 
 #[test]
+fn every_beat_of_the_rhythm_has_its_global_fiducials_in_order_in_seconds() {
+    // Arrange: 75 bpm (RR 0.8 s, R peaks at 0.35 + 0.8 k), PR 160 ms.
+    let rec = synthetic(&Lead::ALL, 75.0, 0.16, 60.0, 10.0);
+    // Act
+    let e = analyze(&rec, None).unwrap();
+    // Assert: one entry per beat found across the leads, R near its synthetic place.
+    assert_eq!(e.global_beats.len(), e.beats.found.len());
+    assert!(e.global_beats.len() >= 11, "{:?}", e.global_beats);
+    for g in &e.global_beats {
+        let k = ((g.r_s - 0.35) / 0.8).round();
+        assert!((g.r_s - (0.35 + 0.8 * k)).abs() < 0.02, "{g:?}");
+        let (Some(q_on), Some(q_off)) = (g.qrs_on, g.qrs_off) else {
+            panic!("no QRS bounds: {g:?}")
+        };
+        assert!(q_on < g.r_s && g.r_s < q_off, "{g:?}");
+        assert!((0.04..0.2).contains(&(q_off - q_on)), "{g:?}");
+        if let (Some(p), Some(t)) = (g.p_on, g.t_off) {
+            assert!(p < q_on && q_off < t, "{g:?}");
+        }
+    }
+}
+
+#[test]
 fn a_left_axis_of_minus_60_is_read_as_left_axis_deviation() {
     let rec = synthetic(&Lead::ALL, 70.0, 0.16, -60.0, 10.0);
     let e = analyze(&rec, None).unwrap();

@@ -8,7 +8,7 @@ use crate::{
     admin::{audit, backup, data_settings, system},
     exports::{fhir, pdf as report_pdf, zip as export_zip},
     platform::{error::ErrorBody, health},
-    recordings::{devices, models, predict, waveforms},
+    recordings::{devices, ecg12_marks, models, predict, waveforms},
     records::{
         analyses, clinical, combine, dashboard, patients, reports, reviews, screenings, sharing,
     },
@@ -56,6 +56,8 @@ use crate::{
         analyses::store::PredictionResult, analyses::store::Analysis, analyses::store::Modality, analyses::store::StoredFile,
         analyses::store::DeviceInterpretation, analyses::store::DeviceMeasurement,
         waveforms::WaveformView, waveforms::WaveformChannelView,
+        ecg12_marks::Ecg12MarksView, ecg12_marks::GlobalBeatView, ecg12_marks::LeadMarksView,
+        ecg12_marks::LeadBeatView, ecg12_marks::MedianView, ecg12_marks::MedianLeadView,
         reviews::store::Review, reviews::store::ConfirmedStatement, reviews::routes::ReviewForm, reviews::routes::StatementChoice, models::EcgStatementOption, report_pdf::PdfFile, export_zip::ZipFile, notifications::NotificationFeed, notifications::Notification, notifications::NotificationKind, sharing::store::Share, sharing::store::ShareStatus, sharing::routes::ShareState, sharing::routes::ShareForm, sharing::store::Invitation, sharing::store::SharedResult, reviews::store::Agreement,
         reports::ReportSummary, reports::ByModality, reports::MonthVolume,
         system::StorageUsage, reports::GeneratedReport,

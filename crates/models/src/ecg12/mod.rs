@@ -45,7 +45,7 @@ pub mod statements;
 
 pub use measure::{LeadAmplitudes, Measurements, Rhythm};
 pub use median::{BeatSelection, Excluded, MedianBeats};
-pub use report::{measurement_keys, BeatFiducials, LeadBeats, Verdict};
+pub use report::{measurement_keys, BeatFiducials, GlobalBeat, LeadBeats, Verdict};
 pub use statements::{AxisCategory, Category, Statement, StatementDef, STATEMENTS};
 
 /// The label every interpretation carries until a doctor confirms it.
@@ -186,6 +186,10 @@ pub struct Ecg12 {
     /// Every lead read, with every beat's fiducials in seconds from the record's start.
     #[serde(skip)]
     pub lead_beats: Vec<LeadBeats>,
+    /// Every beat of the rhythm's leads with its global fiducials across them, in seconds from
+    /// the record's start.
+    #[serde(skip)]
+    pub global_beats: Vec<GlobalBeat>,
 }
 
 impl Ecg12 {
@@ -281,6 +285,13 @@ pub fn analyze(rec: &Recording, sex: Option<Sex>) -> Result<Ecg12, Ecg12Error> {
         return Err(Ecg12Error::NoBeats);
     };
     let seconds = (groups[0].0 .1 - groups[0].0 .0) as f64 / fs.hz();
+    let global_beats: Vec<GlobalBeat> = main
+        .delineation
+        .beats
+        .iter()
+        .zip(&main.global)
+        .map(|(&b, g)| GlobalBeat::of(b, g, groups[0].0 .0, fs.hz()))
+        .collect();
     let beat_waves = medians.delineate(&delineator.clone().with_thresholds(MEDIAN_THRESHOLDS));
     let mut not_measured = Vec::new();
     let measurements = measure::measure(&medians, &beat_waves, &main, fs, &mut not_measured);
@@ -334,6 +345,7 @@ pub fn analyze(rec: &Recording, sex: Option<Sex>) -> Result<Ecg12, Ecg12Error> {
             lead_beats.sort_by_key(|l| order(l.name));
             lead_beats
         },
+        global_beats,
     })
 }
 

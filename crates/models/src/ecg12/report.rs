@@ -62,6 +62,42 @@ impl BeatFiducials {
     }
 }
 
+/// One beat's global fiducials across the leads read (CSE convention: the earliest onset and the
+/// latest offset another lead supports, see `cardio_signal::ecg::global_fiducials`), seconds from
+/// the record's start (`None` when absent).
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq)]
+pub struct GlobalBeat {
+    /// The beat's position found across leads (its R peak).
+    pub r_s: f64,
+    /// Earliest P onset.
+    pub p_on: Option<f64>,
+    /// Earliest QRS onset.
+    pub qrs_on: Option<f64>,
+    /// Latest QRS offset.
+    pub qrs_off: Option<f64>,
+    /// Latest T end.
+    pub t_off: Option<f64>,
+}
+
+impl GlobalBeat {
+    /// The beat at sample `beat` with global fiducials `g`, both `offset` samples into the record.
+    pub fn of(
+        beat: usize,
+        g: &cardio_signal::ecg::GlobalFiducials,
+        offset: usize,
+        fs: f64,
+    ) -> Self {
+        let s = |v: usize| round_ms((offset + v) as f64 / fs);
+        Self {
+            r_s: s(beat),
+            p_on: g.p_on.map(s),
+            qrs_on: g.qrs_on.map(s),
+            qrs_off: g.qrs_off.map(s),
+            t_off: g.t_off.map(s),
+        }
+    }
+}
+
 /// One lead and its beats.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct LeadBeats {

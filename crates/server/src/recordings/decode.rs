@@ -1,7 +1,8 @@
 //! Decoding recordings with bounded memory: the one gate every decode passes (uploads, and the
 //! viewers, PDF and FHIR reports and ZIP export that read a stored recording back), and a cache of
 //! decoded recordings with their beat marks, so a viewer paging through a recording decodes it
-//! and finds its beats once, not once per window.
+//! and finds its beats once, not once per window (and an ECG's 12-lead reading once, when a
+//! viewer first asks for its fiducials).
 //!
 //! **The gate** ([`DecodeGate`]) is a semaphore counted in MiB: a decode takes as many permits
 //! as the memory it needs ([`need_bytes`]): what a file's header declares it holds where the format
@@ -174,6 +175,9 @@ pub struct Prepared {
     pub channel: usize,
     /// The marks, or why there are none.
     pub marks: Result<Marks, String>,
+    /// The 12-lead reading of an ECG with three standard leads or more, read on first use
+    /// ([`Prepared::ecg12`]).
+    ecg12: std::sync::OnceLock<Option<cardio_models::ecg12::Ecg12>>,
     pub(crate) bytes: usize,
     /// Size and modification time of each stored file when it was decoded: a file changed on
     /// disk since (restored, or altered and so to be refused) is read again, never served from
@@ -201,9 +205,18 @@ impl Prepared {
             recording,
             channel,
             marks,
+            ecg12: std::sync::OnceLock::new(),
             bytes: (samples + marked) * std::mem::size_of::<f64>(),
             stamps: Vec::new(),
         }
+    }
+
+    /// The 12-lead reading of the recording (see [`crate::recordings::ecg12_marks::reading`]),
+    /// read once, on the first call, and kept with the samples.
+    pub fn ecg12(&self) -> Option<&cardio_models::ecg12::Ecg12> {
+        self.ecg12
+            .get_or_init(|| crate::recordings::ecg12_marks::reading(&self.recording))
+            .as_ref()
     }
 
     /// The window `[start_s, start_s + duration_s)` for a viewer of `kind`.

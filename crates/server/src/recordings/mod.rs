@@ -2,6 +2,7 @@
 
 pub mod decode;
 pub mod devices;
+pub mod ecg12_marks;
 pub mod models;
 pub mod predict;
 pub mod registry;

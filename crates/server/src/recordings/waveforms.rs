@@ -1,7 +1,8 @@
 //! `GET /api/analyses/{id}/waveform`: a time window of an analysis's stored recording for the
 //! waveform viewers (ECG paper, PCG with S1/S2, PPG with pulse peaks), read again from the blob
 //! store with the same readers the prediction used, and the beats found in the whole recording
-//! (decoded under the memory gate and cached, see [`crate::recordings::decode`]).
+//! (decoded under the memory gate and cached, see [`crate::recordings::decode`]); for a 12-lead
+//! ECG, the reading's fiducials and median beats ([`crate::recordings::ecg12_marks`]).
 //!
 //! Only the owner reads it (another user's analysis is a 404); each read is audited.
 
@@ -19,6 +20,7 @@ use crate::{
     platform::error::{ApiError, ErrorBody},
     platform::extract::Json,
     platform::state::AppState,
+    recordings::ecg12_marks::{self, Ecg12MarksView},
     recordings::stored::Recordings,
     records::analyses::{self, store::Modality, ANALYSIS_NOT_FOUND},
 };
@@ -85,6 +87,10 @@ pub struct WaveformView {
     pub s2_s: Vec<f64>,
     /// Why no beats could be marked, when none were.
     pub marks_note: Option<String>,
+    /// The 12-lead reading's marks for an ECG with three standard leads or more (null otherwise,
+    /// or when the reading fails): global and per-lead fiducials inside the window, the median
+    /// beats.
+    pub ecg12: Option<Ecg12MarksView>,
 }
 
 impl From<Waveform> for WaveformView {
@@ -121,6 +127,7 @@ impl From<Waveform> for WaveformView {
             s1_s: w.s1_s,
             s2_s: w.s2_s,
             marks_note: w.marks_note,
+            ecg12: None,
         }
     }
 }
@@ -165,10 +172,18 @@ pub async fn read(
     let recordings = Recordings::of(&state);
     let start_s = query.start_s.unwrap_or(0.0);
     let duration_s = query.duration_s.unwrap_or(DEFAULT_WINDOW_S);
-    let view = tokio::task::spawn_blocking(move || {
-        recordings
-            .window(&analysis, kind, start_s, duration_s)
-            .map(WaveformView::from)
+    let view = tokio::task::spawn_blocking(move || -> Result<WaveformView, ApiError> {
+        let prepared = recordings.prepared(&analysis, kind)?;
+        let window = prepared.window(kind, start_s, duration_s)?;
+        let (start, end) = (window.start_s, window.end_s);
+        let mut view = WaveformView::from(window);
+        if kind == Kind::Ecg {
+            let fs = prepared.recording.sampling_rate_hz;
+            view.ecg12 = prepared
+                .ecg12()
+                .map(|e| ecg12_marks::view(e, fs, start, end));
+        }
+        Ok(view)
     })
     .await??;
     Ok(Json(view))

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::{
     helpers::{clinical_form, Part, TestApp},
-    predict::{wav_from_samples, with_echo},
+    predict::{csv_recording, wav_from_samples, with_echo},
 };
 
 crate::backend_tests!(
@@ -20,6 +20,8 @@ crate::backend_tests!(
     another_users_clinical_or_malformed_requests_are_refused,
     simultaneous_audited_reads_of_one_analysis_all_succeed,
     a_printed_12_lead_comes_back_with_each_leads_span,
+    a_twelve_lead_ecg_comes_back_with_its_fiducials_and_median_beats,
+    a_single_lead_ecg_has_no_twelve_lead_marks,
 );
 
 /// 29.8 s at 250 Hz (no beat cut by the end), two leads in microvolts: lead II spikes of 1000 µV every 0.8 s from 0.4 s.
@@ -392,4 +394,155 @@ pub async fn a_printed_12_lead_comes_back_with_each_leads_span(mut app: TestApp)
     );
     let (a, b) = span("II");
     assert!(a < 0.05 && b > 9.9, "II {a}-{b}");
+}
+
+/// 10 s of a synthetic 12-lead sinus rhythm at 500 Hz in mV: 75 bpm (R at 0.35 + 0.8 k s), PR
+/// 160 ms, Gaussian P, QRS and T waves projected on each limb lead (QRS axis 60°, P and T 50°),
+/// chest leads positive; a little seeded noise, as an amplifier records it.
+fn twelve_lead_csv() -> Vec<u8> {
+    const NAMES: [&str; 12] = [
+        "I", "II", "III", "aVR", "aVL", "aVF", "V1", "V2", "V3", "V4", "V5", "V6",
+    ];
+    const ANGLES: [Option<f64>; 6] = [
+        Some(0.0),
+        Some(60.0),
+        Some(120.0),
+        Some(-150.0),
+        Some(-30.0),
+        Some(90.0),
+    ];
+    let gauss = |t: f64, c: f64, w: f64| (-(t - c).powi(2) / (2.0 * w * w)).exp();
+    let proj = |lead: usize, deg: f64| {
+        ANGLES
+            .get(lead)
+            .copied()
+            .flatten()
+            .map_or(0.8, |a: f64| (a - deg).to_radians().cos())
+    };
+    let mut seed = 0x2545_f491_u64;
+    let mut noise = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % 1000) as f64 / 1000.0 * 0.004 - 0.002
+    };
+    let mut text = format!("time,{}\n", NAMES.join(","));
+    for i in 0..5000 {
+        let t = f64::from(i) / 500.0;
+        let _ = write!(text, "{t:.3}");
+        for lead in 0..12 {
+            let mut v = 0.0;
+            let k = (t / 0.8).round();
+            for dk in [-1.0, 0.0, 1.0] {
+                let r = (k + dk) * 0.8 + 0.35;
+                v += 0.15 * proj(lead, 50.0) * gauss(t, r - 0.15, 0.02);
+                v += 1.5 * proj(lead, 60.0) * gauss(t, r, 0.012);
+                v += 0.35 * proj(lead, 50.0) * gauss(t, r + 0.28, 0.045);
+            }
+            let _ = write!(text, ",{:.4}", v + noise());
+        }
+        text.push('\n');
+    }
+    text.into_bytes()
+}
+
+fn opt(v: &Value) -> Option<f64> {
+    v.as_f64()
+}
+
+pub async fn a_twelve_lead_ecg_comes_back_with_its_fiducials_and_median_beats(mut app: TestApp) {
+    // Arrange
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let id = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[Part::file(
+            "twelve.csv",
+            Some("text/csv"),
+            twelve_lead_csv(),
+        )],
+    )
+    .await;
+
+    // Act: the window 2-6 s.
+    let response = app
+        .get(&format!(
+            "/api/analyses/{id}/waveform?start_s=2&duration_s=4"
+        ))
+        .await;
+
+    // Assert: the beats that meet 2-6 s (R at 2.75, 3.55, 4.35, 5.15, 5.95; the one at 1.95
+    // ends after 2 s), each with its global fiducials in order and a QRS of 40-200 ms.
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let w = response.json();
+    let e = &w["ecg12"];
+    let beats = e["global_beats"].as_array().unwrap();
+    let r: Vec<f64> = beats.iter().map(|b| b["r_s"].as_f64().unwrap()).collect();
+    assert!(on_grid(&r, 0.35, 0.8, 0.02), "{r:?}");
+    assert!(r.len() == 6 || r.len() == 5, "{r:?}");
+    for b in beats {
+        let (p_on, qrs_on, qrs_off, t_off) = (
+            opt(&b["p_on"]).unwrap(),
+            opt(&b["qrs_on"]).unwrap(),
+            opt(&b["qrs_off"]).unwrap(),
+            opt(&b["t_off"]).unwrap(),
+        );
+        assert!(p_on < qrs_on && qrs_on < qrs_off && qrs_off < t_off, "{b}");
+        assert!((0.04..=0.2).contains(&(qrs_off - qrs_on)), "{b}");
+        assert!(t_off >= 2.0 && p_on <= 6.0, "{b}");
+    }
+    // Every lead's own marks, inside the window.
+    let marks = e["lead_marks"].as_array().unwrap();
+    assert_eq!(marks.len(), 12);
+    assert_eq!(marks[3]["name"], "aVR");
+    for lead in marks {
+        let beats = lead["beats"].as_array().unwrap();
+        assert!(beats.len() >= 5, "{lead}");
+        for b in beats {
+            let r = opt(&b["r_peak"]).unwrap();
+            assert!((1.5..6.5).contains(&r), "{b}");
+        }
+    }
+    // The median beats: every lead read, each `len` samples, the global fiducials in order.
+    let median = &e["median"];
+    assert_eq!(median["sampling_rate_hz"], json!(500.0));
+    let leads = median["leads"].as_array().unwrap();
+    let names: Vec<&str> = leads.iter().map(|l| l["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["I", "II", "III", "aVR", "aVL", "aVF", "V1", "V2", "V3", "V4", "V5", "V6"]
+    );
+    let len = leads[0]["samples"].as_array().unwrap().len();
+    // The median RR (0.8 s) long.
+    assert_eq!(len, 400);
+    assert!(leads
+        .iter()
+        .all(|l| l["samples"].as_array().unwrap().len() == len));
+    let span = len as f64 / 500.0;
+    let f: Vec<f64> = ["p_on_s", "qrs_on_s", "qrs_off_s", "t_off_s"]
+        .iter()
+        .map(|k| opt(&median[*k]).unwrap())
+        .collect();
+    assert!(
+        0.0 <= f[0] && f[0] < f[1] && f[1] < f[2] && f[2] < f[3] && f[3] <= span,
+        "{f:?}"
+    );
+}
+
+pub async fn a_single_lead_ecg_has_no_twelve_lead_marks(mut app: TestApp) {
+    // Arrange
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let id = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[Part::file("one.csv", Some("text/csv"), csv_recording(20.0))],
+    )
+    .await;
+    // Act
+    let response = app.get(&format!("/api/analyses/{id}/waveform")).await;
+    // Assert
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    assert_eq!(response.json()["ecg12"], Value::Null);
 }

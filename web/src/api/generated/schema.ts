@@ -1678,6 +1678,15 @@ export interface components {
          * @enum {string}
          */
         DeviceType: "ECG" | "PCG" | "PPG";
+        /** @description What the ECG paper marks from the 12-lead reading. */
+        Ecg12MarksView: {
+            /** @description The beats inside the window with their global fiducials (at most [`MAX_BEATS`]). */
+            global_beats: components["schemas"]["GlobalBeatView"][];
+            /** @description Each lead read, with its own beats' fiducials inside the window. */
+            lead_marks: components["schemas"]["LeadMarksView"][];
+            /** @description The median complexes with the global fiducials of the measurements. */
+            median: components["schemas"]["MedianView"];
+        };
         /** @description One ECG interpretation statement of the table. */
         EcgStatementOption: {
             /** @description Stable code (the catalogue's text is `reasons.templates.e12_<code>`). */
@@ -1718,6 +1727,34 @@ export interface components {
             patient_name?: string | null;
             /** @description Where to download it again (generated anew, with the current review). */
             url: string;
+        };
+        /** @description One beat's global fiducials, seconds from the record's start. */
+        GlobalBeatView: {
+            /**
+             * Format: double
+             * @description Earliest P onset across the leads.
+             */
+            p_on?: number | null;
+            /**
+             * Format: double
+             * @description Latest QRS offset.
+             */
+            qrs_off?: number | null;
+            /**
+             * Format: double
+             * @description Earliest QRS onset.
+             */
+            qrs_on?: number | null;
+            /**
+             * Format: double
+             * @description The beat's position across leads (its R peak).
+             */
+            r_s: number;
+            /**
+             * Format: double
+             * @description Latest T end.
+             */
+            t_off?: number | null;
         };
         /** @description Health report. */
         Health: {
@@ -1785,6 +1822,61 @@ export interface components {
              */
             riskScore: number;
         };
+        /** @description One beat's fiducials in one lead, seconds from the record's start. */
+        LeadBeatView: {
+            /**
+             * Format: double
+             * @description P offset.
+             */
+            p_off?: number | null;
+            /**
+             * Format: double
+             * @description P onset.
+             */
+            p_on?: number | null;
+            /**
+             * Format: double
+             * @description P peak.
+             */
+            p_peak?: number | null;
+            /**
+             * Format: double
+             * @description QRS offset.
+             */
+            qrs_off?: number | null;
+            /**
+             * Format: double
+             * @description QRS onset.
+             */
+            qrs_on?: number | null;
+            /**
+             * Format: double
+             * @description R peak (the QRS's main peak).
+             */
+            r_peak?: number | null;
+            /**
+             * Format: double
+             * @description T end.
+             */
+            t_off?: number | null;
+            /**
+             * Format: double
+             * @description T onset.
+             */
+            t_on?: number | null;
+            /**
+             * Format: double
+             * @description T peak.
+             */
+            t_peak?: number | null;
+        };
+        /** @description One lead's beats. */
+        LeadMarksView: {
+            /** @description Its beats inside the window, in time order. */
+            beats: components["schemas"]["LeadBeatView"][];
+            /** @description The lead's standard name ("II", "aVR", "V1"). */
+            name: string;
+        };
         /** @description One log entry. */
         LogEntry: {
             /** @description More about it (an error text, a baud rate, a file name); may be empty. */
@@ -1824,6 +1916,43 @@ export interface components {
         };
         /** @description What `POST /api/auth/login` answers: the account (session started) or a challenge. */
         LoginResponse: components["schemas"]["User"] | components["schemas"]["TwoFactorChallenge"];
+        /** @description One lead's median complex. */
+        MedianLeadView: {
+            /** @description The lead's standard name. */
+            name: string;
+            /** @description The median beat, mV, at the median's rate; null where it is not defined. */
+            samples: (number | null)[];
+        };
+        /** @description The median beats and their global fiducials. */
+        MedianView: {
+            /** @description The leads read, in the standard order, each of the same length. */
+            leads: components["schemas"]["MedianLeadView"][];
+            /**
+             * Format: double
+             * @description Global P onset, seconds from the median beat's first sample.
+             */
+            p_on_s?: number | null;
+            /**
+             * Format: double
+             * @description Global QRS offset, seconds from the first sample.
+             */
+            qrs_off_s?: number | null;
+            /**
+             * Format: double
+             * @description Global QRS onset, seconds from the first sample.
+             */
+            qrs_on_s?: number | null;
+            /**
+             * Format: double
+             * @description Rate of the samples, hertz (the recording's own).
+             */
+            sampling_rate_hz: number;
+            /**
+             * Format: double
+             * @description Global T end, seconds from the first sample.
+             */
+            t_off_s?: number | null;
+        };
         /** @description One validated figure of a model card. */
         Metric: {
             /**
@@ -2677,6 +2806,7 @@ export interface components {
              * @description Length of the whole recording, seconds.
              */
             duration_s: number;
+            ecg12?: null | components["schemas"]["Ecg12MarksView"];
             /**
              * Format: double
              * @description End of the returned window, seconds.
