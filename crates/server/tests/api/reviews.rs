@@ -368,13 +368,7 @@ pub async fn a_confirmed_interpretation_is_checked_before_anything_is_kept(mut a
     let response = app.post("/api/predict/clinical", form).await;
     assert_eq!(response.status, StatusCode::OK, "{}", response.text);
     let clinical = response.json()["analysis_id"].as_str().unwrap().to_owned();
-    let screening = app
-        .post("/api/screenings", json!({"patient_id": patient}))
-        .await
-        .json()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let screening = app.create_screening(&patient).await;
     for target in [
         format!("/api/analyses/{clinical}/reviews"),
         format!("/api/screenings/{screening}/reviews"),
