@@ -12,6 +12,7 @@ import { Spinner } from '../Spinner';
 import { caliperKey, caliperReading, type Caliper } from './calipers';
 import { EcgControls, type EcgChoices } from './EcgControls';
 import { EcgPaper } from './EcgPaper';
+import { FiducialLegend } from './FiducialLayer';
 import {
   clampStart,
   clock,
@@ -21,6 +22,7 @@ import {
   STANDARD_PAPER,
   twelveLeadIndices,
 } from './geometry';
+import { MedianPanel } from './MedianPanel';
 import { layoutRows, layoutSpan } from './paperLayout';
 import { SignalStrip } from './SignalStrip';
 import { WaveformPlayback } from './WaveformPlayback';
@@ -62,6 +64,9 @@ const DEFAULT_CHOICES: Omit<EcgChoices, 'layout'> = {
   trueSize: false,
   calipers: false,
   march: false,
+  fiducials: false,
+  leadMarks: false,
+  median: false,
 };
 
 /**
@@ -69,7 +74,8 @@ const DEFAULT_CHOICES: Omit<EcgChoices, 'layout'> = {
  * window at a time from what `load` returns (the page passes the API's loader): zoom, scroll
  * (buttons, slider, arrow keys). ECG paper runs at 25 or 50 mm/s and 5, 10 or 20 mm/mV, true size
  * once the screen is calibrated, with calipers (pointer or keyboard); 12-lead files offer the 3 x 4
- * layout with a rhythm strip, 6 x 2, 12 x 1 and every lead stacked. Heart sounds play back with a
+ * layout with a rhythm strip, 6 x 2, 12 x 1 and every lead stacked, and a record the server read as
+ * a 12-lead ECG its fiducial lines (calipers snap to them), each lead's marks and its median beats. Heart sounds play back with a
  * cursor that moves over the strip, which follows it a page at a time.
  */
 export function AnalysisWaveform({
@@ -224,6 +230,7 @@ export function AnalysisWaveform({
         twelve={twelve}
         label={canvasLabel}
         calipers={{ enabled: choices.calipers, caliper, march: choices.march, onChange: setCaliper }}
+        marks={{ fiducials: choices.fiducials, leadMarks: choices.leadMarks }}
       />
     );
   } else {
@@ -291,6 +298,7 @@ export function AnalysisWaveform({
           standardLeads={twelve !== null}
           calibrated={screenPxPerMm !== null}
           calibrateHref={calibrateHref}
+          reading={Boolean(data?.ecg12)}
           onChange={({ layout: chosen, ...change }) => {
             if (chosen) setLayoutChoice(chosen);
             if (change.calipers === false) setCaliper(null);
@@ -316,6 +324,12 @@ export function AnalysisWaveform({
         {cursor}
       </div>
       {kind === 'ecg' && choices.calipers ? <CaliperReadout caliper={caliper} /> : null}
+      {kind === 'ecg' && data?.ecg12 && (choices.fiducials || choices.leadMarks) ? (
+        <FiducialLegend lines={choices.fiducials} ticks={choices.leadMarks} />
+      ) : null}
+      {kind === 'ecg' && data?.ecg12 && choices.median ? (
+        <MedianPanel median={data.ecg12.median} pxPerMm={pxPerMm} paper={paper} />
+      ) : null}
       <p className="waveform__legend muted" id={hintId}>
         {t(`waveform.legend.${kind}`, { speed: paper.speedMmPerS, gain: paper.gainMmPerMv })} · {t('waveform.keys')}
         {kind === 'ecg' && choices.calipers ? ` · ${t('waveform.caliperKeys')}` : null}

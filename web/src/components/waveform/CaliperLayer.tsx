@@ -1,10 +1,21 @@
 /**
  * The calipers drawn over the ECG paper (an SVG the size of the canvas): the two edges, the level
  * of each end, march-out ticks; and, while calipers are on, dragging on the paper (mouse, pen or
- * touch) lays a caliper or moves the end under the pointer. The maths is in `calipers.ts`.
+ * touch) lays a caliper or moves the end under the pointer; an end dropped or dragged within 2 mm
+ * of a fiducial line (`snapTo`) snaps to it. The maths is in `calipers.ts`.
  */
 import { useRef, type PointerEvent } from 'react';
-import { edgeNear, marchOut, pointAt, xAt, yAt, type Caliper, type CaliperFrame, type Edge } from './calipers';
+import {
+  edgeNear,
+  marchOut,
+  pointAt,
+  snapTime,
+  xAt,
+  yAt,
+  type Caliper,
+  type CaliperFrame,
+  type Edge,
+} from './calipers';
 
 export function CaliperLayer({
   frame,
@@ -14,6 +25,7 @@ export function CaliperLayer({
   enabled,
   caliper: caliperIn,
   march,
+  snapTo = [],
   onChange,
 }: {
   frame: CaliperFrame;
@@ -23,6 +35,8 @@ export function CaliperLayer({
   enabled: boolean;
   caliper: Caliper | null;
   march: boolean;
+  /** Times (seconds) an end snaps to: the fiducial lines shown; none when they are hidden. */
+  snapTo?: readonly number[];
   onChange: (caliper: Caliper | null) => void;
 }) {
   const dragging = useRef<Edge | null>(null);
@@ -32,7 +46,8 @@ export function CaliperLayer({
 
   const local = (event: PointerEvent<SVGSVGElement>) => {
     const rect = event.currentTarget.getBoundingClientRect();
-    return pointAt(frame, event.clientX - rect.left, event.clientY - rect.top);
+    const { row, point } = pointAt(frame, event.clientX - rect.left, event.clientY - rect.top);
+    return { row, point: { ...point, t: snapTime(frame, point.t, snapTo) } };
   };
   const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
     if (!enabled || event.button > 0) return;

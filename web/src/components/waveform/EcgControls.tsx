@@ -1,7 +1,8 @@
 /**
  * The ECG paper's choices, as chips with aria-pressed: layout (when the record has the twelve
- * standard leads), paper speed, gain, true size (once this screen is calibrated in Settings), and
- * the calipers with their march-out.
+ * standard leads), paper speed, gain, true size (once this screen is calibrated in Settings), the
+ * calipers with their march-out, and for a record the server read as a 12-lead ECG its global
+ * fiducial lines, each lead's own marks and the median-beat panel.
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -79,6 +80,9 @@ export interface EcgChoices {
   trueSize: boolean;
   calipers: boolean;
   march: boolean;
+  fiducials: boolean;
+  leadMarks: boolean;
+  median: boolean;
 }
 
 export function EcgControls({
@@ -86,6 +90,7 @@ export function EcgControls({
   standardLeads,
   calibrated,
   calibrateHref,
+  reading = false,
   onChange,
 }: {
   choices: EcgChoices;
@@ -95,6 +100,8 @@ export function EcgControls({
   calibrated: boolean;
   /** Where the screen is calibrated (the Settings page), when the page gives it. */
   calibrateHref?: string;
+  /** Whether the server read the record as a 12-lead ECG (its marks and median beats exist). */
+  reading?: boolean;
   onChange: (change: Partial<EcgChoices>) => void;
 }) {
   const { t } = useTranslation();
@@ -159,6 +166,28 @@ export function EcgControls({
           />
         ) : null}
       </div>
+      {reading ? (
+        <div className="segmented">
+          <Switch
+            label={t('waveform.fiducials')}
+            on={choices.fiducials}
+            testId="ecg-fiducials"
+            onChange={(fiducials) => onChange({ fiducials })}
+          />
+          <Switch
+            label={t('waveform.leadMarks')}
+            on={choices.leadMarks}
+            testId="ecg-lead-marks"
+            onChange={(leadMarks) => onChange({ leadMarks })}
+          />
+          <Switch
+            label={t('waveform.median')}
+            on={choices.median}
+            testId="ecg-median"
+            onChange={(median) => onChange({ median })}
+          />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -1,11 +1,14 @@
 /**
  * ECG paper on a canvas (grid, a 1 mV calibration pulse per row, traces, R marks, lead labels) in
- * any layout of `paperLayout.ts`, at the chosen speed and gain, with the calipers' layer on top.
+ * any layout of `paperLayout.ts`, at the chosen speed and gain, with the 12-lead reading's
+ * fiducials and lead marks over it when asked for, and the calipers' layer on top.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import type { WaveformView } from '../../api/client';
 import { useResolvedTheme } from '../../lib/theme';
 import { CaliperLayer } from './CaliperLayer';
+import { FiducialLayer } from './FiducialLayer';
+import { fiducialLines, leadTicks, snapTargets } from './fiducials';
 import { caliperFrame, type Caliper } from './calipers';
 import { columnsForTime, drawCalibration, drawColumns, drawPaper, median, prepareCanvas, readPalette } from './draw';
 import { calibrationMarginMm, marksInView, type PaperSettings } from './geometry';
@@ -17,6 +20,12 @@ export interface CaliperState {
   caliper: Caliper | null;
   march: boolean;
   onChange: (caliper: Caliper | null) => void;
+}
+
+/** Which of the 12-lead reading's marks are shown. */
+export interface MarkChoices {
+  fiducials: boolean;
+  leadMarks: boolean;
 }
 
 /**
@@ -34,6 +43,7 @@ export function EcgPaper({
   twelve,
   label,
   calipers,
+  marks = { fiducials: false, leadMarks: false },
 }: {
   data: WaveformView;
   from: number;
@@ -44,6 +54,7 @@ export function EcgPaper({
   twelve: number[][] | null;
   label: string;
   calipers: CaliperState;
+  marks?: MarkChoices;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   // Colours come from the theme's CSS variables: draw again when it changes.
@@ -62,6 +73,17 @@ export function EcgPaper({
   );
   const size = paperSize(span, rows.length, pxPerMm, paper);
   const frame = caliperFrame(from, pxPerMm, paper, rows.length);
+  const ecg12 = data.ecg12 ?? null;
+  const lines = ecg12 && marks.fiducials ? fiducialLines(ecg12.global_beats, frame, span) : [];
+  const ticks =
+    ecg12 && marks.leadMarks
+      ? leadTicks(
+          ecg12.lead_marks,
+          rows,
+          data.channels.map((c) => c.name),
+          frame,
+        )
+      : [];
 
   useEffect(() => {
     const element = canvas.current;
@@ -140,6 +162,16 @@ export function EcgPaper({
         data-labels={rows.map((row) => row.segments.map((segment) => segment.label).join(',')).join('|')}
         data-beats-in-view={marksInView(data.beats_s, from, from + span).length}
       />
+      {lines.length > 0 || ticks.length > 0 ? (
+        <FiducialLayer
+          lines={lines}
+          ticks={ticks}
+          width={size.width}
+          height={size.height}
+          rowHeight={frame.rowHeight}
+          pxPerMm={pxPerMm}
+        />
+      ) : null}
       <CaliperLayer
         frame={frame}
         span={span}
@@ -148,6 +180,7 @@ export function EcgPaper({
         enabled={calipers.enabled}
         caliper={calipers.caliper}
         march={calipers.march}
+        snapTo={snapTargets(lines)}
         onChange={calipers.onChange}
       />
     </>

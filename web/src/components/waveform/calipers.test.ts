@@ -8,6 +8,7 @@ import {
   marchOut,
   mvAt,
   pointAt,
+  snapTime,
   timeAt,
   xAt,
   yAt,
@@ -139,5 +140,31 @@ describe('grabbing an end', () => {
     expect(edgeNear(frame, c, 190, 1)).toBeNull();
     expect(edgeNear(frame, c, 140, 0)).toBeNull();
     expect(edgeNear(frame, null, 140, 1)).toBeNull();
+  });
+});
+
+describe('snapping to fiducial lines', () => {
+  it('takes a line within 2 mm and leaves an edge 2.1 mm away where it was dropped', () => {
+    // 25 mm/s: 2 mm is 80 ms, whatever the zoom.
+    const frame = caliperFrame(0, 4, standard, 1);
+    const lines = [2.3, 2.46];
+    expect(snapTime(frame, 2.37, lines)).toBe(2.3);
+    expect(snapTime(frame, 2.22, lines)).toBe(2.3);
+    expect(snapTime(frame, 2.216, lines)).toBe(2.216);
+    expect(snapTime(frame, 2.544, lines)).toBe(2.544);
+    // Between two lines, the nearer.
+    expect(snapTime(frame, 2.39, lines)).toBe(2.46);
+    expect(snapTime(frame, 2.37, [])).toBe(2.37);
+  });
+
+  it('reads the PR exactly when a caliper is laid from near P onset to near QRS onset', () => {
+    // 50 mm/s at 3 px/mm: 2 mm is 40 ms.
+    const frame = caliperFrame(2, 3, { speedMmPerS: 50, gainMmPerMv: 10 }, 1);
+    const lines = [2.3, 2.46];
+    expect(snapTime(frame, 2.339, lines)).toBe(2.3);
+    expect(snapTime(frame, 2.342, lines)).toBe(2.342);
+    const a = { t: snapTime(frame, 2.32, lines), mv: 0 };
+    const b = { t: snapTime(frame, 2.45, lines), mv: 0 };
+    expect(caliperReading({ row: 0, a, b, active: 'b' }).ms).toBe(160);
   });
 });

@@ -2,8 +2,9 @@
  * The maths of the ECG calipers, free of the DOM: pixels on the paper to time and millivolts (and
  * back) for a page's speed, gain and zoom, what a caliper reads (interval in ms, the rate it
  * equals, the amplitude between its two points), where its march-out ticks fall, and how the
- * keyboard moves it. A caliper is held in seconds and millivolts, never pixels, so it stays on the
- * same waves when the zoom, speed, gain or layout change.
+ * keyboard moves it, and how an edge snaps to a fiducial line near it. A caliper is held in
+ * seconds and millivolts, never pixels, so it stays on the same waves when the zoom, speed, gain or
+ * layout change.
  */
 import { calibrationMarginMm, type PaperSettings } from './geometry';
 import { rowMetrics } from './paperLayout';
@@ -14,6 +15,7 @@ export interface CaliperFrame {
   from: number;
   /** Where the trace starts, pixels from the paper's left edge. */
   traceX: number;
+  pxPerMm: number;
   pxPerS: number;
   pxPerMv: number;
   rowHeight: number;
@@ -27,6 +29,7 @@ export function caliperFrame(from: number, pxPerMm: number, paper: PaperSettings
   return {
     from,
     traceX: calibrationMarginMm(paper.speedMmPerS) * pxPerMm,
+    pxPerMm,
     pxPerS: paper.speedMmPerS * pxPerMm,
     pxPerMv: paper.gainMmPerMv * pxPerMm,
     rowHeight: row.height,
@@ -187,4 +190,25 @@ export function edgeNear(
   const db = Math.abs(xAt(frame, caliper.b.t) - x);
   if (Math.min(da, db) > tolerance) return null;
   return da <= db ? 'a' : 'b';
+}
+
+/** An edge dropped or dragged this close to a fiducial line (millimetres on the paper) snaps to it. */
+export const SNAP_MM = 2;
+
+/**
+ * `t`, or the nearest of `targets` (seconds) when it lies within [`SNAP_MM`] of `t` on the paper
+ * of `frame` (so laying a caliper from a P onset line to a QRS onset line reads the PR exactly).
+ */
+export function snapTime(frame: CaliperFrame, t: number, targets: readonly number[]): number {
+  const tolerance = (SNAP_MM * frame.pxPerMm) / frame.pxPerS;
+  let best = t;
+  let distance = Infinity;
+  for (const target of targets) {
+    const d = Math.abs(target - t);
+    if (d <= tolerance + 1e-9 && d < distance) {
+      best = target;
+      distance = d;
+    }
+  }
+  return best;
 }
