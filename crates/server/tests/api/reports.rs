@@ -131,7 +131,8 @@ pub async fn the_csv_export_has_one_row_per_analysis_and_is_audited(mut app: Tes
             "time",
             "review_state",
             "modality",
-            "analysis_id"
+            "analysis_id",
+            "ecg_interpretation"
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
@@ -147,6 +148,8 @@ pub async fn the_csv_export_has_one_row_per_analysis_and_is_audited(mut app: Tes
     assert_eq!(&noisy[7], "pending");
     let reviewed = ecg.iter().find(|r| &r[0] == "ecg-II.csv").unwrap();
     assert_eq!(&reviewed[7], "reviewed");
+    // Signed off without confirming an interpretation: the column stays empty.
+    assert!(rows.iter().all(|r| r[10].is_empty()));
     let clinical = rows.iter().find(|r| &r[8] == "clinical").unwrap();
     assert_eq!((&clinical[0], &clinical[1]), ("", "no_disease"));
     assert!(app
