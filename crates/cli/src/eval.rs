@@ -1,6 +1,7 @@
 //! `cardio eval signal`: the validation of the signal core on the public datasets
 //! (`cardio_lab::eval`), printed as tables or, with `--json`, as one JSON object.
 //! `cardio eval clinical` (in `crate::clinical`) prints the clinical model's validation table.
+//! `cardio eval holter` scores the whole-record reading of long ECGs on MIT-BIH (`cardio_lab::eval::holter`).
 //!
 //! A dataset that is not unpacked prints a skip line and the other parts still run; an error inside
 //! a dataset is reported and makes the command exit with status 1 after the other parts ran.
@@ -39,6 +40,8 @@ enum EvalCommand {
     Delineation(DelineationArgs),
     /// The 12-lead interpretation on LUDB's diagnoses and the devices' own figures.
     Ecg12(DelineationArgs),
+    /// Long records read whole: AF episodes and burden on MIT-BIH against its rhythm annotations.
+    Holter(DelineationArgs),
 }
 
 /// Flags of `cardio eval delineation`.
@@ -118,6 +121,13 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
         EvalCommand::Gate(args) => crate::gate::eval(args),
         EvalCommand::Delineation(args) => run_delineation(args),
         EvalCommand::Ecg12(args) => run_ecg12(args),
+        EvalCommand::Holter(args) => run_on(
+            args,
+            cardio_lab::eval::holter::DATASET,
+            "holter",
+            cardio_lab::eval::holter::evaluate,
+            cardio_lab::eval::holter::table,
+        ),
     }
 }
 
@@ -142,12 +152,24 @@ fn run_on_ludb<R: serde::Serialize>(
     evaluate: impl FnOnce(&Path) -> Result<R, EvalError>,
     table: impl FnOnce(&R) -> String,
 ) -> anyhow::Result<bool> {
+    run_on(args, "ludb", key, evaluate, table)
+}
+
+/// Runs an evaluation of `dataset` (skipped, with the reason, when it is absent) and prints its
+/// table, or its report under `key` as JSON.
+fn run_on<R: serde::Serialize>(
+    args: &DelineationArgs,
+    dataset: &str,
+    key: &str,
+    evaluate: impl FnOnce(&Path) -> Result<R, EvalError>,
+    table: impl FnOnce(&R) -> String,
+) -> anyhow::Result<bool> {
     let root = args.datasets.clone().unwrap_or_else(default_root);
     let t = Instant::now();
     let report = match evaluate(&root) {
         Ok(r) => r,
         Err(err @ EvalError::MissingDataset { .. }) => {
-            println!("ludb: skipped: {err}");
+            println!("{dataset}: skipped: {err}");
             return Ok(true);
         }
         Err(err) => return Err(err.into()),

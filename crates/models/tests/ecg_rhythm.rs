@@ -300,13 +300,16 @@ fn hostile_input_is_refused_with_its_reason() {
 }
 
 #[test]
-fn a_thirty_minute_recording_is_judged_on_its_first_minute() {
+fn a_thirty_minute_recording_is_read_whole_in_thirty_second_windows() {
     let m = ecg_rhythm::model().unwrap();
     let rec = recording(
         vec![channel("MLII", ecg(360.0, 1800.0, |_| 0.9, true))],
         360.0,
     );
     let p = m.predict(&rec).unwrap();
-    assert!((p.details["duration_s"].as_f64().unwrap() - 1800.0).abs() < 1e-6);
-    assert!((p.details["analysed_s"].as_f64().unwrap() - 60.0).abs() < 0.01);
+    let seconds = |k: &str| p.details[k].as_f64().unwrap();
+    assert!((seconds("duration_s") - 1800.0).abs() < 1e-6);
+    assert!((seconds("analysed_s") + seconds("noisy_s") - 1800.0).abs() < 0.01);
+    assert_eq!(seconds("window_s"), 30.0);
+    assert!(p.details["episodes"].is_array());
 }

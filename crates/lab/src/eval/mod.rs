@@ -10,6 +10,7 @@
 //! | [`ppg_hr`] | IEEE SPC 2015 (`ieee_spc2015`) | ECG-derived `BPM0`, 8-s windows every 2 s | MAE per channel and combined |
 //! | [`delineation`] | LUDB (`ludb`) | every lead's wave annotations, 150 ms tolerance (`cardio eval delineation`) | Se, PPV, error mean and SD per boundary, bootstrap CIs; ms per 12-lead reading |
 //! | [`neurokit`] | LUDB (`ludb`) | the same, for NeuroKit2's `ecg_delineate` (dwt) run from a venv outside the repo | the reference row beside [`delineation`]'s, ms per lead |
+//! | [`holter`] | MIT-BIH Arrhythmia (`mitdb`) | rhythm annotations (`(AFIB`), ANSI/AAMI EC57 | AF duration and episode Se, +P, AF burden error per record (`cardio eval holter`) |
 //! | [`pcg`] | PhysioNet/CinC 2016 (`cinc2016`) | envelope-autocorrelation heart rate | share usable, S1-rate agreement |
 //!
 //! Every part returns plain serialisable structs (per-record rows and aggregates) and never prints.
@@ -28,6 +29,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub mod delineation;
+pub mod holter;
 pub mod neurokit;
 pub mod pcg;
 pub mod ppg_hr;

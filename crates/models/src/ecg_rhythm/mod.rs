@@ -22,6 +22,7 @@
 //! ```
 
 pub mod features;
+pub mod holter;
 pub mod twelve_lead;
 
 use std::io;
@@ -265,7 +266,9 @@ impl Model {
         twelve_lead::decide(self.predict_lead(rec), reading.as_ref(), rec)
     }
 
-    /// The rhythm model alone on the recording's best lead (see [`Model::predict`]).
+    /// The rhythm model alone on the recording's best lead (see [`Model::predict`]). A lead
+    /// longer than [`features::MAX_SECONDS`] is read whole ([`holter`]): the result rests on every
+    /// 30-s window and carries the episodes; a shorter one is judged in one piece.
     ///
     /// # Errors
     /// As [`Model::predict`], without the multi-lead reading.
@@ -273,12 +276,30 @@ impl Model {
         let lead = pick_lead(rec).ok_or_else(|| {
             PredictError::Unusable("The recording has no ECG channel with samples.".into())
         })?;
-        let channel = &rec.channels[lead];
-        let scale = mv_per_unit(channel);
-        let mv: Vec<f64> = channel.samples.iter().map(|v| v * scale).collect();
-        let feats = self
-            .extractor
-            .extract_scaled(&channel.samples, scale, rec.sampling_rate_hz);
+        let first = self.predict_channel(rec, lead);
+        if holter::is_long(rec.channels[lead].samples.len(), rec.sampling_rate_hz) {
+            holter::whole(self, rec, lead, first)
+        } else {
+            first
+        }
+    }
+
+    /// One stretch of a lead judged: the features, the plausibility gate and the classifier, with
+    /// `noisy` at probability 1 when the gate refused the stretch or AF was called on exactly
+    /// regular beats.
+    ///
+    /// # Errors
+    /// [`PredictError::Unusable`] when the stretch cannot be analysed at all (too short, rate too
+    /// low, flat, no valid sample).
+    pub(crate) fn judge(
+        &self,
+        samples: &[f64],
+        scale: f64,
+        fs_hz: f64,
+        calibrated: bool,
+    ) -> Result<Judged, PredictError> {
+        let mv: Vec<f64> = samples.iter().map(|v| v * scale).collect();
+        let feats = self.extractor.extract_scaled(samples, scale, fs_hz);
         // Rate and length problems are said first; then a lead with no usable samples or one value.
         if matches!(feats, Ok(_) | Err(features::FeatureError::Flat { .. })) {
             if let Some(reason) = gate::impossible(&mv, GateModality::Ecg, 0.5) {
@@ -286,11 +307,8 @@ impl Model {
             }
         }
         let feats = feats.map_err(|e| PredictError::Unusable(e.to_string()))?;
-        let verdict = gate::gate(GateModality::Ecg)?.judge_calibrated(
-            &gate::held(&mv),
-            rec.sampling_rate_hz,
-            has_unit(channel),
-        );
+        let verdict =
+            gate::gate(GateModality::Ecg)?.judge_calibrated(&gate::held(&mv), fs_hz, calibrated);
         let judged = verdict.plausible.then(|| self.probabilities(&feats));
         // Exactly regular RR intervals, as no heart beats, are never atrial fibrillation.
         let regular_cv = feats
@@ -310,6 +328,29 @@ impl Model {
             p[Class::Noisy.index()] = 1.0;
             p
         };
+        Ok(Judged {
+            p,
+            feats,
+            verdict,
+            regular_cv,
+        })
+    }
+
+    /// The rhythm model on lead `lead` judged in one piece (its first [`features::MAX_SECONDS`] s).
+    fn predict_channel(&self, rec: &Recording, lead: usize) -> Result<Prediction, PredictError> {
+        let channel = &rec.channels[lead];
+        let scale = mv_per_unit(channel);
+        let Judged {
+            p,
+            feats,
+            verdict,
+            regular_cv,
+        } = self.judge(
+            &channel.samples,
+            scale,
+            rec.sampling_rate_hz,
+            has_unit(channel),
+        )?;
         let k = argmax(&p);
         let class = CLASSES[k];
         let mut advice = class.advice();
@@ -399,8 +440,20 @@ impl Model {
     }
 }
 
+/// One stretch of a lead as [`Model::judge`] saw it.
+pub(crate) struct Judged {
+    /// Class probabilities in [`CLASSES`] order (`noisy` = 1 when no rhythm was judged).
+    pub p: Vec<f64>,
+    /// The features and measured values.
+    pub feats: Features,
+    /// The plausibility gate's verdict.
+    pub verdict: gate::Verdict,
+    /// The RR coefficient of variation when exactly regular beats vetoed an AF call.
+    pub regular_cv: Option<f64>,
+}
+
 /// A JSON number, or null when not finite.
-fn num(v: f64) -> Value {
+pub(crate) fn num(v: f64) -> Value {
     serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
 }
 

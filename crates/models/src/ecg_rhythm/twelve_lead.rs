@@ -10,7 +10,10 @@
 //!   decided by the 12-lead reading alone, once the plausibility gate has passed its best lead;
 //! - **one or two leads**: the rhythm model decides; the reading adds its measurements, and no
 //!   statement (one lead cannot place an axis or tell a P wave from noise across leads);
-//! - **too noisy** (the gate or the model): no measurement and no statement.
+//! - **too noisy** (the gate or the model): no measurement and no statement;
+//! - **a long record read whole** ([`super::holter`], `details.episodes`): the rhythm is the whole
+//!   record's, never the statements' of its first seconds; the reading adds its measurements and
+//!   no statement, whatever the number of leads.
 
 use cardio_formats::Recording;
 use serde_json::{json, Map, Value};
@@ -47,7 +50,7 @@ pub fn decide(
     let multi = e.leads_used.len() >= MIN_VERDICT_LEADS;
     match lead_result {
         Ok(p) if p.label == Class::Noisy.code() => Ok(p),
-        Ok(mut p) if multi => {
+        Ok(mut p) if multi && !p.details.contains_key("episodes") => {
             let model_probabilities = p.details.remove("probabilities");
             apply_verdict(&mut p, e);
             if let Some(v) = model_probabilities {
@@ -60,7 +63,9 @@ pub fn decide(
             d.insert("statements".into(), json!([]));
             d.insert("interpretation_category".into(), Value::Null);
             let mut notes = e.not_measured.clone();
-            notes.push(report::FEW_LEADS.into());
+            if !multi {
+                notes.push(report::FEW_LEADS.into());
+            }
             d.insert("not_measured".into(), json!(notes));
             p.details.extend(d);
             p.details.insert("rhythm_decision".into(), json!(BY_MODEL));

@@ -1,0 +1,237 @@
+//! The beats of a whole long recording and what is read from them: pauses, the heart rate of each
+//! window (tachycardia, bradycardia), and the edges of AF episodes moved to the beat where the RR
+//! irregularity starts or stops.
+//!
+//! Beats come from the product's QRS detector on the whole lead (Hamilton 2002, after Pan &
+//! Tompkins 1985; `cardio_signal::ecg::EcgAnalyzer`). Rules:
+//! - **pause**: an RR interval of [`PAUSE_S`] (2 s) or more outside noisy windows, the limit Holter
+//!   reports use for a pause (Steinberg et al. 2017, ISHNE-HRS expert consensus statement on
+//!   ambulatory ECG monitoring, Heart Rhythm 14:e55-e96);
+//! - **tachycardia / bradycardia**: the median heart rate of a whole analysed window above 100 bpm
+//!   or below 60 bpm (the rate limits of Mason et al. 2007, AHA/ACCF/HRS ECG recommendations part
+//!   II, Circulation 115:1325-1332), sustained over the window, i.e. 30 s;
+//! - **AF edges**: each edge of a window-level AF episode is searched within one window on either
+//!   side; every RR interval there scores its irregularity, the median over [`SMOOTH`] intervals
+//!   of the absolute successive RR difference over the mean of the two intervals (the normalised
+//!   successive difference behind RR-based AF detectors: Tateno & Glass 2001, Med Biol Eng Comput
+//!   39:664-671; Petrenas et al. 2015, Comput Biol Med 65:184-191), minus [`IRREGULAR`]; the edge
+//!   is the beat that maximises the summed score on the episode's side (a change point). The
+//!   threshold was set before any evaluation, not tuned.
+
+use cardio_signal::ecg::{EcgAnalyzer, Powerline};
+use cardio_signal::SamplingRate;
+
+use super::episodes::{Episode, Kind};
+
+/// An RR interval at least this long is a pause, s.
+pub const PAUSE_S: f64 = 2.0;
+/// Above this median heart rate a window is tachycardia, bpm.
+pub const TACHYCARDIA_BPM: f64 = 100.0;
+/// Below this median heart rate a window is bradycardia, bpm.
+pub const BRADYCARDIA_BPM: f64 = 60.0;
+/// Smoothed normalised successive RR difference above which an interval counts as irregular.
+pub const IRREGULAR: f64 = 0.08;
+/// Intervals in the running median of the irregularity.
+pub const SMOOTH: usize = 9;
+
+/// R-peak times (s) of the whole lead, given in millivolts at `fs_hz`; empty when the detector
+/// cannot run (too short, rate too low). Non-finite samples count as 0 mV.
+pub fn detect(mv: &[f64], fs_hz: f64) -> Vec<f64> {
+    let Ok(fs) = SamplingRate::new(fs_hz) else {
+        return Vec::new();
+    };
+    let Ok(analyzer) = EcgAnalyzer::new(fs, Powerline::None) else {
+        return Vec::new();
+    };
+    let x: Vec<f64> = mv
+        .iter()
+        .map(|v| if v.is_finite() { *v } else { 0.0 })
+        .collect();
+    analyzer.analyze(&x).map_or_else(
+        |_| Vec::new(),
+        |a| a.r_peaks.iter().map(|&p| p as f64 / fs_hz).collect(),
+    )
+}
+
+/// Whether `t` falls inside one of `spans`.
+fn inside(t: f64, spans: &[(f64, f64)]) -> bool {
+    spans.iter().any(|&(s, e)| t >= s && t < e)
+}
+
+/// Pauses: every RR interval of [`PAUSE_S`] or more whose two beats lie outside `noisy`.
+pub fn pauses(beats: &[f64], noisy: &[(f64, f64)]) -> Vec<Episode> {
+    beats
+        .windows(2)
+        .filter(|w| w[1] - w[0] >= PAUSE_S)
+        .filter(|w| {
+            !inside(w[0], noisy)
+                && !inside(w[1], noisy)
+                && !noisy.iter().any(|&(s, e)| s < w[1] && e > w[0])
+        })
+        .map(|w| Episode {
+            kind: Kind::Pause,
+            start_s: w[0],
+            end_s: w[1],
+        })
+        .collect()
+}
+
+/// Median heart rate (bpm) of the RR intervals that start in `[start_s, end_s)`; `None` with
+/// fewer than 3 intervals.
+pub fn window_rate(beats: &[f64], start_s: f64, end_s: f64) -> Option<f64> {
+    let mut rr: Vec<f64> = beats
+        .windows(2)
+        .filter(|w| w[0] >= start_s && w[0] < end_s)
+        .map(|w| w[1] - w[0])
+        .collect();
+    if rr.len() < 3 {
+        return None;
+    }
+    rr.sort_unstable_by(f64::total_cmp);
+    Some(60.0 / rr[rr.len() / 2])
+}
+
+/// The smoothed irregularity score of every RR interval (see the module documentation), with the
+/// time of the beat that starts it: `(t, score)`, `score > 0` for an irregular stretch.
+pub fn irregularity(beats: &[f64]) -> Vec<(f64, f64)> {
+    let rr: Vec<f64> = beats.windows(2).map(|w| w[1] - w[0]).collect();
+    if rr.len() < 2 {
+        return Vec::new();
+    }
+    let raw: Vec<f64> = (0..rr.len())
+        .map(|k| {
+            let j = if k == 0 { 1 } else { k - 1 };
+            (rr[k] - rr[j]).abs() / (0.5 * (rr[k] + rr[j])).max(1e-6)
+        })
+        .collect();
+    let half = SMOOTH / 2;
+    let mut buf = Vec::with_capacity(SMOOTH);
+    (0..raw.len())
+        .map(|k| {
+            buf.clear();
+            buf.extend_from_slice(&raw[k.saturating_sub(half)..(k + half + 1).min(raw.len())]);
+            buf.sort_unstable_by(f64::total_cmp);
+            (beats[k], buf[buf.len() / 2] - IRREGULAR)
+        })
+        .collect()
+}
+
+/// The AF episodes with their edges moved to the beat where the irregularity starts or stops,
+/// each searched within `reach_s` of the window edge; overlapping episodes are merged. An
+/// episode the search would empty keeps its window edges (the model called it AF).
+pub fn refine_af(
+    af: &[Episode],
+    scores: &[(f64, f64)],
+    noisy: &[(f64, f64)],
+    reach_s: f64,
+) -> Vec<Episode> {
+    let scored = |lo: f64, hi: f64| -> Vec<(f64, f64)> {
+        scores
+            .iter()
+            .filter(|(t, _)| *t >= lo && *t < hi)
+            .map(|&(t, s)| (t, if inside(t, noisy) { 0.0 } else { s }))
+            .collect()
+    };
+    let mut out: Vec<Episode> = Vec::new();
+    for e in af {
+        // Start: the beat from which the summed score to the zone's end is largest.
+        let zone = scored(e.start_s - reach_s, (e.start_s + reach_s).min(e.end_s));
+        let mut start = e.start_s;
+        let mut best = f64::NEG_INFINITY;
+        let mut tail = 0.0;
+        for &(t, s) in zone.iter().rev() {
+            tail += s;
+            if tail >= best {
+                best = tail;
+                start = t;
+            }
+        }
+        // End: the beat before which the summed score from the zone's start is largest; the
+        // episode ends at the beat that closes the last irregular interval.
+        let zone = scored((e.end_s - reach_s).max(start), e.end_s + reach_s);
+        let mut end = e.end_s;
+        let mut best = f64::NEG_INFINITY;
+        let mut head = 0.0;
+        for (i, &(_, s)) in zone.iter().enumerate() {
+            head += s;
+            if head > best {
+                best = head;
+                end = zone.get(i + 1).map_or(e.end_s, |z| z.0);
+            }
+        }
+        let refined = if end > start {
+            Episode {
+                kind: Kind::Af,
+                start_s: start,
+                end_s: end,
+            }
+        } else {
+            *e
+        };
+        match out.last_mut() {
+            Some(last) if refined.start_s <= last.end_s => {
+                last.end_s = last.end_s.max(refined.end_s);
+            }
+            _ => out.push(refined),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Beats at a regular 0.8 s, then irregular (0.5/0.9/0.6/1.1 s) from `af_from` s, then regular
+    /// again from `af_to` s.
+    fn beats(af_from: f64, af_to: f64, total: f64) -> Vec<f64> {
+        let irregular = [0.5, 0.9, 0.6, 1.1, 0.7, 0.45, 1.0];
+        let mut t = 0.0;
+        let mut out = Vec::new();
+        let mut k = 0;
+        while t < total {
+            out.push(t);
+            t += if t >= af_from && t < af_to {
+                k += 1;
+                irregular[k % irregular.len()]
+            } else {
+                0.8
+            };
+        }
+        out
+    }
+
+    #[test]
+    fn af_edges_move_to_where_the_irregular_beats_start_and_stop() {
+        let b = beats(100.0, 200.0, 300.0);
+        let windows = vec![Episode {
+            kind: Kind::Af,
+            start_s: 90.0,
+            end_s: 210.0,
+        }];
+
+        let refined = refine_af(&windows, &irregularity(&b), &[], 30.0);
+
+        assert_eq!(refined.len(), 1);
+        assert!((refined[0].start_s - 100.0).abs() < 3.0, "{refined:?}");
+        assert!((refined[0].end_s - 200.0).abs() < 3.0, "{refined:?}");
+    }
+
+    #[test]
+    fn a_pause_is_an_rr_of_two_seconds_or_more_outside_noise() {
+        let b = [0.0, 1.0, 3.5, 4.5, 10.0, 11.0];
+
+        let p = pauses(&b, &[(9.0, 20.0)]);
+
+        assert_eq!(p.len(), 1);
+        assert_eq!((p[0].start_s, p[0].end_s), (1.0, 3.5));
+    }
+
+    #[test]
+    fn the_window_rate_is_the_median_of_its_intervals() {
+        let b: Vec<f64> = (0..40).map(|i| 0.5 * f64::from(i)).collect();
+
+        assert_eq!(window_rate(&b, 0.0, 10.0), Some(120.0));
+        assert_eq!(window_rate(&b, 100.0, 130.0), None);
+    }
+}
