@@ -13,6 +13,7 @@ import { detailLabel, detailValue, percent } from '../lib/prediction';
 import { ECG12_PANEL_KEYS, ecg12Details } from '../lib/ecg12';
 import { EcgMeasurementsPanel } from './EcgMeasurementsPanel';
 import { EcgStatementsPanel } from './EcgStatementsPanel';
+import { useDurationText } from './recording/durationText';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -97,7 +98,8 @@ function signalKind(model: string): 'ecg' | 'pcg' | 'ppg' | null {
  * An ECG read from named leads shows Cardio's computer interpretation (unconfirmed) and its
  * measurements right under the result, then its other details folded behind "More details";
  * `device`, the recording device's own interpretation, is then shown right after Cardio's so the
- * two sit together (a page that shows it beside the result leaves it out).
+ * two sit together (a page that shows it beside the result leaves it out). A result read from a
+ * whole long recording says under its finding how much of it was analysed.
  */
 export function PredictionResultView({
   result,
@@ -117,6 +119,7 @@ export function PredictionResultView({
   const ids = useId();
   const kind = signalKind(result.model);
   const text = useClinicalText();
+  const durationText = useDurationText();
   const recommendations = text.advice(result.advice, result.recommendations);
   const details: Record<string, unknown> = isRecord(result.details) ? result.details : {};
   const model: Record<string, unknown> | undefined = isRecord(details.model) ? details.model : undefined;
@@ -150,6 +153,11 @@ export function PredictionResultView({
           <p className="result__condition">
             {text.finding(modalityOfModel(result.model), result.label, result.prediction)}
           </p>
+          {typeof details.analysed_s === 'number' && details.analysed_s > 0 ? (
+            <p className="result__analysed muted">
+              {t('wholeRecord.analysed', { duration: durationText(details.analysed_s) })}
+            </p>
+          ) : null}
         </div>
         <ResultBadge label={result.label} riskScore={result.risk_score} />
       </div>

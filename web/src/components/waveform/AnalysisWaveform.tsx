@@ -29,6 +29,22 @@ import { WaveformPlayback } from './WaveformPlayback';
 
 export type WaveformKind = 'ecg' | 'pcg' | 'ppg';
 
+/** What the viewer shows, reported to a page that draws around it (a whole-record timeline). */
+export interface WaveformWindowState {
+  /** The window's start and length, seconds. */
+  from: number;
+  span: number;
+  /** The whole recording's length, seconds. */
+  total: number;
+  /** Beat times of the whole recording, seconds. */
+  beats: readonly number[];
+}
+
+/** A page's request to move the window to start at `start` seconds (a new object for each request). */
+export interface WaveformSeek {
+  start: number;
+}
+
 /** Seconds in view at each zoom level of the heart-sound and pulse strips. */
 const STRIP_SPANS: Record<'pcg' | 'ppg', readonly number[]> = {
   pcg: [1, 2, 4, 8, 15],
@@ -76,24 +92,37 @@ const DEFAULT_CHOICES: Omit<EcgChoices, 'layout'> = {
  * once the screen is calibrated, with calipers (pointer or keyboard); 12-lead files offer the 3 x 4
  * layout with a rhythm strip, 6 x 2, 12 x 1 and every lead stacked, and a record the server read as
  * a 12-lead ECG its fiducial lines (calipers snap to them), each lead's marks and its median beats. Heart sounds play back with a
- * cursor that moves over the strip, which follows it a page at a time.
+ * cursor that moves over the strip, which follows it a page at a time. A page may move the window
+ * (`seek`) and follow what it shows (`onView`), to draw the whole record around it.
  */
 export function AnalysisWaveform({
   analysisId,
   kind,
   load,
   calibrateHref,
+  seek,
+  onView,
 }: {
   analysisId: string;
   kind: WaveformKind;
   load: LoadWaveformWindow;
   /** Where this screen is calibrated for true size (the Settings page), when the page gives it. */
   calibrateHref?: string;
+  /** The page's latest request to move the window (each request a new object). */
+  seek?: WaveformSeek | null;
+  /** Told the window shown, the record's length and its beats, each time they change. */
+  onView?: (view: WaveformWindowState) => void;
 }) {
   const { t } = useTranslation();
   const hintId = useId();
   const { ref, width } = useWidth();
-  const [start, setStart] = useState(0);
+  const [start, setStart] = useState(seek?.start ?? 0);
+  const [seekSeen, setSeekSeen] = useState(seek);
+  if (seek !== seekSeen) {
+    // Adjusting state while rendering, from the page's new request (React's documented pattern).
+    setSeekSeen(seek);
+    if (seek) setStart(seek.start);
+  }
   const [zoom, setZoom] = useState(kind === 'ecg' ? DEFAULT_ECG_ZOOM_INDEX : DEFAULT_STRIP_ZOOM[kind]);
   const [layoutChoice, setLayoutChoice] = useState<EcgChoices['layout'] | null>(null);
   const [choices, setChoices] = useState(DEFAULT_CHOICES);
@@ -136,6 +165,10 @@ export function AnalysisWaveform({
   }
 
   const total = data?.duration_s ?? duration ?? 0;
+  const beats = data?.beats_s;
+  useEffect(() => {
+    if (onView && beats && total > 0) onView({ from, span, total, beats });
+  }, [onView, from, span, total, beats]);
   // Playback leaving the window turns the page: the cursor starts the next one.
   if (playhead !== null && (playhead < from || playhead > from + span) && total > 0) {
     const page = clampStart(playhead, span, total);

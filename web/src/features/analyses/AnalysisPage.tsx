@@ -8,17 +8,17 @@ import { DeviceInterpretationPanel } from '../../components/DeviceInterpretation
 import { PredictionResultView } from '../../components/PredictionResultView';
 import { ReviewPanel } from '../../components/review/ReviewPanel';
 import { Spinner } from '../../components/Spinner';
-import { AnalysisWaveform } from '../../components/waveform/AnalysisWaveform';
-import { fetchWaveformWindow } from '../../api/waveforms';
 import { formatDateTime } from '../../lib/format';
 import { modelName } from '../../lib/prediction';
 import { ecg12Details } from '../../lib/ecg12';
 import { useEcgStatements, useReview } from '../../lib/useReview';
 import { useAnalysis } from './api';
+import { AnalysisRecording } from './AnalysisRecording';
 
 /**
  * One stored analysis (Test Results' "View Details", the patient page's rows): who and when, the
- * recording's waveform with the detected beats, and the full result as the results modal shows it.
+ * recording's waveform with the detected beats (a long record's timeline and episodes around it),
+ * and the full result as the results modal shows it.
  */
 export function AnalysisPage() {
   const { t } = useTranslation();
@@ -91,17 +91,7 @@ export function AnalysisPage() {
           </div>
         </dl>
       </div>
-      {a.modality !== 'clinical' && a.files.length > 0 ? (
-        <div className="card">
-          <h2 className="section__title">{t('waveform.title')}</h2>
-          <AnalysisWaveform
-            analysisId={a.id}
-            kind={a.modality}
-            load={fetchWaveformWindow}
-            calibrateHref={`${paths.settings}#screen`}
-          />
-        </div>
-      ) : null}
+      {a.modality !== 'clinical' && a.files.length > 0 ? <AnalysisRecording analysis={a} /> : null}
       <div className={device ? 'analysis-results analysis-results--with-device' : 'analysis-results'}>
         <div className="card">
           <h2 className="section__title">{t('analysisPage.result')}</h2>
