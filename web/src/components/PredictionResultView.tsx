@@ -22,6 +22,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** Details whose value is a name (a lead, a model), never a sentence to translate. */
 const NAME_KEYS = new Set(['channel', 'model', 'input', 'id', 'version', 'submodel']);
 
+/** A result read from more of its recording than this (seconds, one window of the model) says how much it read. */
+const ONE_WINDOW_S = 30;
+
 /** Lists of records longer than this (a long recording's per-window results) start collapsed. */
 const OPEN_LIST_MAX = 3;
 
@@ -153,7 +156,7 @@ export function PredictionResultView({
           <p className="result__condition">
             {text.finding(modalityOfModel(result.model), result.label, result.prediction)}
           </p>
-          {typeof details.analysed_s === 'number' && details.analysed_s > 0 ? (
+          {typeof details.analysed_s === 'number' && details.analysed_s > ONE_WINDOW_S ? (
             <p className="result__analysed muted">
               {t('wholeRecord.analysed', { duration: durationText(details.analysed_s) })}
             </p>

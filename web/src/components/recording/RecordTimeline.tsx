@@ -85,7 +85,7 @@ export function RecordTimeline({
   const shapes = episodeShapes(episodes ?? [], x);
   const present = EPISODE_KINDS.filter((kind) => shapes.some((s) => s.kind === kind));
   const windowX = x(from);
-  const windowWidth = Math.max(2, x(Math.min(duration, from + span)) - windowX);
+  const windowWidth = Math.max(4, x(Math.min(duration, from + span)) - windowX);
   const kindName = (kind: Episode['kind']) => t(`wholeRecord.kinds.${kind}`);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

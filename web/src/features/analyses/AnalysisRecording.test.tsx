@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Analysis, WaveformView } from '../../api/client';
 import i18n from '../../i18n';
-import { makeAnalysis } from '../../test/fixtures';
+import { makeAnalysis, makeWaveform } from '../../test/fixtures';
 import { json, makeUser, mockServer, renderApp, requestsTo } from '../../test/utils';
 
 /** A 30 min 5 s Holter-like record: 70 bpm, no beats while too noisy (60-90 s), faster and irregular in AF. */
@@ -187,5 +187,18 @@ describe("A long recording's analysis page", () => {
     expect(screen.getByText('Episodes were not computed for this result.')).toBeInTheDocument();
     expect(screen.queryByTestId('record-summary')).not.toBeInTheDocument();
     expect(screen.queryByText(/ analysed$/)).not.toBeInTheDocument();
+  });
+
+  it('adds nothing to a record of one window', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/analyses/a-9': () => json(200, longAnalysis({ heart_rate_bpm: 72, analysed_s: 30 })),
+      'GET /api/analyses/a-9/waveform': (request) => json(200, makeWaveform(request, ['II'])),
+    });
+    renderApp('/analyses/a-9');
+    await screen.findByRole('img', { name: 'ECG waveform, 0:00.0 – 0:10.3 of 0:30.0' });
+    expect(screen.queryByRole('slider', { name: 'Whole recording' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/ analysed$/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Episodes were not computed for this result.')).not.toBeInTheDocument();
   });
 });

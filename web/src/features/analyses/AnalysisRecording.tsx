@@ -1,8 +1,9 @@
 /**
  * The analysis page's recording card: the waveform viewer, and for a record longer than the
  * viewer's largest window a timeline of the whole record above it (heart-rate trend, the result's
- * episodes, where the paper is) and the episodes table after it. The timeline and the table move
- * the paper; the viewer reports what it shows (and the whole record's beats) back here.
+ * episodes, where the paper is) and, when the result lists episodes, the episodes table after it.
+ * The timeline and the table move the paper; the viewer reports what it shows (and the whole
+ * record's beats) back here.
  */
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +28,6 @@ export function AnalysisRecording({ analysis }: { analysis: Analysis }) {
   const [seek, setSeek] = useState<WaveformSeek | null>(null);
   const record = useMemo(() => recordDetails(analysis.result.details), [analysis.result.details]);
   const long = view !== null && view.total > LONG_RECORD_S;
-  const hasSummary = record.episodes !== null || record.analysedS !== null || record.afBurden !== null;
   const kind = analysis.modality === 'clinical' ? null : analysis.modality;
   if (!kind) return null;
   return (
@@ -51,7 +51,7 @@ export function AnalysisRecording({ analysis }: { analysis: Analysis }) {
         seek={seek}
         onView={setView}
       />
-      {hasSummary ? (
+      {record.episodes !== null ? (
         <EpisodesPanel
           record={record}
           onShow={
