@@ -6,6 +6,8 @@
 //! - [`episodes`]: merging window verdicts into episodes, the burden, interval overlap;
 //! - [`beats`]: the whole lead's beats, pauses, window heart rates and the AF edges moved to the
 //!   beat where the RR irregularity starts or stops;
+//! - [`ectopy`]: a window called AF whose dominant beats are regular once ectopic beats are set
+//!   aside is ventricular ectopy, not AF: its AF probability is counted as another rhythm's;
 //! - [`result`]: the result of a long record (label, confidence, advice and details).
 //!
 //! A lead is long when it is longer than [`features::MAX_SECONDS`](super::features::MAX_SECONDS)
@@ -13,6 +15,7 @@
 //! The windows are 30 s (the last one takes the remainder, up to 39 s; the model reads 9-60 s).
 
 pub mod beats;
+pub mod ectopy;
 pub mod episodes;
 pub mod result;
 
@@ -106,7 +109,7 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
     let calibrated = has_unit(channel);
     let n = channel.samples.len();
     let duration_s = n as f64 / fs;
-    let windows: Vec<Window> = window_edges(duration_s)
+    let mut windows: Vec<Window> = window_edges(duration_s)
         .into_iter()
         .map(|(start_s, end_s)| {
             let a = ((start_s * fs).round() as usize).min(n);
@@ -124,6 +127,15 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
         .collect();
     let mv: Vec<f64> = channel.samples.iter().map(|v| v * scale).collect();
     let beats = beats::detect(&mv, fs);
+    for w in windows.iter_mut().filter(|w| w.class == Class::Af) {
+        if ectopy::regular_without_ectopy(&mv, fs, &beats, w.start_s, w.end_s) {
+            // Regular dominant beats: ectopy, not AF; the AF probability is another rhythm's.
+            let (af, other) = (Class::Af.index(), Class::Other.index());
+            w.p[other] += w.p[af];
+            w.p[af] = 0.0;
+            w.class = CLASSES[argmax(&w.p)];
+        }
+    }
     drop(mv);
     let flags = |f: &dyn Fn(&Window) -> bool| -> Vec<(f64, f64, bool)> {
         windows.iter().map(|w| (w.start_s, w.end_s, f(w))).collect()
