@@ -172,7 +172,7 @@ pub fn matched(a: &[(f64, f64)], b: &[(f64, f64)]) -> usize {
 }
 
 fn total(spans: &[(f64, f64)]) -> f64 {
-    spans.iter().map(|(s, e)| e - s).sum()
+    spans.iter().map(|(s, e)| e - s).fold(0.0, |a, b| a + b)
 }
 
 /// Reads one record whole and scores it.
@@ -351,7 +351,7 @@ pub fn table(r: &HolterReport) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Whole-record AF reading, MIT-BIH Arrhythmia Database: {} records, {} with AF ({}); reference AF = (AFIB; 95 % CIs: bootstrap over records",
+        "Whole-record AF reading, MIT-BIH Arrhythmia Database: {} records, {} with AF ({}); reference AF = (AFIB; 95 % CIs: bootstrap over records)",
         r.records,
         r.af_records.len(),
         r.af_records.join(", ")

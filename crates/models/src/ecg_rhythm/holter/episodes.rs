@@ -99,9 +99,9 @@ pub fn overlap(a: &[(f64, f64)], b: &[(f64, f64)]) -> f64 {
         .map(|&(s1, e1)| {
             b.iter()
                 .map(|&(s2, e2)| (e1.min(e2) - s1.max(s2)).max(0.0))
-                .sum::<f64>()
+                .fold(0.0, |acc, o| acc + o)
         })
-        .sum()
+        .fold(0.0, |acc, o| acc + o)
 }
 
 /// AF burden: AF seconds over analysed (not noisy) seconds, 0 when nothing was analysed. AF
