@@ -42,6 +42,36 @@ describe('PredictionResultView: additional details', () => {
     expect(gate).toHaveTextContent('a: 2');
   });
 
+  it('shows a recording read whole as its episodes table, not as raw details, unless the page shows the table', () => {
+    const long = {
+      ...result({
+        heart_rate_bpm: 71,
+        analysed_s: 1805,
+        noisy_s: 30,
+        af_burden: 0.37,
+        window_s: 30,
+        episodes: [
+          { kind: 'noisy', start_s: 60, end_s: 90 },
+          { kind: 'af', start_s: 1140, end_s: 1805 },
+        ],
+      }),
+      model: 'ECG',
+      label: 'af',
+    };
+    const { unmount } = render(<PredictionResultView result={long} />);
+    expect(screen.getByTestId('record-summary')).toHaveTextContent(
+      '30 min 5 s analysed · AF burden 37% · 1 AF episode of 11 min 5 s · 30 s too noisy to read',
+    );
+    expect(screen.queryByRole('button', { name: /^Show/ })).not.toBeInTheDocument();
+    const details = screen.getByRole('heading', { name: 'Additional Details' }).closest('section') as HTMLElement;
+    expect(details).toHaveTextContent('heart rate bpm: 71');
+    expect(details).not.toHaveTextContent('episodes');
+    expect(details).not.toHaveTextContent('AF burden');
+    unmount();
+    render(<PredictionResultView result={long} episodes={false} />);
+    expect(screen.queryByTestId('record-summary')).not.toBeInTheDocument();
+  });
+
   it("reads the clinical model's columns as ranked factors and keeps them out of the details list", () => {
     render(
       <PredictionResultView

@@ -11,6 +11,8 @@ import { clinicalFactors, clinicalFields, type ClinicalAttribute } from '../lib/
 import { modalityOfModel, reasonText, useClinicalText } from '../lib/clinicalText';
 import { detailLabel, detailValue, percent } from '../lib/prediction';
 import { ECG12_PANEL_KEYS, ecg12Details } from '../lib/ecg12';
+import { EpisodesPanel } from './recording/EpisodesPanel';
+import { RECORD_KEYS, recordDetails } from './recording/recordTimeline';
 import { EcgMeasurementsPanel } from './EcgMeasurementsPanel';
 import { EcgStatementsPanel } from './EcgStatementsPanel';
 import { useDurationText } from './recording/durationText';
@@ -110,6 +112,7 @@ export function PredictionResultView({
   details: withDetails = true,
   device,
   review,
+  episodes: withEpisodes = true,
 }: {
   result: PredictionResult;
   loadWaveform?: LoadWaveformWindow;
@@ -117,6 +120,8 @@ export function PredictionResultView({
   device?: DeviceInterpretation | null;
   /** The result's current sign-off: an ECG's confirmed interpretation is shown from it. */
   review?: Review | null;
+  /** A long recording's episodes table (a page that shows it beside its timeline leaves it out). */
+  episodes?: boolean;
 }) {
   const { t } = useTranslation();
   const ids = useId();
@@ -134,7 +139,10 @@ export function PredictionResultView({
   // An ECG read from named leads: its measurements and statements in their own panels, the rest
   // of its details folded behind "More details".
   const ecg = kind === 'ecg' ? ecg12Details(details) : null;
+  // A recording read whole: its episodes in their own table, not as raw details.
+  const record = recordDetails(details);
   const shownApart = new Set<string>([
+    ...(record.episodes ? RECORD_KEYS : []),
     'attributes_used',
     'attributes_missing',
     'sex_source',
@@ -187,6 +195,7 @@ export function PredictionResultView({
           confirmedAt={review.createdAt}
         />
       ) : null}
+      {withEpisodes && record.episodes ? <EpisodesPanel record={record} /> : null}
       {ecg ? (
         <>
           <EcgStatementsPanel ecg={ecg} />

@@ -46,6 +46,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The `details` keys of a recording read whole, shown by the episodes table rather than as raw details. */
+export const RECORD_KEYS = ['episodes', 'af_burden', 'analysed_s', 'noisy_s', 'window_s', 'beat_counts'] as const;
+
 /** Reads the whole-record fields of a result's `details`; episodes of an unknown kind or with bad times are left out. */
 export function recordDetails(details: unknown): RecordDetails {
   const d = isRecord(details) ? details : {};

@@ -95,7 +95,7 @@ export function AnalysisPage() {
       <div className={device ? 'analysis-results analysis-results--with-device' : 'analysis-results'}>
         <div className="card">
           <h2 className="section__title">{t('analysisPage.result')}</h2>
-          <PredictionResultView result={a.result} review={a.review} />
+          <PredictionResultView result={a.result} review={a.review} episodes={false} />
         </div>
         <DeviceInterpretationPanel device={device} className="card device-interpretation" />
       </div>
