@@ -1,7 +1,8 @@
 //! The PDF report of an analysis and of a screening: a PDF attachment, audited, owner only, in the
 //! user's language, and its text (extracted from the PDF) naming the patient, the finding, the risk
 //! band, the review and the page numbers; a 12-lead ECG's measurements, its interpretation
-//! (unconfirmed, then confirmed by the doctor) and its leads on a landscape page at true scale.
+//! (unconfirmed, then confirmed by the doctor) and its leads on a landscape page at true scale; a
+//! long ECG read whole, its Holter summary.
 
 use std::fmt::Write as _;
 
@@ -10,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::{
     helpers::{patient_form, Part, TestApp, TestResponse},
-    predict::{csv_recording, with_echo},
+    predict::{csv_recording, realistic_ecg_csv, with_echo},
     waveforms::heart_sound_wav,
 };
 
@@ -23,6 +24,7 @@ crate::backend_tests!(
     a_recording_that_cannot_be_read_again_still_gets_its_text,
     the_ecg_devices_own_interpretation_has_its_section_in_the_users_language,
     a_twelve_lead_ecg_gets_its_measurements_interpretation_and_true_scale_page,
+    a_long_ecg_gets_its_holter_summary_in_the_users_language,
 );
 
 /// The PDF's text with runs of whitespace made single spaces.
@@ -632,4 +634,46 @@ pub async fn a_twelve_lead_ecg_gets_its_measurements_interpretation_and_true_sca
     ]) {
         assert!(text.contains(expected), "{expected:?} not in {text}");
     }
+}
+
+/// A 4-minute single-lead ECG goes through the whole-record reading (longer than 60 s): its report
+/// has the Holter summary with the time analysed, the AF burden and the episodes table (or the
+/// sentence saying none was found), in English and then in Spanish.
+pub async fn a_long_ecg_gets_its_holter_summary_in_the_users_language(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let analysis = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[Part::file(
+            "holter.csv",
+            Some("text/csv"),
+            realistic_ecg_csv(240.0),
+        )],
+    )
+    .await;
+    let id = analysis["analysis_id"].as_str().unwrap().to_owned();
+    let path = format!("/api/analyses/{id}/report.pdf");
+
+    let text = pdf_text(&app.get(&path).await);
+
+    for expected in [
+        "Holter summary",
+        "Recording: ",
+        " analysed, ",
+        "AF burden: ",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    assert!(
+        text.contains("Episode Start End Duration")
+            || text.contains("No episode was found in the recording."),
+        "{text}"
+    );
+
+    app.set_language("es").await;
+    let text = pdf_text(&app.get(&path).await);
+    for expected in ["Resumen Holter", "Registro: ", "Carga de FA: "] {
+        assert!(text.contains(expected), "{expected:?} not in {text}");
+    }
+    assert!(!text.contains("Holter summary"), "{text}");
 }

@@ -14,7 +14,8 @@
 //! - [`layout`]: pages, wrapped text and footers over `printpdf`, with DejaVu Sans embedded
 //!   (subset to the glyphs used);
 //! - [`paper`]: the strips; [`twelve`]: the 12-lead page at true scale (landscape);
-//! - [`interpretation`]: an ECG's measurements and statements as carts print them.
+//! - [`interpretation`]: an ECG's measurements and statements as carts print them;
+//! - [`holter`]: the summary of a long ECG read whole (episodes, AF burden, rate trend, strips).
 //!
 //! Only the owner downloads a report (another account's record is a 404; a screening needs a
 //! doctor account, as the screening endpoints do); every download is audited as an export. The
@@ -22,6 +23,7 @@
 //! still gets its text and a line saying the strip is unavailable.
 
 pub mod data;
+pub mod holter;
 pub mod interpretation;
 pub mod layout;
 pub mod paper;

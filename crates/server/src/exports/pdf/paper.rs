@@ -163,8 +163,9 @@ pub fn ecg(out: &mut Writer, w: &Waveform, caption: &str, calibration: &str) {
             }),
             0.6,
         );
+        // Seconds from the recording's start (a strip of a long record starts later than 0).
         out.text_at(
-            &format!("{from:.0} s"),
+            &format!("{:.0} s", w.start_s + from),
             x_start + 0.5,
             bottom + 1.0,
             6.0,

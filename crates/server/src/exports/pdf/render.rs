@@ -639,6 +639,12 @@ pub fn render(data: &ReportData, recordings: &Recordings) -> Result<Vec<u8>, Api
             })
         });
         write_analysis(&mut out, s, a, signal.as_ref(), !screening);
+        if a.modality == Modality::Ecg {
+            let first = signal.as_ref().and_then(|r| r.as_ref().ok());
+            super::holter::write(&mut out, s, &a.result.details, first, |start| {
+                recordings.window(a, Kind::Ecg, start, ECG_SECONDS).ok()
+            });
+        }
         if has_twelve_lead_page(a, signal.as_ref()) {
             if let Some(Ok(w)) = signal {
                 twelve_lead_pages.push((a, w));

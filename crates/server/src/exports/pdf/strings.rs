@@ -180,6 +180,34 @@ pub struct Strings {
     pub unconfirmed: &'static str,
     /// No statement was made.
     pub no_statements: &'static str,
+    /// Heading of the summary of a long recording read whole.
+    pub holter_heading: &'static str,
+    /// "Recording: {analysed} analysed, {noisy} too noisy", with both durations replaced.
+    pub holter_recording: &'static str,
+    /// "AF burden: {percent}".
+    pub af_burden: &'static str,
+    /// Heading of the episodes table (says their order).
+    pub episodes_heading: &'static str,
+    /// The episodes table's columns: episode, start, end, duration.
+    pub episode_columns: [&'static str; 4],
+    /// Episode kinds in words: AF, flutter, SVT run, VT run, pause, tachycardia, bradycardia,
+    /// too noisy.
+    pub episode_kinds: [&'static str; 8],
+    /// "… and {n} more" (episodes left out of the table).
+    pub more_episodes: &'static str,
+    /// No episode was found in the recording.
+    pub no_episodes: &'static str,
+    /// Heart rate minimum, mean and maximum, with `{min}`, `{min_at}`, `{mean}`, `{max}` and
+    /// `{max_at}` replaced.
+    pub holter_rate: &'static str,
+    /// Caption of the heart-rate trend plot.
+    pub rate_trend: &'static str,
+    /// The trend's time axis.
+    pub time_from_start: &'static str,
+    /// Caption of the longest AF episode's strip, `{at}` replaced.
+    pub af_strip: &'static str,
+    /// Caption of the longest pause's strip, `{duration}` and `{at}` replaced.
+    pub pause_strip: &'static str,
 }
 
 /// English.
@@ -309,6 +337,28 @@ pub const EN: Strings = Strings {
     confirmed_by: "Interpretation confirmed by {name} on {date}",
     unconfirmed: "Computer interpretation — unconfirmed",
     no_statements: "No statement was made.",
+    holter_heading: "Holter summary",
+    holter_recording: "Recording: {analysed} analysed, {noisy} too noisy",
+    af_burden: "AF burden: {percent}",
+    episodes_heading: "Episodes (in time order)",
+    episode_columns: ["Episode", "Start", "End", "Duration"],
+    episode_kinds: [
+        "Atrial fibrillation",
+        "Atrial flutter",
+        "SVT run",
+        "VT run",
+        "Pause",
+        "Tachycardia",
+        "Bradycardia",
+        "Too noisy",
+    ],
+    more_episodes: "… and {n} more",
+    no_episodes: "No episode was found in the recording.",
+    holter_rate: "Heart rate: minimum {min} at {min_at}, mean {mean}, maximum {max} at {max_at} (median per minute)",
+    rate_trend: "Heart-rate trend (median per minute, bpm)",
+    time_from_start: "Time from the start of the recording",
+    af_strip: "Longest AF episode, from {at} ·",
+    pause_strip: "Longest pause ({duration}) at {at} ·",
 };
 
 /// Spanish.
@@ -438,6 +488,28 @@ pub const ES: Strings = Strings {
     confirmed_by: "Interpretación confirmada por {name} el {date}",
     unconfirmed: "Interpretación automática — sin confirmar",
     no_statements: "No se hizo ninguna afirmación.",
+    holter_heading: "Resumen Holter",
+    holter_recording: "Registro: {analysed} analizados, {noisy} demasiado ruidosos",
+    af_burden: "Carga de FA: {percent}",
+    episodes_heading: "Episodios (en orden cronológico)",
+    episode_columns: ["Episodio", "Inicio", "Fin", "Duración"],
+    episode_kinds: [
+        "Fibrilación auricular",
+        "Flúter auricular",
+        "Racha de TSV",
+        "Racha de TV",
+        "Pausa",
+        "Taquicardia",
+        "Bradicardia",
+        "Demasiado ruidoso",
+    ],
+    more_episodes: "… y {n} más",
+    no_episodes: "No se encontró ningún episodio en el registro.",
+    holter_rate: "Frecuencia cardiaca: mínima {min} a las {min_at}, media {mean}, máxima {max} a las {max_at} (mediana por minuto)",
+    rate_trend: "Tendencia de la frecuencia cardiaca (mediana por minuto, lpm)",
+    time_from_start: "Tiempo desde el inicio del registro",
+    af_strip: "Episodio de FA más largo, desde {at} ·",
+    pause_strip: "Pausa más larga ({duration}) a las {at} ·",
 };
 
 /// French.
@@ -567,6 +639,28 @@ pub const FR: Strings = Strings {
     confirmed_by: "Interprétation confirmée par {name} le {date}",
     unconfirmed: "Interprétation automatique — non confirmée",
     no_statements: "Aucun énoncé n'a été fait.",
+    holter_heading: "Résumé Holter",
+    holter_recording: "Enregistrement : {analysed} analysés, {noisy} trop bruités",
+    af_burden: "Charge de FA : {percent}",
+    episodes_heading: "Épisodes (par ordre chronologique)",
+    episode_columns: ["Épisode", "Début", "Fin", "Durée"],
+    episode_kinds: [
+        "Fibrillation atriale",
+        "Flutter atrial",
+        "Salve de TSV",
+        "Salve de TV",
+        "Pause",
+        "Tachycardie",
+        "Bradycardie",
+        "Trop bruité",
+    ],
+    more_episodes: "… et {n} de plus",
+    no_episodes: "Aucun épisode n'a été trouvé dans l'enregistrement.",
+    holter_rate: "Fréquence cardiaque : minimum {min} à {min_at}, moyenne {mean}, maximum {max} à {max_at} (médiane par minute)",
+    rate_trend: "Tendance de la fréquence cardiaque (médiane par minute, bpm)",
+    time_from_start: "Temps depuis le début de l'enregistrement",
+    af_strip: "Épisode de FA le plus long, à partir de {at} ·",
+    pause_strip: "Pause la plus longue ({duration}) à {at} ·",
 };
 
 /// The table of a language.
@@ -656,6 +750,17 @@ mod tests {
             s.confirmed_by,
             s.unconfirmed,
             s.no_statements,
+            s.holter_heading,
+            s.holter_recording,
+            s.af_burden,
+            s.episodes_heading,
+            s.more_episodes,
+            s.no_episodes,
+            s.holter_rate,
+            s.rate_trend,
+            s.time_from_start,
+            s.af_strip,
+            s.pause_strip,
         ];
         texts.extend(s.sexes);
         texts.extend(s.parameter_names);
@@ -668,6 +773,8 @@ mod tests {
         texts.extend(s.modalities);
         texts.extend(s.bands);
         texts.extend(s.device_measurement_names);
+        texts.extend(s.episode_columns);
+        texts.extend(s.episode_kinds);
         texts
     }
 

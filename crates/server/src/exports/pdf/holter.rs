@@ -1,0 +1,581 @@
+//! The summary of a long ECG read whole (a result whose `details` list `episodes`): how much was
+//! analysed, the AF burden, the episodes table (in time order, at most [`MAX_ROWS`] rows then
+//! "… and N more"), the heart rate's minimum, mean and maximum with their times and its trend over
+//! the whole record (median per minute, from the recording's beats), and the strips of the
+//! longest AF episode and of the longest pause on standard paper.
+
+use cardio_models::waveform::Waveform;
+use serde_json::Value;
+
+use super::layout::{ink, muted, rgb, Face, Writer, MARGIN, PAGE_W};
+use super::strings::Strings;
+use super::{paper, render::percent};
+
+/// Most episodes listed; the others are counted on one line.
+pub const MAX_ROWS: usize = 30;
+
+/// Width of a heart-rate bin, seconds.
+pub const BIN_S: f64 = 60.0;
+
+/// Fewest RR intervals a bin needs for its median rate.
+const MIN_BIN_RR: usize = 10;
+
+/// Seconds of a strip.
+const STRIP_S: f64 = 10.0;
+
+/// Episode codes in the order of `Strings::episode_kinds`.
+const KINDS: [&str; 8] = [
+    "af",
+    "flutter",
+    "svt_run",
+    "vt_run",
+    "pause",
+    "tachycardia",
+    "bradycardia",
+    "noisy",
+];
+
+/// One episode of the result, seconds from the record's start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Episode {
+    /// Its code (`af`, `pause`, ...).
+    pub kind: String,
+    /// Start, s.
+    pub start_s: f64,
+    /// End, s.
+    pub end_s: f64,
+}
+
+impl Episode {
+    fn duration_s(&self) -> f64 {
+        (self.end_s - self.start_s).max(0.0)
+    }
+}
+
+/// The episodes of a result in time order; `None` when its details have no `episodes` (a record
+/// read in one piece).
+pub fn episodes(details: &Value) -> Option<Vec<Episode>> {
+    let list = details.get("episodes")?.as_array()?;
+    let mut out: Vec<Episode> = list
+        .iter()
+        .filter_map(|e| {
+            Some(Episode {
+                kind: e.get("kind")?.as_str()?.to_owned(),
+                start_s: e.get("start_s")?.as_f64()?,
+                end_s: e.get("end_s")?.as_f64()?,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.start_s.total_cmp(&b.start_s));
+    Some(out)
+}
+
+/// Seconds from the record's start as `h:mm:ss` (rounded to the second).
+pub fn hms(seconds: f64) -> String {
+    let total = seconds.max(0.0).round() as u64;
+    format!("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60)
+}
+
+/// A duration in words: "30 min 5 s", "1 h 2 min", "45 s"; under 10 s with one decimal ("2.4 s").
+pub fn duration(seconds: f64) -> String {
+    let seconds = seconds.max(0.0);
+    if seconds < 10.0 {
+        let text = format!("{seconds:.1}");
+        return format!("{} s", text.strip_suffix(".0").unwrap_or(&text));
+    }
+    let total = seconds.round() as u64;
+    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60);
+    let mut parts = Vec::new();
+    if h > 0 {
+        parts.push(format!("{h} h"));
+    }
+    if m > 0 {
+        parts.push(format!("{m} min"));
+    }
+    if s > 0 {
+        parts.push(format!("{s} s"));
+    }
+    parts.join(" ")
+}
+
+/// An episode kind in words (its code for a kind the table does not know).
+pub fn kind_name(s: &Strings, code: &str) -> String {
+    KINDS
+        .iter()
+        .position(|k| *k == code)
+        .map_or_else(|| code.to_owned(), |i| s.episode_kinds[i].to_owned())
+}
+
+/// What the summary says, before it is drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// "Recording: ... analysed, ... too noisy" and "AF burden: ...".
+    pub lines: Vec<String>,
+    /// Kind, start, end and duration of the listed episodes.
+    pub rows: Vec<[String; 4]>,
+    /// "… and N more", when episodes were left out; the "no episode" sentence when there are none.
+    pub note: Option<String>,
+}
+
+/// The summary of a result's details; `None` when they have no `episodes`.
+pub fn summary(s: &Strings, details: &Value) -> Option<Summary> {
+    let list = episodes(details)?;
+    let number = |key: &str| details.get(key).and_then(Value::as_f64);
+    let mut lines = Vec::new();
+    if let Some(analysed) = number("analysed_s") {
+        lines.push(
+            s.holter_recording
+                .replace("{analysed}", &duration(analysed))
+                .replace("{noisy}", &duration(number("noisy_s").unwrap_or(0.0))),
+        );
+    }
+    if let Some(burden) = number("af_burden") {
+        // A burden stored as -0 prints as 0.0%.
+        let burden = if burden > 0.0 { burden } else { 0.0 };
+        lines.push(s.af_burden.replace("{percent}", &percent(burden)));
+    }
+    let rows = list
+        .iter()
+        .take(MAX_ROWS)
+        .map(|e| {
+            [
+                kind_name(s, &e.kind),
+                hms(e.start_s),
+                hms(e.end_s),
+                duration(e.duration_s()),
+            ]
+        })
+        .collect();
+    let note = if list.is_empty() {
+        Some(s.no_episodes.to_owned())
+    } else {
+        (list.len() > MAX_ROWS).then(|| {
+            s.more_episodes
+                .replace("{n}", &(list.len() - MAX_ROWS).to_string())
+        })
+    };
+    Some(Summary { lines, rows, note })
+}
+
+/// The median heart rate per bin of [`BIN_S`], as `(bin start s, bpm)`, from the beat times of
+/// the whole record; RR intervals that start in a too-noisy episode are left out, and so is a bin
+/// with fewer than 10 of them.
+pub fn rate_bins(beats_s: &[f64], noisy: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut bins: Vec<(f64, Vec<f64>)> = Vec::new();
+    for pair in beats_s.windows(2) {
+        let rr = pair[1] - pair[0];
+        if rr <= 0.0 || noisy.iter().any(|&(a, b)| pair[0] >= a && pair[0] < b) {
+            continue;
+        }
+        let start = (pair[0] / BIN_S).floor() * BIN_S;
+        match bins.last_mut() {
+            Some((t, rrs)) if *t == start => rrs.push(rr),
+            _ => bins.push((start, vec![rr])),
+        }
+    }
+    bins.into_iter()
+        .filter(|(_, rrs)| rrs.len() >= MIN_BIN_RR)
+        .map(|(t, mut rrs)| {
+            rrs.sort_by(f64::total_cmp);
+            (t, 60.0 / rrs[rrs.len() / 2])
+        })
+        .collect()
+}
+
+/// "Heart rate: minimum ... at ..., mean ..., maximum ... at ..." from the bins (the mean of the
+/// per-minute medians); `None` without bins.
+pub fn rate_line(s: &Strings, bins: &[(f64, f64)]) -> Option<String> {
+    let min = bins.iter().min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let max = bins.iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let mean = bins.iter().map(|b| b.1).sum::<f64>() / bins.len() as f64;
+    let bpm = |v: f64| format!("{v:.0} bpm");
+    Some(
+        s.holter_rate
+            .replace("{min}", &bpm(min.1))
+            .replace("{min_at}", &hms(min.0))
+            .replace("{mean}", &bpm(mean))
+            .replace("{max}", &bpm(max.1))
+            .replace("{max_at}", &hms(max.0)),
+    )
+}
+
+/// The longest episode of `kind`.
+fn longest<'a>(list: &'a [Episode], kind: &str) -> Option<&'a Episode> {
+    list.iter()
+        .filter(|e| e.kind == kind)
+        .max_by(|a, b| a.duration_s().total_cmp(&b.duration_s()))
+}
+
+/// Where the strips start: the longest AF episode's start, and 5 s before the middle of the
+/// longest pause (never before the record's start).
+pub fn strip_starts(list: &[Episode]) -> (Option<f64>, Option<(f64, &Episode)>) {
+    let af = longest(list, "af").map(|e| e.start_s);
+    let pause = longest(list, "pause").map(|e| {
+        let middle = f64::midpoint(e.start_s, e.end_s);
+        ((middle - STRIP_S / 2.0).max(0.0), e)
+    });
+    (af, pause)
+}
+
+/// Height of the trend plot, mm.
+const PLOT_H: f32 = 40.0;
+
+/// The heart-rate trend over the whole record: one polyline of the per-minute medians (broken
+/// where bins are missing), bpm gridlines every 20 (the caption names the unit) and time ticks in
+/// `h:mm:ss`.
+fn trend(out: &mut Writer, s: &Strings, bins: &[(f64, f64)], duration_s: f64) {
+    let left = MARGIN + 10.0;
+    let width = PAGE_W - MARGIN - left;
+    out.ensure(PLOT_H + 20.0);
+    out.advance(5.0);
+    out.text_at(s.rate_trend, MARGIN, out.y(), 8.0, Face::Regular, muted());
+    let top = out.y() - 3.0;
+    let bottom = top - PLOT_H;
+    let lo = (bins.iter().map(|b| b.1).fold(f64::MAX, f64::min) / 20.0).floor() * 20.0;
+    let hi = (bins.iter().map(|b| b.1).fold(0.0, f64::max) / 20.0).ceil() * 20.0;
+    let hi = if hi <= lo { lo + 20.0 } else { hi };
+    let span = duration_s.max(BIN_S);
+    let at_time = |t: f64| left + (t / span) as f32 * width;
+    let at_rate = |bpm: f64| bottom + ((bpm - lo) / (hi - lo)) as f32 * PLOT_H;
+    out.fill_rect(left, bottom, width, PLOT_H, rgb(247, 249, 252));
+    let light = rgb(215, 222, 232);
+    let mut bpm = lo;
+    while bpm <= hi {
+        out.stroke(
+            &[(left, at_rate(bpm)), (left + width, at_rate(bpm))],
+            0.2,
+            &light,
+        );
+        out.text_at(
+            &format!("{bpm:.0}"),
+            MARGIN + 1.0,
+            at_rate(bpm) - 1.0,
+            6.0,
+            Face::Regular,
+            muted(),
+        );
+        bpm += 20.0;
+    }
+    let ticks = 6;
+    for i in 0..=ticks {
+        let t = span * f64::from(i) / f64::from(ticks);
+        out.stroke(
+            &[(at_time(t), bottom), (at_time(t), bottom - 1.0)],
+            0.3,
+            &muted(),
+        );
+        let label = hms(t);
+        let w = out.width(&label, 6.0, Face::Regular);
+        out.text_at(
+            &label,
+            (at_time(t) - w / 2.0).min(PAGE_W - MARGIN - w),
+            bottom - 3.5,
+            6.0,
+            Face::Regular,
+            muted(),
+        );
+    }
+    let color = rgb(150, 20, 40);
+    let mut run: Vec<(f32, f32)> = Vec::new();
+    let mut last: Option<f64> = None;
+    for &(t, bpm) in bins {
+        if last.is_some_and(|l| t - l > BIN_S + 1e-6) {
+            out.stroke(&run, 0.6, &color);
+            run.clear();
+        }
+        run.push((at_time(t + BIN_S / 2.0), at_rate(bpm)));
+        last = Some(t);
+    }
+    if run.len() == 1 {
+        let (px, py) = run[0];
+        out.stroke(&[(px - 0.5, py), (px + 0.5, py)], 0.6, &color);
+    }
+    out.stroke(&run, 0.6, &color);
+    out.advance(PLOT_H + 10.0);
+    let axis = s.time_from_start;
+    let w = out.width(axis, 6.5, Face::Regular);
+    out.text_at(
+        axis,
+        left + (width - w) / 2.0,
+        out.y(),
+        6.5,
+        Face::Regular,
+        muted(),
+    );
+    out.advance(3.0);
+}
+
+/// Draws the episodes table.
+fn table(out: &mut Writer, s: &Strings, rows: &[[String; 4]]) {
+    let size = 8.5;
+    let height = Writer::line_height(size);
+    let columns = [MARGIN, MARGIN + 62.0, MARGIN + 86.0, MARGIN + 110.0];
+    out.ensure(height * 3.0);
+    out.advance(height);
+    for (x, label) in columns.iter().zip(s.episode_columns) {
+        out.text_at(
+            label,
+            *x,
+            out.y() + height * 0.25,
+            size,
+            Face::Bold,
+            muted(),
+        );
+    }
+    for row in rows {
+        out.ensure(height);
+        out.advance(height);
+        for (x, text) in columns.iter().zip(row) {
+            out.text_at(
+                text,
+                *x,
+                out.y() + height * 0.25,
+                size,
+                Face::Regular,
+                ink(),
+            );
+        }
+    }
+}
+
+/// The summary of a long recording with its plot and strips, when `details` list episodes.
+/// `signal` is the record's first window (its `beats_s` cover the whole record); `window` reads
+/// 10 s of the record from a start time.
+pub fn write(
+    out: &mut Writer,
+    s: &Strings,
+    details: &Value,
+    signal: Option<&Waveform>,
+    window: impl Fn(f64) -> Option<Waveform>,
+) {
+    let Some(found) = summary(s, details) else {
+        return;
+    };
+    let list = episodes(details).unwrap_or_default();
+    out.heading(s.holter_heading, 25.0);
+    for line in &found.lines {
+        out.paragraph(line, MARGIN, 9.0, Face::Regular, &ink());
+    }
+    let noisy: Vec<(f64, f64)> = list
+        .iter()
+        .filter(|e| e.kind == "noisy")
+        .map(|e| (e.start_s, e.end_s))
+        .collect();
+    let bins = signal
+        .map(|w| rate_bins(&w.beats_s, &noisy))
+        .unwrap_or_default();
+    if let Some(line) = rate_line(s, &bins) {
+        out.paragraph(&line, MARGIN, 9.0, Face::Regular, &ink());
+    }
+    if !found.rows.is_empty() {
+        out.subheading(s.episodes_heading, 10.0);
+        table(out, s, &found.rows);
+    }
+    if let Some(note) = &found.note {
+        out.advance(1.0);
+        out.paragraph(note, MARGIN, 9.0, Face::Regular, &ink());
+    }
+    if !bins.is_empty() {
+        let duration_s = signal.map_or(0.0, |w| w.duration_s);
+        trend(out, s, &bins, duration_s);
+    }
+    let (af, pause) = strip_starts(&list);
+    if let Some(w) = af.and_then(|start| window(start).map(|w| (start, w))) {
+        let (start, w) = w;
+        let caption = format!(
+            "{} {}",
+            s.af_strip.replace("{at}", &hms(start)),
+            s.ecg_strip
+        );
+        paper::ecg(out, &w, &caption, s.calibration);
+    }
+    if let Some((start, e)) = pause {
+        if let Some(w) = window(start) {
+            let caption = format!(
+                "{} {}",
+                s.pause_strip
+                    .replace("{duration}", &duration(e.duration_s()))
+                    .replace("{at}", &hms(e.start_s)),
+                s.ecg_strip
+            );
+            paper::ecg(out, &w, &caption, s.calibration);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::accounts::settings::Language;
+    use crate::exports::pdf::strings;
+
+    fn details(n: usize) -> Value {
+        let mut list: Vec<Value> = (0..n)
+            .map(|i| {
+                let start = 600.0 + 100.0 * i as f64;
+                json!({"kind": "tachycardia", "start_s": start, "end_s": start + 30.0})
+            })
+            .collect();
+        list.push(json!({"kind": "af", "start_s": 125.4, "end_s": 3_845.0}));
+        list.push(json!({"kind": "pause", "start_s": 61.0, "end_s": 63.4}));
+        json!({
+            "episodes": list, "af_burden": 0.1234, "analysed_s": 1805.0, "noisy_s": 30.0,
+            "window_s": 30.0, "heart_rate_bpm": 72.0,
+        })
+    }
+
+    #[test]
+    fn the_summary_lists_episodes_in_time_order_with_their_times() {
+        let found = summary(strings::of(Language::En), &details(1)).unwrap();
+
+        assert_eq!(
+            found.lines,
+            [
+                "Recording: 30 min 5 s analysed, 30 s too noisy",
+                "AF burden: 12.3%"
+            ]
+        );
+        assert_eq!(
+            found.rows,
+            [
+                ["Pause", "0:01:01", "0:01:03", "2.4 s"],
+                ["Atrial fibrillation", "0:02:05", "1:04:05", "1 h 2 min"],
+                ["Tachycardia", "0:10:00", "0:10:30", "30 s"],
+            ]
+        );
+        assert_eq!(found.note, None);
+    }
+
+    #[test]
+    fn more_than_thirty_episodes_end_with_how_many_were_left_out() {
+        let found = summary(strings::of(Language::En), &details(40)).unwrap();
+
+        assert_eq!(found.rows.len(), MAX_ROWS);
+        assert_eq!(found.note.as_deref(), Some("… and 12 more"));
+        let es = summary(strings::of(Language::Es), &details(40)).unwrap();
+        assert_eq!(es.note.as_deref(), Some("… y 12 más"));
+        assert_eq!(es.rows[0][0], "Pausa");
+    }
+
+    #[test]
+    fn no_episode_says_so_and_a_short_record_has_no_summary() {
+        let details =
+            json!({"episodes": [], "af_burden": -0.0, "analysed_s": 180.0, "noisy_s": 0.0});
+        let found = summary(strings::of(Language::En), &details).unwrap();
+        assert_eq!(
+            found.lines,
+            [
+                "Recording: 3 min analysed, 0 s too noisy",
+                "AF burden: 0.0%"
+            ]
+        );
+        assert!(found.rows.is_empty());
+        assert_eq!(
+            found.note.as_deref(),
+            Some("No episode was found in the recording.")
+        );
+        assert_eq!(summary(&strings::EN, &json!({"heart_rate_bpm": 70})), None);
+    }
+
+    #[test]
+    fn times_and_durations_are_written_as_on_a_holter_report() {
+        assert_eq!(hms(0.0), "0:00:00");
+        assert_eq!(hms(3_725.6), "1:02:06");
+        assert_eq!(duration(2.0), "2 s");
+        assert_eq!(duration(45.2), "45 s");
+        assert_eq!(duration(3_600.0), "1 h");
+        assert_eq!(kind_name(&strings::FR, "vt_run"), "Salve de TV");
+        assert_eq!(kind_name(&strings::EN, "unknown"), "unknown");
+    }
+
+    #[test]
+    fn the_heart_rate_is_the_median_per_minute_with_its_times() {
+        // 60 bpm for two minutes, then 120 bpm for a minute; the third minute is too noisy.
+        let mut beats: Vec<f64> = (0..120).map(f64::from).collect();
+        beats.extend((0..120).map(|i| 120.0 + f64::from(i) * 0.5));
+        beats.extend((0..60).map(|i| 180.0 + f64::from(i)));
+        let bins = rate_bins(&beats, &[(180.0, 240.0)]);
+        assert_eq!(bins, [(0.0, 60.0), (60.0, 60.0), (120.0, 120.0)]);
+        assert_eq!(
+            rate_line(&strings::EN, &bins).unwrap(),
+            "Heart rate: minimum 60 bpm at 0:00:00, mean 80 bpm, maximum 120 bpm at 0:02:00 \
+             (median per minute)"
+        );
+    }
+
+    #[test]
+    fn the_strips_start_at_the_longest_af_and_around_the_longest_pause() {
+        let list = episodes(&details(1)).unwrap();
+        let (af, pause) = strip_starts(&list);
+        assert_eq!(af, Some(125.4));
+        let (start, e) = pause.unwrap();
+        assert!((start - 57.2).abs() < 1e-9, "{start}");
+        assert_eq!(e.start_s, 61.0);
+    }
+
+    /// 10 s of a 72-bpm trace at 250 Hz from `start`, in a record of `duration` s.
+    fn waveform(start: f64, duration: f64) -> Waveform {
+        let beats: Vec<f64> = (0..(duration / 0.83) as usize)
+            .map(|i| i as f64 * 0.83)
+            .collect();
+        let samples = (0..2500)
+            .map(|i| {
+                let d = ((start + f64::from(i) / 250.0) % 0.83) - 0.4;
+                Some((1.2 * (-(d * d) / 1.5e-4).exp()) as f32)
+            })
+            .collect();
+        Waveform {
+            kind: cardio_models::analysis::Kind::Ecg,
+            sampling_rate_hz: 250.0,
+            source_rate_hz: 250.0,
+            duration_s: duration,
+            start_s: start,
+            end_s: start + 10.0,
+            channels: vec![cardio_models::waveform::WaveformChannel {
+                name: "II".into(),
+                unit: "mV".into(),
+                samples,
+            }],
+            analysed_channel: 0,
+            beats_s: beats,
+            s1_s: Vec::new(),
+            s2_s: Vec::new(),
+            marks_note: None,
+        }
+    }
+
+    #[test]
+    fn the_drawn_summary_has_its_table_trend_and_strips() {
+        let mut out = Writer::new("test").unwrap();
+        let first = waveform(0.0, 3_900.0);
+
+        write(&mut out, &strings::EN, &details(3), Some(&first), |start| {
+            Some(waveform(start, 3_900.0))
+        });
+
+        let bytes = out
+            .finish("Cardio", |n, total| format!("Page {n} of {total}"))
+            .unwrap();
+        if let Some(dir) = std::env::var_os("CARDIO_REPORT_PDF_DIR") {
+            std::fs::write(std::path::Path::new(&dir).join("holter-unit.pdf"), &bytes).unwrap();
+        }
+        let text = pdf_extract::extract_text_from_mem(&bytes).unwrap();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for expected in [
+            "Holter summary",
+            "Recording: 30 min 5 s analysed, 30 s too noisy",
+            "AF burden: 12.3%",
+            "Heart rate: minimum 72 bpm at ",
+            "Episodes (in time order)",
+            "Episode Start End Duration",
+            "Atrial fibrillation 0:02:05 1:04:05 1 h 2 min",
+            "Heart-rate trend (median per minute, bpm)",
+            "Longest AF episode, from 0:02:05 · ECG, lead II",
+            "Longest pause (2.4 s) at 0:01:01 · ECG, lead II",
+        ] {
+            assert!(text.contains(expected), "{expected:?} not in {text}");
+        }
+    }
+}
