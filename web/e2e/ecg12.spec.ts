@@ -45,7 +45,10 @@ async function upload(request: APIRequestContext, dir: string, name: string, mim
 
 /** The value cell of a measurement row of the measurements panel. */
 function measurement(page: Page, label: string) {
-  return page.locator('section.ecg-measurements').getByRole('row', { name: new RegExp(`^${label}`) }).locator('td');
+  return page
+    .locator('section.ecg-measurements')
+    .getByRole('row', { name: new RegExp(`^${label}`) })
+    .locator('td');
 }
 
 test('a 12-lead ECG: measurements, caliper on PR, statements confirmed with an edit, PDF and FHIR', async ({
@@ -209,7 +212,10 @@ for (const variant of [
     await expect(page.getByTestId('caliper-readout')).toContainText('1000 ms');
     await page.keyboard.press('Shift+ArrowLeft');
     await expect(page.getByTestId('caliper-readout')).toContainText('960 ms');
-    await page.locator('.waveform').first().screenshot({ path: join(OUT, `${variant.name}-ecg12-calipers.png`) });
+    await page
+      .locator('.waveform')
+      .first()
+      .screenshot({ path: join(OUT, `${variant.name}-ecg12-calipers.png`) });
     await context.close();
   });
 }

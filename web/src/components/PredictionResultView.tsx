@@ -66,7 +66,9 @@ function DetailList({ details }: { details: Record<string, unknown> }) {
               </Collapsible>
             )
           ) : (
-            <span>{typeof value === 'string' && !NAME_KEYS.has(key) ? codedValue(key, value) : detailValue(value)}</span>
+            <span>
+              {typeof value === 'string' && !NAME_KEYS.has(key) ? codedValue(key, value) : detailValue(value)}
+            </span>
           )}
         </li>
       ))}

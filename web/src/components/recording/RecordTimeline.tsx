@@ -6,7 +6,7 @@
  * centres the paper on the clicked time; focused, it is a slider: Left and Right move the paper by
  * one window, Home and End to the record's ends. It draws what the page gives it and calls no API.
  */
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useId, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   binSeconds,
@@ -22,6 +22,7 @@ import {
   trendPath,
   type Episode,
 } from './recordTimeline';
+import { useElementWidth } from '../../lib/useElementWidth';
 
 /** Width used before the container has been measured (and in tests). */
 export const TIMELINE_FALLBACK_WIDTH = 800;
@@ -32,23 +33,6 @@ const TICK_ROW = { top: 0, bottom: 8 };
 const RATE_ROW = { top: 9, bottom: 17 };
 const PLOT = { top: 19, bottom: 79 };
 const HEIGHT = 98;
-
-/** The element's content width, following resizes. */
-function useWidth() {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(TIMELINE_FALLBACK_WIDTH);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => {
-      const measured = Math.floor(entry?.contentRect.width ?? 0);
-      if (measured > 0) setWidth(measured);
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-}
 
 export function RecordTimeline({
   duration,
@@ -73,7 +57,7 @@ export function RecordTimeline({
   const { t } = useTranslation();
   const ids = useId();
   const hatchId = `hatch-${ids.replace(/[^a-zA-Z0-9]/g, '')}`;
-  const { ref, width } = useWidth();
+  const { ref, width } = useElementWidth(TIMELINE_FALLBACK_WIDTH);
   const plotRight = Math.max(TIMELINE_MARGIN.left + 10, width - TIMELINE_MARGIN.right);
   const x = linearScale([0, duration], [TIMELINE_MARGIN.left, plotRight]);
   const bin = binSeconds(duration);

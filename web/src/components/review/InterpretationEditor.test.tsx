@@ -76,7 +76,11 @@ describe('Confirming an ECG interpretation at sign-off', () => {
     renderApp('/analyses/a-ecg');
     const panel = await reviewPanel();
     const list = await within(panel).findByRole('list', { name: 'Statements to confirm' });
-    expect(within(list).getAllByRole('listitem').map((li) => li.firstChild?.textContent)).toEqual([
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.firstChild?.textContent),
+    ).toEqual([
       'Sinus bradycardia',
       'Sinus arrhythmia',
       '1st-degree AV block',
@@ -89,17 +93,25 @@ describe('Confirming an ECG interpretation at sign-off', () => {
     // Search by keyboard: type, move down once, Enter adds the active option.
     const search = within(panel).getByRole('combobox', { name: 'Add a statement from the list' });
     await user.type(search, 'deviation');
-    expect(within(panel).getAllByRole('option').map((o) => o.textContent)).toEqual(['Left axis deviation']);
+    expect(
+      within(panel)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Left axis deviation']);
     await user.type(search, '{Control>}a{/Control}{Backspace}left');
-    expect(within(panel).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'Left axis deviation',
-      'Complete left bundle branch block',
-    ]);
+    expect(
+      within(panel)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Left axis deviation', 'Complete left bundle branch block']);
     await user.keyboard('{ArrowDown}{Enter}');
     expect(search).toHaveValue('');
 
     // The doctor's own words: Enter adds them without signing off.
-    await user.type(within(panel).getByLabelText('Or write a statement in your own words'), 'Compared with 2024: unchanged{Enter}');
+    await user.type(
+      within(panel).getByLabelText('Or write a statement in your own words'),
+      'Compared with 2024: unchanged{Enter}',
+    );
     expect(requestsTo(fake, 'POST', '/api/analyses/a-ecg/reviews')).toHaveLength(0);
 
     await user.click(within(panel).getByRole('radio', { name: 'Agree' }));
@@ -146,10 +158,16 @@ describe('Confirming an ECG interpretation at sign-off', () => {
     renderApp('/analyses/a-ecg');
     const panel = await reviewPanel();
     const list = await within(panel).findByRole('list', { name: 'Statements to confirm' });
-    expect(within(list).getAllByRole('listitem').map((li) => li.firstChild?.textContent)).toEqual(['Sinus rhythm']);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.firstChild?.textContent),
+    ).toEqual(['Sinus rhythm']);
     const user = userEvent.setup();
     await user.click(within(panel).getByRole('button', { name: 'Remove “Sinus rhythm”' }));
-    expect(within(panel).getByText('No statement yet: add one from the list or in your own words.')).toBeInTheDocument();
+    expect(
+      within(panel).getByText('No statement yet: add one from the list or in your own words.'),
+    ).toBeInTheDocument();
     await user.click(within(panel).getByRole('radio', { name: 'Agree' }));
     await user.click(within(panel).getByRole('button', { name: 'Sign off again (replaces the current review)' }));
     expect(within(panel).getByRole('alert')).toHaveTextContent(
@@ -163,12 +181,15 @@ describe('Confirming an ECG interpretation at sign-off', () => {
     await act(() => i18n.changeLanguage('fr'));
     try {
       renderApp('/analyses/a-ecg');
-      const panel = (await screen.findByRole('heading', { name: 'Revue médicale' })).closest(
-        'section',
-      ) as HTMLElement;
+      const panel = (await screen.findByRole('heading', { name: 'Revue médicale' })).closest('section') as HTMLElement;
       const user = userEvent.setup();
-      await user.type(within(panel).getByRole('combobox', { name: 'Ajouter un énoncé de la liste' }), 'deviation axiale');
-      const options = within(panel).getAllByRole('option').map((o) => o.textContent);
+      await user.type(
+        within(panel).getByRole('combobox', { name: 'Ajouter un énoncé de la liste' }),
+        'deviation axiale',
+      );
+      const options = within(panel)
+        .getAllByRole('option')
+        .map((o) => o.textContent);
       expect(options).toHaveLength(1);
       expect(options[0]).toMatch(/^Déviation axiale gauche/);
     } finally {

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, ZoomIn, ZoomOut } from 'lucide-react';
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import type { LoadWaveformWindow } from '../../api/waveforms';
@@ -26,6 +26,7 @@ import { MedianPanel } from './MedianPanel';
 import { layoutRows, layoutSpan } from './paperLayout';
 import { SignalStrip } from './SignalStrip';
 import { WaveformPlayback } from './WaveformPlayback';
+import { useElementWidth } from '../../lib/useElementWidth';
 
 export type WaveformKind = 'ecg' | 'pcg' | 'ppg';
 
@@ -56,23 +57,6 @@ const DEFAULT_STRIP_ZOOM: Record<'pcg' | 'ppg', number> = { pcg: 2, ppg: 1 };
 const MAX_WINDOW_S = 60;
 /** Width used before the container has been measured (and in tests). */
 const FALLBACK_WIDTH = 800;
-
-/** The element's content width, following resizes. */
-function useWidth() {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(FALLBACK_WIDTH);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(([entry]) => {
-      const measured = Math.floor(entry?.contentRect.width ?? 0);
-      if (measured > 0) setWidth(measured);
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width };
-}
 
 /** The ECG paper's choices before the doctor makes any: 25 mm/s, 10 mm/mV, zoom not true size. */
 const DEFAULT_CHOICES: Omit<EcgChoices, 'layout'> = {
@@ -115,7 +99,7 @@ export function AnalysisWaveform({
 }) {
   const { t } = useTranslation();
   const hintId = useId();
-  const { ref, width } = useWidth();
+  const { ref, width } = useElementWidth(FALLBACK_WIDTH);
   const [start, setStart] = useState(seek?.start ?? 0);
   const [seekSeen, setSeekSeen] = useState(seek);
   if (seek !== seekSeen) {
