@@ -359,7 +359,6 @@ impl Model {
             advice.push(Advice::new("ecg.af_not_excluded").with("percent", whole(100.0 * p_af)));
         }
         advice.push(Advice::new("disclaimer"));
-        let recommendations = catalogue::english(&advice);
         let mut probabilities = Map::new();
         for (c, v) in CLASSES.iter().zip(&p) {
             probabilities.insert(c.code().into(), num(*v));
@@ -423,20 +422,36 @@ impl Model {
         details.insert("gate".into(), gate::details(&verdict, GateModality::Ecg));
         details.insert("duration_s".into(), num(m.duration_s));
         details.insert("analysed_s".into(), num(m.analysed_s));
-        details.insert("channel".into(), Value::String(channel.name.clone()));
-        details.insert("channel_index".into(), json!(lead));
-        details.insert("sampling_rate_hz".into(), num(rec.sampling_rate_hz));
-        details.insert("model_sampling_rate_hz".into(), num(MODEL_FS));
-        Ok(Prediction {
-            label: class.code().into(),
-            prediction: class.text().into(),
-            confidence: p[k],
-            // The finding screened for is a rhythm abnormality: AF or another arrhythmia.
-            risk_score: (p_af + p[Class::Other.index()]).clamp(0.0, 1.0),
-            recommendations,
-            advice,
-            details,
-        })
+        Ok(rhythm_prediction(class, &p, advice, details, rec, lead))
+    }
+}
+
+/// A rhythm result: `class` with its probability as the confidence, the risk of a rhythm
+/// abnormality (the finding screened for: AF or another arrhythmia), and in `details` the lead
+/// read and the rates (every ECG rhythm result names them, one window or the whole record).
+pub(crate) fn rhythm_prediction(
+    class: Class,
+    p: &[f64],
+    advice: Vec<Advice>,
+    mut details: Map<String, Value>,
+    rec: &Recording,
+    lead: usize,
+) -> Prediction {
+    details.insert(
+        "channel".into(),
+        Value::String(rec.channels[lead].name.clone()),
+    );
+    details.insert("channel_index".into(), json!(lead));
+    details.insert("sampling_rate_hz".into(), num(rec.sampling_rate_hz));
+    details.insert("model_sampling_rate_hz".into(), num(MODEL_FS));
+    Prediction {
+        label: class.code().into(),
+        prediction: class.text().into(),
+        confidence: p[class.index()],
+        risk_score: (p[Class::Af.index()] + p[Class::Other.index()]).clamp(0.0, 1.0),
+        recommendations: catalogue::english(&advice),
+        advice,
+        details,
     }
 }
 

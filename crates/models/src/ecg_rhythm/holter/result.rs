@@ -19,9 +19,8 @@ use serde_json::{json, Map, Value};
 
 use super::episodes::Kind;
 use super::{Reading, Window, WINDOW_S};
-use crate::catalogue::{self, whole, Advice};
-use crate::ecg_rhythm::features::MODEL_FS;
-use crate::ecg_rhythm::{num, Class, Model, CLASSES, METRIC};
+use crate::catalogue::{whole, Advice};
+use crate::ecg_rhythm::{num, rhythm_prediction, Class, Model, CLASSES, METRIC};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
 
 /// The label of a reading (see the module documentation).
@@ -226,18 +225,5 @@ pub fn decide(
                 .collect(),
         ),
     );
-    let channel = &rec.channels[lead];
-    details.insert("channel".into(), Value::String(channel.name.clone()));
-    details.insert("channel_index".into(), json!(lead));
-    details.insert("sampling_rate_hz".into(), num(rec.sampling_rate_hz));
-    details.insert("model_sampling_rate_hz".into(), num(MODEL_FS));
-    Ok(Prediction {
-        label: class.code().into(),
-        prediction: class.text().into(),
-        confidence: p[k],
-        risk_score: (p[Class::Af.index()] + p[Class::Other.index()]).clamp(0.0, 1.0),
-        recommendations: catalogue::english(&advice),
-        advice,
-        details,
-    })
+    Ok(rhythm_prediction(class, &p, advice, details, rec, lead))
 }

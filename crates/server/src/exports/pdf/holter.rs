@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::layout::{ink, muted, rgb, Face, Writer, MARGIN, PAGE_W};
 use super::strings::Strings;
-use super::{paper, render::percent};
+use super::{numbers::percent, paper};
 
 /// Most episodes listed; the others are counted on one line.
 pub const MAX_ROWS: usize = 30;

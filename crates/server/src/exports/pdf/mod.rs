@@ -15,7 +15,8 @@
 //!   (subset to the glyphs used);
 //! - [`paper`]: the strips; [`twelve`]: the 12-lead page at true scale (landscape);
 //! - [`interpretation`]: an ECG's measurements and statements as carts print them;
-//! - [`holter`]: the summary of a long ECG read whole (episodes, AF burden, rate trend, strips).
+//! - [`holter`]: the summary of a long ECG read whole (episodes, AF burden, rate trend, strips);
+//! - [`numbers`]: numbers as the report prints them (percentages).
 //!
 //! Only the owner downloads a report (another account's record is a 404; a screening needs a
 //! doctor account, as the screening endpoints do); every download is audited as an export. The
@@ -26,6 +27,7 @@ pub mod data;
 pub mod holter;
 pub mod interpretation;
 pub mod layout;
+pub mod numbers;
 pub mod paper;
 pub mod render;
 pub mod routes;

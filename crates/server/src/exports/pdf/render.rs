@@ -7,6 +7,7 @@ use cardio_models::{analysis::Kind, catalogue, waveform::Waveform};
 use serde_json::Value;
 
 use super::data::ReportData;
+use super::numbers::percent;
 use super::{interpretation, layout, paper, strings, twelve, PRODUCT};
 use super::{
     layout::{ink, muted, Face, Writer, MARGIN},
@@ -33,12 +34,6 @@ pub(super) const PCG_SECONDS: f64 = 5.0;
 
 /// Seconds of pulse on the PPG strip.
 pub(super) const PPG_SECONDS: f64 = 10.0;
-
-/// A probability as the screen shows it: times 100 with one decimal (spec §9), so 0.998 is 99.8%,
-/// never a rounded 100%.
-pub(super) fn percent(value: f64) -> String {
-    format!("{:.1}%", value * 100.0)
-}
 
 pub(super) fn band(s: &Strings, risk: f64) -> &'static str {
     match combine::risk_level(risk) {
