@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Analysis, EcgStatementOption, Review } from '../../api/client';
 import i18n from '../../i18n';
-import { MUSE_ECG_RESULT } from '../../test/ecg12Results';
+import { MUSE_ECG_RESULT, ONE_LEAD_ECG_RESULT } from '../../test/ecg12Results';
 import { json, makeUser, mockServer, renderApp, requestsTo } from '../../test/utils';
 
 const ECG: Analysis = {
@@ -34,18 +34,18 @@ const OPTIONS: EcgStatementOption[] = [
   { code: 'abnormal_ecg', text: 'Abnormal ECG', criterion: '', snomed: null },
 ];
 
-function server(stored: Review[] = []) {
+function server(stored: Review[] = [], analysis: Analysis = ECG) {
   let reviews = stored;
   const fake = mockServer({
     'GET /api/auth/me': () => json(200, makeUser()),
-    'GET /api/analyses/a-ecg': () => json(200, { ...ECG, review: reviews[0] ?? null }),
+    'GET /api/analyses/a-ecg': () => json(200, { ...analysis, review: reviews[0] ?? null }),
     'GET /api/analyses/a-ecg/reviews': () => json(200, reviews),
     'GET /api/ecg/statements': () => json(200, OPTIONS),
     'POST /api/analyses/a-ecg/reviews': async (request) => {
       const body = (await request.clone().json()) as {
         agreement: 'agree';
         comment: string;
-        interpretation: { code?: string; text?: string }[];
+        interpretation?: { code?: string; text?: string }[];
       };
       const made: Review = {
         id: `r-${reviews.length + 1}`,
@@ -54,7 +54,7 @@ function server(stored: Review[] = []) {
         agreement: body.agreement,
         comment: body.comment,
         createdAt: '2026-11-21T09:00:00.000Z',
-        interpretation: body.interpretation.map((s) => ({
+        interpretation: body.interpretation?.map((s) => ({
           code: s.code ?? null,
           text: s.code ? (OPTIONS.find((o) => o.code === s.code)?.text ?? s.code) : (s.text ?? ''),
         })),
@@ -174,6 +174,21 @@ describe('Confirming an ECG interpretation at sign-off', () => {
       'Confirm at least one ECG statement, or write one in your own words.',
     );
     expect(requestsTo(fake, 'POST', '/api/analyses/a-ecg/reviews')).toHaveLength(0);
+  });
+
+  it('signs off a one-lead ECG, which has no statement to confirm, without an interpretation', async () => {
+    const fake = server([], { ...ECG, result: { ...ONE_LEAD_ECG_RESULT, analysis_id: 'a-ecg' } });
+    renderApp('/analyses/a-ecg');
+    const panel = await reviewPanel();
+    expect(
+      await within(panel).findByText('No statement yet: add one from the list or in your own words.'),
+    ).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(within(panel).getByRole('radio', { name: 'Agree' }));
+    await user.click(within(panel).getByRole('button', { name: 'Sign off' }));
+    expect(await within(panel).findByText('Reviewed')).toBeInTheDocument();
+    const [sent] = requestsTo(fake, 'POST', '/api/analyses/a-ecg/reviews');
+    expect(await sent?.json()).toEqual({ agreement: 'agree', comment: '' });
   });
 
   it("reads the statements in the reader's language and searches them without accents", async () => {

@@ -113,7 +113,10 @@ export function ReviewPanel({
       setProblem(t('review.errors.tooLong'));
       return;
     }
-    if (ecg && statements.length === 0) {
+    // An ECG with nothing to confirm (one lead, no statement) is signed off without an
+    // interpretation; one confirmed before cannot be emptied.
+    const confirmedBefore = Boolean(history.data?.[0]?.interpretation);
+    if (ecg && statements.length === 0 && confirmedBefore) {
       setProblem(t('review.interpretation.empty'));
       return;
     }
@@ -121,7 +124,7 @@ export function ReviewPanel({
     const settled = settle.filter((option) => !unticked.has(option.id)).map((option) => option.id);
     const body: ReviewBody = { agreement, comment: trimmed };
     if (settled.length > 0) body.settle_analyses = settled;
-    if (ecg) body.interpretation = choicesOf(statements);
+    if (ecg && statements.length > 0) body.interpretation = choicesOf(statements);
     save.mutate(body, {
       onSuccess: () => {
         setComment('');
