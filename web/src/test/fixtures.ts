@@ -104,3 +104,33 @@ export function makeAnalysis(overrides: Partial<Analysis> = {}, result: Partial<
     },
   };
 }
+
+/** A window of a multi-lead ECG of 30 s at 100 Hz, each lead a sine shifted by its index (the paper's tests). */
+export function leadsWindow(
+  start: number,
+  span: number,
+  leads: readonly string[],
+  overrides: Partial<WaveformView> = {},
+): WaveformView {
+  const end = Math.min(30, start + span);
+  const count = Math.round((end - start) * 100);
+  return {
+    kind: 'ecg',
+    sampling_rate_hz: 100,
+    source_rate_hz: 500,
+    duration_s: 30,
+    start_s: start,
+    end_s: end,
+    channels: leads.map((name, lead) => ({
+      name,
+      unit: 'mV',
+      samples: Array.from({ length: count }, (_, i) => Math.sin((i + lead) / 5)),
+    })),
+    analysed_channel: leads.length > 1 ? 1 : 0,
+    beats_s: [0.4, 1.2, 2.0],
+    s1_s: [],
+    s2_s: [],
+    marks_note: null,
+    ...overrides,
+  };
+}

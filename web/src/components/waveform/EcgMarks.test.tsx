@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { WaveformView } from '../../api/client';
 import type { LoadWaveformWindow } from '../../api/waveforms';
+import { leadsWindow } from '../../test/fixtures';
 import { AnalysisWaveform } from './AnalysisWaveform';
 import type { Ecg12Marks } from './fiducials';
 
@@ -49,27 +50,10 @@ function marks(start: number, end: number): Ecg12Marks {
 }
 
 function ecgWindow(start: number, span: number, reading: boolean): WaveformView {
-  const end = Math.min(30, start + span);
-  const count = Math.round((end - start) * 100);
-  return {
-    kind: 'ecg',
-    sampling_rate_hz: 100,
-    source_rate_hz: 500,
-    duration_s: 30,
-    start_s: start,
-    end_s: end,
-    channels: LEADS.map((name, lead) => ({
-      name,
-      unit: 'mV',
-      samples: Array.from({ length: count }, (_, i) => Math.sin((i + lead) / 5)),
-    })),
-    analysed_channel: 1,
+  return leadsWindow(start, span, LEADS, {
     beats_s: R,
-    s1_s: [],
-    s2_s: [],
-    marks_note: null,
-    ecg12: reading ? marks(start, end) : null,
-  };
+    ecg12: reading ? marks(start, Math.min(30, start + span)) : null,
+  });
 }
 
 function renderEcg(reading = true) {

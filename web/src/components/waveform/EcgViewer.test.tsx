@@ -5,32 +5,14 @@ import { describe, expect, it, vi } from 'vitest';
 import type { WaveformView } from '../../api/client';
 import type { LoadWaveformWindow } from '../../api/waveforms';
 import { SCREEN_PX_PER_MM_KEY } from '../../lib/screenCalibration';
+import { leadsWindow } from '../../test/fixtures';
 import { AnalysisWaveform } from './AnalysisWaveform';
 
 const LEADS = ['I', 'II', 'III', 'aVR', 'aVL', 'aVF', 'V1', 'V2', 'V3', 'V4', 'V5', 'V6'];
 
 /** 30 s of a 12-lead ECG at 100 Hz, or one lead only. */
 function ecgWindow(start: number, span: number, leads = LEADS): WaveformView {
-  const end = Math.min(30, start + span);
-  const count = Math.round((end - start) * 100);
-  return {
-    kind: 'ecg',
-    sampling_rate_hz: 100,
-    source_rate_hz: 500,
-    duration_s: 30,
-    start_s: start,
-    end_s: end,
-    channels: leads.map((name, lead) => ({
-      name,
-      unit: 'mV',
-      samples: Array.from({ length: count }, (_, i) => Math.sin((i + lead) / 5)),
-    })),
-    analysed_channel: leads.length > 1 ? 1 : 0,
-    beats_s: [0.4, 1.2, 2.0],
-    s1_s: [],
-    s2_s: [],
-    marks_note: null,
-  };
+  return leadsWindow(start, span, leads);
 }
 
 function renderEcg(leads = LEADS, calibrateHref?: string) {
