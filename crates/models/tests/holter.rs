@@ -2,7 +2,8 @@
 //! fibrillation begins in its 19th minute, gets an AF episode after minute 15 and an AF result;
 //! MIT-BIH 100, sinus rhythm throughout, gets none. Both results keep the consistency rule.
 //! To stay fast in a debug build, only minutes 12-22 of 202 and the first 6 minutes of 100 are
-//! read (both longer than 60 s, so both are read window by window).
+//! read (both longer than 60 s, so both are read window by window). The heart rate and HRV of the
+//! whole of 100 from the product's beats agree with those of its reference beats.
 
 use cardio_models::consistency::check;
 use cardio_models::ecg_rhythm::model;
@@ -77,4 +78,84 @@ fn mitdb_202_gets_an_af_episode_after_minute_15_and_100_none() {
     let seconds = |k: &str| p100.details[k].as_f64().unwrap();
     assert!((seconds("analysed_s") + seconds("noisy_s") - seconds("duration_s")).abs() < 0.01);
     assert!(seconds("analysed_s") > 60.0);
+}
+
+/// Beat times (s) and which are normal (`N`, `L`, `R`, `e`, `j`: AAMI's normal class) from a
+/// MIT-BIH record's reference annotations.
+fn annotated_beats(root: &std::path::Path, name: &str, fs: f64) -> (Vec<f64>, Vec<bool>) {
+    const BEATS: &str = "NLRBAaJSVrFejnE/fQ";
+    let bytes = std::fs::read(root.join(format!("mitdb/{name}.atr"))).unwrap();
+    cardio_formats::wfdb::read_annotations(&bytes)
+        .unwrap()
+        .into_iter()
+        .filter(|a| a.symbol.len() == 1 && BEATS.contains(a.symbol.as_str()))
+        .map(|a| (a.sample as f64 / fs, "NLRej".contains(a.symbol.as_str())))
+        .unzip()
+}
+
+#[test]
+fn mitdb_100_heart_rate_and_hrv_agree_with_its_reference_beats() {
+    use cardio_models::ecg_rhythm::holter::{beats, trend};
+    let files = ["mitdb/100.hea", "mitdb/100.dat", "mitdb/100.atr"];
+    let Some(root) = cardio_testkit::datasets(&files) else {
+        return;
+    };
+    let rec = cardio_formats::read_path(&root.join(files[0])).unwrap();
+    let fs = rec.sampling_rate_hz;
+    let lead = &rec.channels[0];
+    let duration_s = lead.samples.len() as f64 / fs;
+
+    // The whole 30-min lead (MLII, in mV) through the product's detector, and the reference beats
+    // with their classes as the normal mask.
+    let found = trend::summarise(&beats::detect(&lead.samples, fs), &[], None, duration_s);
+    let (times, normal) = annotated_beats(&root, "100", fs);
+    let reference = trend::summarise(&times, &[], Some(&normal), duration_s);
+
+    let (hr, ref_hr) = (found.heart_rate.unwrap(), reference.heart_rate.unwrap());
+    let (hrv, ref_hrv) = (found.hrv.unwrap(), reference.hrv.unwrap());
+    eprintln!("100, detected: {hr:?} {hrv:?}");
+    eprintln!("100, reference: {ref_hr:?} {ref_hrv:?}");
+    // 2273 beats in 30:05.6: about 75.5 bpm, in sinus rhythm throughout.
+    assert!((ref_hr.mean_bpm - 75.5).abs() < 0.5, "{ref_hr:?}");
+    for (a, b, tolerance) in [
+        (hr.mean_bpm, ref_hr.mean_bpm, 0.5),
+        (hr.min_bpm, ref_hr.min_bpm, 1.0),
+        (hr.max_bpm, ref_hr.max_bpm, 1.0),
+        (hrv.sdnn_ms, ref_hrv.sdnn_ms, 2.0),
+        (hrv.rmssd_ms, ref_hrv.rmssd_ms, 2.0),
+    ] {
+        assert!((a - b).abs() <= tolerance, "{a} vs {b}: {hr:?} {hrv:?}");
+    }
+    assert!(hr.min_bpm < hr.mean_bpm && hr.mean_bpm < hr.max_bpm);
+    assert_eq!((hrv.segments, ref_hrv.segments), (6, 6));
+    assert!(hrv.sdann_ms.is_some() && hrv.sdnn_index_ms.is_some());
+    assert_eq!(found.hourly.len(), 1);
+    assert!(
+        found.hourly[0].beats.abs_diff(times.len()) <= 5,
+        "{:?}",
+        found.hourly
+    );
+}
+
+#[test]
+fn a_long_result_gives_the_heart_rate_summary_hourly_table_and_hrv() {
+    let Some(p) = predict("100", 0.0, 6.0) else {
+        return;
+    };
+    let d = &p.details;
+
+    let hr = &d["heart_rate_summary"];
+    let bpm = |k: &str| hr[k].as_f64().unwrap();
+    assert!(
+        bpm("min_bpm") <= bpm("mean_bpm") && bpm("mean_bpm") <= bpm("max_bpm"),
+        "{hr}"
+    );
+    assert!((60.0..=90.0).contains(&bpm("mean_bpm")), "{hr}");
+    assert_eq!(d["hourly"].as_array().unwrap().len(), 1);
+    assert_eq!(d["hourly"][0]["end_s"], Value::from(360.0));
+    // One full 5-min segment (the sixth minute is under half a segment): no SDANN.
+    assert_eq!(d["hrv"]["segments"], Value::from(1));
+    assert_eq!(d["hrv"]["sdann_ms"], Value::Null);
+    assert!(d["hrv"]["sdnn_ms"].as_f64().unwrap() > 0.0);
+    assert!(d["hrv"]["rmssd_ms"].as_f64().unwrap() > 0.0);
 }

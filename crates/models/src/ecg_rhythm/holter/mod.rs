@@ -18,6 +18,7 @@ pub mod beats;
 pub mod ectopy;
 pub mod episodes;
 pub mod result;
+pub mod trend;
 
 use cardio_formats::Recording;
 use serde_json::Value;

@@ -8,8 +8,9 @@
 //!   too: the confidence is the probability of the label, and the likeliest).
 //! - **details**: `episodes`, `af_burden`, `analysed_s` (the whole record's analysed seconds),
 //!   `noisy_s`, `duration_s`; heart rate and RR variability from every beat of the analysed
-//!   windows; the morphology (QRS width, PR interval, P waves) of the first 60 s when they were
-//!   usable; the quality sentence says how many windows were analysed.
+//!   windows; `heart_rate_summary`, `hourly` and `hrv` (see [`super::trend`]); the morphology
+//!   (QRS width, PR interval, P waves) of the first 60 s when they were usable; the quality
+//!   sentence says how many windows were analysed.
 //! - **advice**: the label's own, then "Atrial fibrillation: N episodes, burden B %, longest L
 //!   min" for AF, then how much of the recording was analysed.
 
@@ -161,6 +162,8 @@ pub fn decide(
     details.insert("pnn50_percent".into(), opt(td.map(|t| t.pnn50), 1));
     let cv = td.map(|t| t.sdnn_ms / (1000.0 * cardio_signal::stats::mean(&rr)));
     details.insert("rr_cv".into(), opt(cv, 4));
+    // Heart rate minimum/mean/maximum, hourly table and 5-min HRV (`trend.rs`).
+    details.extend(super::trend::of_reading(r, None).details(usable));
     if !usable {
         for key in ["qrs_width_ms", "pr_interval_ms", "p_wave_fraction"] {
             details.insert(key.into(), Value::Null);
