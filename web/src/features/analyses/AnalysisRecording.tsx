@@ -11,6 +11,7 @@ import type { Analysis } from '../../api/client';
 import { fetchWaveformWindow } from '../../api/waveforms';
 import { paths } from '../../app/paths';
 import { EpisodesPanel } from '../../components/recording/EpisodesPanel';
+import { HolterTables } from '../../components/recording/HolterTables';
 import { RecordTimeline } from '../../components/recording/RecordTimeline';
 import { centredStart, recordDetails } from '../../components/recording/recordTimeline';
 import {
@@ -59,6 +60,7 @@ export function AnalysisRecording({ analysis }: { analysis: Analysis }) {
           }
         />
       ) : null}
+      {record.episodes !== null ? <HolterTables details={analysis.result.details} /> : null}
     </div>
   );
 }
