@@ -8,10 +8,10 @@
 //! remaining intervals whose two beats are normal (when a per-beat normal mask is given: the beat
 //! classes set ectopic beats aside) and that differ by no more than 20 % from the interval just
 //! before them (from the beat before its first beat to its first beat; no such interval, at the
-//! record's start, and the interval is kept). The Task Force (below) asks that ectopic beats and artefacts
-//! be removed before HRV is computed without fixing how; the 20 % rule is a common way of doing
-//! it in long-term HRV and our choice: a premature beat's short coupling interval and the long
-//! pause after it both fail it.
+//! record's start, and the interval is kept). The Task Force (below) asks that ectopic beats and
+//! artefacts be removed before HRV is computed without fixing how; the 20 % rule is a common way
+//! of doing it in long-term HRV and our choice: a premature beat's short coupling interval and the
+//! long pause after it both fail it.
 //!
 //! **Heart rate.** Holter reports give the minimum and maximum of a rate averaged over some beats
 //! or a minute, never of one RR interval (one missed beat would be the minimum). Here the rate of

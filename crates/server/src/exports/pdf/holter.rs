@@ -2,8 +2,13 @@
 //! analysed, the AF burden, the episodes table (in time order, at most [`MAX_ROWS`] rows then
 //! "… and N more"), the heart rate's minimum, mean and maximum with their times and its trend over
 //! the whole record (median per minute, from the recording's beats), and the strips of the
-//! longest AF episode and of the longest pause on standard paper.
+//! longest AF episode and of the longest pause on standard paper. When the result gives them
+//! (`heart_rate_summary`, `hrv`, `hourly`: `cardio_models::ecg_rhythm::holter::trend`), the heart
+//! rate and the 5-min HRV (SDNN, SDANN, SDNN index, RMSSD, pNN50; Task Force 1996) are a table in
+//! place of the heart-rate line, and the hours of the record a second table; their words are
+//! [`Words`], by the report's language.
 
+use cardio_models::catalogue::Language;
 use cardio_models::waveform::Waveform;
 use serde_json::Value;
 
@@ -199,6 +204,147 @@ pub fn rate_line(s: &Strings, bins: &[(f64, f64)]) -> Option<String> {
     )
 }
 
+/// The words of the heart-rate and HRV tables, in one language.
+#[derive(Debug)]
+pub struct Words {
+    /// Heading of the heart-rate and HRV table.
+    pub hrv_heading: &'static str,
+    /// Its columns: figure, value, time.
+    pub hrv_columns: [&'static str; 3],
+    /// Minimum, mean and maximum heart rate.
+    pub rates: [&'static str; 3],
+    /// "SDNN index".
+    pub sdnn_index: &'static str,
+    /// How the figures were measured, with `{n}` 5-min segments.
+    pub hrv_note: &'static str,
+    /// Heading of the hourly table.
+    pub hourly_heading: &'static str,
+    /// Its columns: hour, beats, mean, minimum and maximum bpm.
+    pub hourly_columns: [&'static str; 5],
+}
+
+const WORDS_EN: Words = Words {
+    hrv_heading: "Heart rate and HRV",
+    hrv_columns: ["Figure", "Value", "At"],
+    rates: [
+        "Minimum heart rate",
+        "Mean heart rate",
+        "Maximum heart rate",
+    ],
+    sdnn_index: "SDNN index",
+    hrv_note: "Minimum and maximum: the slowest and fastest minute (median RR). HRV from {n} \
+               5-min segments (Task Force of the ESC and NASPE, 1996).",
+    hourly_heading: "Hour by hour",
+    hourly_columns: ["Hour", "Beats", "Mean bpm", "Min bpm", "Max bpm"],
+};
+
+const WORDS_ES: Words = Words {
+    hrv_heading: "Frecuencia cardiaca y VFC",
+    hrv_columns: ["Medida", "Valor", "A las"],
+    rates: [
+        "Frecuencia cardiaca mínima",
+        "Frecuencia cardiaca media",
+        "Frecuencia cardiaca máxima",
+    ],
+    sdnn_index: "Índice SDNN",
+    hrv_note: "Mínima y máxima: el minuto más lento y el más rápido (RR mediano). VFC de {n} \
+               segmentos de 5 min (Task Force de la ESC y la NASPE, 1996).",
+    hourly_heading: "Hora a hora",
+    hourly_columns: ["Hora", "Latidos", "Media lpm", "Mín. lpm", "Máx. lpm"],
+};
+
+const WORDS_FR: Words = Words {
+    hrv_heading: "Fréquence cardiaque et VFC",
+    hrv_columns: ["Mesure", "Valeur", "À"],
+    rates: [
+        "Fréquence cardiaque minimale",
+        "Fréquence cardiaque moyenne",
+        "Fréquence cardiaque maximale",
+    ],
+    sdnn_index: "Index SDNN",
+    hrv_note: "Minimum et maximum : la minute la plus lente et la plus rapide (RR médian). VFC \
+               sur {n} segments de 5 min (Task Force de l'ESC et de la NASPE, 1996).",
+    hourly_heading: "Heure par heure",
+    hourly_columns: ["Heure", "Battements", "Moy. bpm", "Min. bpm", "Max. bpm"],
+};
+
+/// The words of the report's language.
+pub fn words(s: &Strings) -> &'static Words {
+    match s.catalogue {
+        Language::En => &WORDS_EN,
+        Language::Es => &WORDS_ES,
+        Language::Fr => &WORDS_FR,
+    }
+}
+
+/// A number of `decimals` followed by `unit`, or "—" when the value is missing.
+fn figure(value: Option<&Value>, decimals: usize, unit: &str) -> String {
+    value
+        .and_then(Value::as_f64)
+        .map_or_else(|| "—".to_owned(), |v| format!("{v:.decimals$}{unit}"))
+}
+
+/// The rows of the heart-rate and HRV table (figure, value, time) and its note; `None` when the
+/// details give neither `heart_rate_summary` nor `hrv`.
+pub fn hrv_rows(s: &Strings, details: &Value) -> Option<(Vec<Vec<String>>, Option<String>)> {
+    let w = words(s);
+    let mut rows = Vec::new();
+    if let Some(hr) = details.get("heart_rate_summary").filter(|v| v.is_object()) {
+        let at = |key: &str| {
+            hr.get(key)
+                .and_then(Value::as_f64)
+                .map_or(String::new(), hms)
+        };
+        for (name, key, time) in [
+            (w.rates[0], "min_bpm", at("min_at_s")),
+            (w.rates[1], "mean_bpm", String::new()),
+            (w.rates[2], "max_bpm", at("max_at_s")),
+        ] {
+            rows.push(vec![name.to_owned(), figure(hr.get(key), 0, " bpm"), time]);
+        }
+    }
+    let hrv = details.get("hrv").filter(|v| v.is_object());
+    if let Some(hrv) = hrv {
+        let pnn50 = hrv
+            .get("pnn50_percent")
+            .and_then(Value::as_f64)
+            .map_or_else(|| "—".to_owned(), |v| percent(v / 100.0));
+        for (name, value) in [
+            ("SDNN", figure(hrv.get("sdnn_ms"), 1, " ms")),
+            ("SDANN", figure(hrv.get("sdann_ms"), 1, " ms")),
+            (w.sdnn_index, figure(hrv.get("sdnn_index_ms"), 1, " ms")),
+            ("RMSSD", figure(hrv.get("rmssd_ms"), 1, " ms")),
+            ("pNN50", pnn50),
+        ] {
+            rows.push(vec![name.to_owned(), value, String::new()]);
+        }
+    }
+    let note = hrv
+        .and_then(|h| h.get("segments"))
+        .and_then(Value::as_u64)
+        .map(|n| w.hrv_note.replace("{n}", &n.to_string()));
+    (!rows.is_empty()).then_some((rows, note))
+}
+
+/// The rows of the hourly table (hour, beats, mean, minimum and maximum bpm).
+pub fn hourly_rows(details: &Value) -> Vec<Vec<String>> {
+    let Some(list) = details.get("hourly").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|h| {
+            let (start, end) = (h.get("start_s")?.as_f64()?, h.get("end_s")?.as_f64()?);
+            Some(vec![
+                format!("{} – {}", hms(start), hms(end)),
+                figure(h.get("beats"), 0, ""),
+                figure(h.get("mean_bpm"), 0, ""),
+                figure(h.get("min_bpm"), 0, ""),
+                figure(h.get("max_bpm"), 0, ""),
+            ])
+        })
+        .collect()
+}
+
 /// The longest episode of `kind`.
 fn longest<'a>(list: &'a [Episode], kind: &str) -> Option<&'a Episode> {
     list.iter()
@@ -305,14 +451,13 @@ fn trend(out: &mut Writer, s: &Strings, bins: &[(f64, f64)], duration_s: f64) {
     out.advance(3.0);
 }
 
-/// Draws the episodes table.
-fn table(out: &mut Writer, s: &Strings, rows: &[[String; 4]]) {
+/// Draws a table: its header in bold, then its rows, each column from its `columns` x (mm).
+fn table<R: AsRef<[String]>>(out: &mut Writer, columns: &[f32], header: &[&str], rows: &[R]) {
     let size = 8.5;
     let height = Writer::line_height(size);
-    let columns = [MARGIN, MARGIN + 62.0, MARGIN + 86.0, MARGIN + 110.0];
     out.ensure(height * 3.0);
     out.advance(height);
-    for (x, label) in columns.iter().zip(s.episode_columns) {
+    for (x, label) in columns.iter().zip(header) {
         out.text_at(
             label,
             *x,
@@ -325,7 +470,7 @@ fn table(out: &mut Writer, s: &Strings, rows: &[[String; 4]]) {
     for row in rows {
         out.ensure(height);
         out.advance(height);
-        for (x, text) in columns.iter().zip(row) {
+        for (x, text) in columns.iter().zip(row.as_ref()) {
             out.text_at(
                 text,
                 *x,
@@ -364,16 +509,43 @@ pub fn write(
     let bins = signal
         .map(|w| rate_bins(&w.beats_s, &noisy))
         .unwrap_or_default();
-    if let Some(line) = rate_line(s, &bins) {
+    let w = words(s);
+    let hrv = hrv_rows(s, details);
+    if let Some((rows, note)) = &hrv {
+        out.subheading(w.hrv_heading, 10.0);
+        table(
+            out,
+            &[MARGIN, MARGIN + 62.0, MARGIN + 86.0],
+            &w.hrv_columns,
+            rows,
+        );
+        if let Some(note) = note {
+            out.advance(1.0);
+            out.paragraph(note, MARGIN, 8.0, Face::Regular, &muted());
+        }
+    } else if let Some(line) = rate_line(s, &bins) {
         out.paragraph(&line, MARGIN, 9.0, Face::Regular, &ink());
     }
     if !found.rows.is_empty() {
+        let columns = [MARGIN, MARGIN + 62.0, MARGIN + 86.0, MARGIN + 110.0];
         out.subheading(s.episodes_heading, 10.0);
-        table(out, s, &found.rows);
+        table(out, &columns, &s.episode_columns, &found.rows);
     }
     if let Some(note) = &found.note {
         out.advance(1.0);
         out.paragraph(note, MARGIN, 9.0, Face::Regular, &ink());
+    }
+    let hours = hourly_rows(details);
+    if !hours.is_empty() {
+        let columns = [
+            MARGIN,
+            MARGIN + 40.0,
+            MARGIN + 62.0,
+            MARGIN + 86.0,
+            MARGIN + 110.0,
+        ];
+        out.subheading(w.hourly_heading, 10.0);
+        table(out, &columns, &w.hourly_columns, &hours);
     }
     if !bins.is_empty() {
         let duration_s = signal.map_or(0.0, |w| w.duration_s);
@@ -503,6 +675,90 @@ mod tests {
             "Heart rate: minimum 60 bpm at 0:00:00, mean 80 bpm, maximum 120 bpm at 0:02:00 \
              (median per minute)"
         );
+    }
+
+    /// A long result's details with the heart rate, HRV and hourly table (MIT-BIH 100, rounded).
+    fn with_hrv() -> Value {
+        let mut d = details(1);
+        d["heart_rate_summary"] = json!({
+            "min_bpm": 73.5, "min_at_s": 1260.0, "mean_bpm": 75.5,
+            "max_bpm": 80.0, "max_at_s": 420.0,
+        });
+        d["hrv"] = json!({
+            "sdnn_ms": 36.4, "sdann_ms": 16.5, "sdnn_index_ms": 32.2, "rmssd_ms": 28.0,
+            "pnn50_percent": 6.4, "segments": 6,
+        });
+        d["hourly"] = json!([{
+            "start_s": 0.0, "end_s": 1805.6, "beats": 2271, "mean_bpm": 75.5, "min_bpm": 73.5,
+            "max_bpm": 80.0, "analysed_s": 1775.6,
+        }]);
+        d
+    }
+
+    #[test]
+    fn the_heart_rate_and_hrv_table_gives_each_figure_with_its_time() {
+        let (rows, note) = hrv_rows(&strings::EN, &with_hrv()).unwrap();
+
+        let rows: Vec<String> = rows.iter().map(|r| r.join(" | ")).collect();
+        assert_eq!(
+            rows,
+            [
+                "Minimum heart rate | 74 bpm | 0:21:00",
+                "Mean heart rate | 76 bpm | ",
+                "Maximum heart rate | 80 bpm | 0:07:00",
+                "SDNN | 36.4 ms | ",
+                "SDANN | 16.5 ms | ",
+                "SDNN index | 32.2 ms | ",
+                "RMSSD | 28.0 ms | ",
+                "pNN50 | 6.4% | ",
+            ]
+        );
+        assert!(note.unwrap().contains("HRV from 6 5-min segments"));
+        assert_eq!(
+            hourly_rows(&with_hrv()),
+            [["0:00:00 – 0:30:06", "2271", "76", "74", "80"]]
+        );
+        let (fr, _) = hrv_rows(&strings::FR, &with_hrv()).unwrap();
+        assert_eq!(fr[5][0], "Index SDNN");
+        // An older result without these details keeps the heart-rate line.
+        assert_eq!(hrv_rows(&strings::EN, &details(1)), None);
+        assert!(hourly_rows(&details(1)).is_empty());
+        let null = json!({"heart_rate_summary": null, "hrv": {"sdnn_ms": null}});
+        assert_eq!(hrv_rows(&strings::EN, &null).unwrap().0[0][1], "—");
+    }
+
+    #[test]
+    fn the_drawn_summary_has_the_heart_rate_hrv_and_hourly_tables() {
+        let mut out = Writer::new("test").unwrap();
+        let first = waveform(0.0, 1_805.6);
+
+        write(&mut out, &strings::EN, &with_hrv(), Some(&first), |start| {
+            Some(waveform(start, 1_805.6))
+        });
+
+        let bytes = out
+            .finish("Cardio", |n, total| format!("Page {n} of {total}"))
+            .unwrap();
+        let text = pdf_extract::extract_text_from_mem(&bytes).unwrap();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for expected in [
+            "Heart rate and HRV",
+            "Figure Value At",
+            "Minimum heart rate 74 bpm 0:21:00",
+            "SDNN 36.4 ms",
+            "SDANN 16.5 ms",
+            "SDNN index 32.2 ms",
+            "RMSSD 28.0 ms",
+            "pNN50 6.4%",
+            "Task Force of the ESC and NASPE",
+            "Hour by hour",
+            "Hour Beats Mean bpm Min bpm Max bpm",
+            "0:00:00 – 0:30:06 2271 76 74 80",
+        ] {
+            assert!(text.contains(expected), "{expected:?} not in {text}");
+        }
+        // The table replaces the heart-rate line.
+        assert!(!text.contains("Heart rate: minimum"), "{text}");
     }
 
     #[test]
