@@ -68,11 +68,22 @@ mod proptests;
 
 pub use detect::{detect, Format};
 
-/// Largest number of sample values (all channels together) any reader will produce.
+/// Largest number of sample values (all channels together) any reader will produce: 134 M,
+/// which takes a 48-hour Holter of 2 leads at 360 Hz (124 M values) or of 3 leads at 200 Hz
+/// (104 M), twice a 24-hour one; a header that declares more is [`FormatError::TooLarge`].
 ///
 /// Readers also cap every size a file claims against the bytes actually present, so the memory a
 /// read uses is bounded by a small multiple of the input size and never by this constant alone.
 pub const MAX_VALUES: usize = 1 << 27;
+
+// Checked at compile time: 48 hours of 2 leads at 360 Hz and of 3 leads at 200 Hz fit in
+// `MAX_VALUES`, ten days of 3 leads at 200 Hz do not.
+const _: () = {
+    const DAY_S: usize = 24 * 3600;
+    assert!(2 * 360 * 2 * DAY_S <= MAX_VALUES);
+    assert!(3 * 200 * 2 * DAY_S <= MAX_VALUES);
+    assert!(3 * 200 * 10 * DAY_S > MAX_VALUES);
+};
 
 /// Decoded sample values one input byte may give at most in a compressed format (zlib in MAT v5,
 /// FLAC, MP3, Ogg Vorbis), once past [`MIN_DECODED_VALUES`].
@@ -465,6 +476,34 @@ pub(crate) fn checked_values(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const DAY_S: usize = 24 * 3600;
+
+    /// Issue 41 §4: an ISHNE header declaring 24 (or 48) hours of 3 leads at 200 Hz passes the
+    /// size limit (this one holds no samples, so it is refused as truncated, not as too large); one
+    /// declaring ten times a day is refused for its size before anything is allocated.
+    #[test]
+    fn an_ishne_header_of_a_day_passes_the_size_limit_and_one_of_ten_days_does_not() {
+        let header = |per_lead: usize| {
+            let mut bytes = ishne::tests::ishne(&[(5, 2500), (6, 2500), (11, 2500)], 200, &[0; 3]);
+            bytes[14..18].copy_from_slice(&i32::try_from(per_lead).unwrap().to_le_bytes());
+            bytes
+        };
+        let options = ReadOptions::default();
+        for days in [1, 2] {
+            let err = read_bytes(&header(200 * days * DAY_S), None, &options).unwrap_err();
+            assert!(
+                matches!(err, FormatError::Invalid { .. }) && err.to_string().contains("truncated"),
+                "{err}"
+            );
+        }
+        let err = read_bytes(&header(200 * 10 * DAY_S), None, &options).unwrap_err();
+        assert!(matches!(err, FormatError::TooLarge(_)), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "518400000 sample values exceeds the reader's limits"
+        );
+    }
 
     #[test]
     fn an_empty_recording_lasts_zero_seconds() {

@@ -22,8 +22,10 @@ mod v5;
 use v4::{mat4_header, mat4_size, read_mat4};
 use v5::{declared5, read_mat5};
 
-/// Largest decompressed size of one `miCOMPRESSED` element (512 MiB).
-const MAX_INFLATED: u64 = 512 << 20;
+/// Largest decompressed size of one `miCOMPRESSED` element (1 GiB): 48 hours of 2 leads at
+/// 360 Hz as doubles (995 MB) fit; what a small file may inflate to is bounded far lower, by
+/// [`crate::max_decoded_values`] of its size.
+const MAX_INFLATED: u64 = 1 << 30;
 
 /// A numeric matrix of a MAT-file, real part only, in column-major order.
 #[derive(Debug, Clone, PartialEq)]

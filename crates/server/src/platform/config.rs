@@ -15,8 +15,11 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://./data/cardio.db";
 /// Default lifetime of a session cookie.
 pub const DEFAULT_SESSION_TTL: Duration = Duration::from_hours(12);
 
-/// Default largest upload (a recording file), 50 MiB.
-pub const DEFAULT_MAX_UPLOAD_BYTES: usize = 50 * 1024 * 1024;
+/// Default largest upload (a recording's files together), 256 MiB: a 24-hour Holter is
+/// 50-250 MB (ISHNE, 3 leads at 200 Hz: 104 MB; EDF, 2 leads at 250 Hz in 16 bits: 86 MB).
+/// Uploads are spooled to disk as they arrive, so the limit bounds disk, not memory, while one
+/// arrives. Other bodies (JSON, avatars, documents) keep their own small limits.
+pub const DEFAULT_MAX_UPLOAD_BYTES: usize = 256 * 1024 * 1024;
 
 /// Default number of backups kept.
 pub const DEFAULT_BACKUP_KEEP: usize = 7;

@@ -9,8 +9,9 @@
 //! says so before anything is inflated (MAT level 5, `cardio_formats::mat::declared_size`), else
 //! the most a file of its size may decode to (the readers' own per-byte limit
 //! `cardio_formats::max_decoded_values`), at most the whole budget. A file that declares more
-//! than one decode may take ([`MAX_DECODE_BYTES`]) is refused before it is decoded (a 5.1 MB MAT
-//! file of 67 M doubles took 1.88 GB while it was charged the budget). Small recordings decode
+//! than one decode of its size may take ([`max_decode_bytes`]: 1 GiB for a small file, up to
+//! 4 GiB for a 48-hour Holter) is refused before it is decoded (a 5.1 MB MAT file of 67 M doubles
+//! took 1.88 GB while it was charged the budget). Small recordings decode
 //! side by side; a large or suspicious one waits until it can run alone. So eight concurrent reads
 //! of the worst file one can build take the budget's memory, not eight times it (before the gate,
 //! 8 concurrent waveform reads of a 1.7 MB MAT bomb took 8.5 GB).
@@ -34,19 +35,36 @@ use crate::platform::error::ApiError;
 
 /// Memory the decodes in flight may take together, MiB.
 pub const DECODE_BUDGET_MIB: u32 = 512;
-/// The most memory one decode may take: a file whose header declares more is refused (413).
+/// The most memory one decode of a small file may take: a file whose header declares more than
+/// [`max_decode_bytes`] of its size is refused (413).
 pub const MAX_DECODE_BYTES: u64 = 1 << 30;
+/// The most memory one decode may take, whatever the file's size: 48 hours of 2 leads at 360 Hz
+/// in a 16-bit MAT file (249 MB, 124 M values) need 3.7 GB, a 24-hour Holter of 3 leads at
+/// 200 Hz (104 MB, 52 M values) 1.6 GB.
+pub const MAX_DECODE_BYTES_LARGE: u64 = 4 << 30;
+/// Memory a decode may take per byte of its file, between the two limits: an honest recording
+/// declares values in proportion to its size (a compressed 24-hour Holter of 26 MB needs
+/// 1.4 GB, 55 bytes a byte), a bomb far more (a 4.3 MB file declaring 67 M doubles, 2 GB).
+pub const DECODE_BYTES_PER_INPUT_BYTE: u64 = 64;
+
+/// The most memory a decode of a file of `input_len` bytes may take: [`DECODE_BYTES_PER_INPUT_BYTE`]
+/// per byte, at least [`MAX_DECODE_BYTES`] and at most [`MAX_DECODE_BYTES_LARGE`].
+pub fn max_decode_bytes(input_len: usize) -> u64 {
+    (input_len as u64)
+        .saturating_mul(DECODE_BYTES_PER_INPUT_BYTE)
+        .clamp(MAX_DECODE_BYTES, MAX_DECODE_BYTES_LARGE)
+}
 /// The memory a declared value takes while it is decoded: the reader's array, the channel, and a
 /// working copy, 8 bytes each (beside the inflated bytes, counted apart).
 const BYTES_PER_DECLARED_VALUE: u64 = 24;
 
 /// The refusal of a file that declares more than one decode may take.
-fn too_large(values: u64, need: u64) -> ApiError {
+fn too_large(values: u64, need: u64, limit: u64) -> ApiError {
     ApiError::FileTooLarge(format!(
         "Cannot read the file: it declares {values} values, which would take {} MB of memory, \
          more than the {} MB one recording may use.",
         need.div_ceil(MIB as u64),
-        MAX_DECODE_BYTES / MIB as u64
+        limit / MIB as u64
     ))
 }
 
@@ -57,7 +75,8 @@ fn too_large(values: u64, need: u64) -> ApiError {
 /// ([`DecodeGate::weight`]'s bound).
 ///
 /// # Errors
-/// 413 when a file declares more than [`MAX_DECODE_BYTES`], with a sentence that says how much.
+/// 413 when a file declares more than [`max_decode_bytes`] of its size, with a sentence that
+/// says how much.
 pub fn need_bytes(files: &[&[u8]]) -> Result<u64, ApiError> {
     let mut need = 0u64;
     for file in files {
@@ -75,8 +94,9 @@ pub fn need_bytes(files: &[&[u8]]) -> Result<u64, ApiError> {
                     .saturating_mul(3)
                     .saturating_add(declared.inflated_bytes)
                     .saturating_add(declared.values.saturating_mul(BYTES_PER_DECLARED_VALUE));
-                if bytes > MAX_DECODE_BYTES {
-                    return Err(too_large(declared.values, bytes));
+                let limit = max_decode_bytes(file.len());
+                if bytes > limit {
+                    return Err(too_large(declared.values, bytes, limit));
                 }
                 bytes
             }

@@ -124,3 +124,62 @@ pub async fn a_mat_file_declaring_more_than_a_decode_may_take_is_refused_before_
          more than the 1024 MB one recording may use."
     );
 }
+
+/// A level 5 MAT file whose compressed array declares `leads` x `samples` int16 values (the
+/// stream holds only the array's start, so nothing is inflated), padded to `len` bytes: what the
+/// gate reads of a compressed Holter of that size.
+fn mat_declaring_int16(leads: u32, samples: u32, len: usize) -> Vec<u8> {
+    let data_bytes = 2 * leads * samples;
+    let mut body = tag(6, &[10, 0, 0, 0, 0, 0, 0, 0]);
+    body.extend(tag(
+        5,
+        &[leads.to_le_bytes(), samples.to_le_bytes()].concat(),
+    ));
+    body.extend(tag(1, b"val"));
+    body.extend(3u32.to_le_bytes());
+    body.extend(data_bytes.to_le_bytes());
+    let mut head = tag(14, &body);
+    head[4..8].copy_from_slice(&(u32::try_from(body.len()).unwrap() + data_bytes).to_le_bytes());
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&head).unwrap();
+    let z = z.finish().unwrap();
+    let mut file = b"MATLAB 5.0 MAT-file".to_vec();
+    file.resize(124, b' ');
+    file.extend([0, 1, b'I', b'M']);
+    file.extend(15u32.to_le_bytes());
+    file.extend(u32::try_from(z.len()).unwrap().to_le_bytes());
+    file.extend(z);
+    let pad = len - file.len() - 8;
+    file.extend(tag(2, &vec![0u8; pad]));
+    file
+}
+
+/// 24 hours of 3 leads at 200 Hz.
+const DAY_OF_3_LEADS: u32 = 200 * 86_400;
+
+/// Issue 41 §4: a compressed 24-hour Holter (3 leads at 200 Hz, 30 MB, 52 M values, 1.4 GB to
+/// decode) is taken by the gate; before, every decode was capped at 1 GiB.
+#[test]
+fn the_gate_takes_a_24_hour_holter() {
+    let file = mat_declaring_int16(3, DAY_OF_3_LEADS, 30 << 20);
+
+    let need = cardio_server::recordings::decode::need_bytes(&[&file]).unwrap();
+
+    assert!(need > 1 << 30, "{need}");
+}
+
+/// A header declaring ten times as much in a file of the same size is refused by the gate, with
+/// the sentence that says how much it would take.
+#[test]
+fn the_gate_refuses_a_header_declaring_ten_days() {
+    let file = mat_declaring_int16(3, 10 * DAY_OF_3_LEADS, 30 << 20);
+
+    let err = cardio_server::recordings::decode::need_bytes(&[&file]).unwrap_err();
+
+    assert_eq!(err.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(
+        err.to_string(),
+        "Cannot read the file: it declares 518400000 values, which would take 12945 MB of \
+         memory, more than the 1920 MB one recording may use."
+    );
+}

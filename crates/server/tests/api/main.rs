@@ -33,5 +33,6 @@ mod sign_in_limits;
 mod system;
 mod trained_models;
 mod two_factor;
+mod uploads;
 mod waveforms;
 mod web;

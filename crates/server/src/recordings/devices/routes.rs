@@ -400,8 +400,14 @@ async fn receive(
             "Send the recording as multipart/form-data in a field named file.".into(),
         )
     })?;
-    let mut upload = upload::read(multipart, state.config.max_upload_bytes).await?;
-    upload::check_files(modality, &upload)?;
+    let received = upload::read(
+        multipart,
+        state.config.max_upload_bytes,
+        &state.config.data_dir,
+    )
+    .await?;
+    received.check(modality)?;
+    let mut upload = received.load().await?;
     // A device files into the inbox; the doctor chooses the patient when attaching.
     upload.patient_id = None;
     upload.screening_id = None;

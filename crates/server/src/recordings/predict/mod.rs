@@ -369,8 +369,9 @@ async fn predict_upload(
         )
     })?;
     let limit = state.config.max_upload_bytes;
-    let upload = upload::read(multipart, limit).await?;
-    upload::check_files(modality, &upload)?;
+    let received = upload::read(multipart, limit, &state.config.data_dir).await?;
+    received.check(modality)?;
+    let upload = received.load().await?;
     analyse_upload(
         &state,
         user.user.id.as_str(),

@@ -1,9 +1,18 @@
 //! Reading a recording upload: the multipart fields (`file`, `patient_id`, `screening_id`,
 //! `sampling_rate`), the size limit, the file-type rules of spec §5 per modality, and turning the
 //! bytes into a [`Recording`] with `cardio-formats`.
+//!
+//! A file arrives streamed: [`read`] writes it to a temporary file under the data folder chunk by
+//! chunk and refuses the upload (413) the moment it passes the limit (a 24-hour Holter is
+//! 50-250 MB), so a slow upload holds a few kilobytes of memory, not the file. The file rules
+//! are checked on what arrived ([`Received::check`]) before the files are read into memory, once,
+//! for the decoder ([`Received::load`]).
+
+use std::path::{Path, PathBuf};
 
 use axum::extract::{multipart::MultipartError, Multipart};
 use cardio_formats::{FormatError, ReadOptions, Recording};
+use tokio::io::AsyncWriteExt;
 
 use crate::{platform::error::ApiError, records::analyses::store::Modality};
 
@@ -48,9 +57,21 @@ pub struct UploadedFile {
 
 impl UploadedFile {
     fn extension(&self) -> Option<String> {
-        let (_, ext) = self.name.rsplit_once('.')?;
-        Some(ext.to_ascii_lowercase())
+        extension(&self.name)
     }
+}
+
+/// The lower-case extension of a file name.
+fn extension(name: &str) -> Option<String> {
+    let (_, ext) = name.rsplit_once('.')?;
+    Some(ext.to_ascii_lowercase())
+}
+
+/// What the file rules read of a file: its name, media type and size.
+struct FileInfo<'a> {
+    name: &'a str,
+    content_type: Option<&'a str>,
+    len: u64,
 }
 
 /// The fields of an upload.
@@ -93,16 +114,113 @@ pub fn too_large(limit: usize) -> ApiError {
     ))
 }
 
-/// Reads every field; files over `limit` bytes in total are refused with 413.
-pub async fn read(mut multipart: Multipart, limit: usize) -> Result<Upload, ApiError> {
-    let mut upload = Upload {
+/// The folder under the data folder where uploads are spooled while they arrive.
+pub const SPOOL_DIR: &str = "spool";
+/// Spooled files older than this are left over from a crash and removed by the next upload.
+const STALE_SPOOL: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+/// A file of an upload as it arrived: spooled to disk chunk by chunk, not yet read.
+pub struct SpooledFile {
+    /// The client's file name (only the last path component is kept).
+    pub name: String,
+    /// The part's media type, lower case, without parameters.
+    pub content_type: Option<String>,
+    /// Its size in bytes.
+    pub len: u64,
+    spool: Spool,
+}
+
+/// A temporary file, removed when dropped.
+struct Spool(PathBuf);
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The fields of an upload as it arrived, its files spooled to disk ([`read`]): checked with
+/// [`Received::check`] before anything is read into memory, then [`Received::load`]ed.
+pub struct Received {
+    /// One file, or a WFDB header with its signal files.
+    pub files: Vec<SpooledFile>,
+    /// Optional patient.
+    pub patient_id: Option<String>,
+    /// Optional screening.
+    pub screening_id: Option<String>,
+    /// Sampling rate for bare value files.
+    pub sampling_rate: Option<f64>,
+}
+
+impl Received {
+    /// Applies the file rules of spec §5 for `modality` ([`check_files`]).
+    ///
+    /// # Errors
+    /// As [`check_files`].
+    pub fn check(&self, modality: Modality) -> Result<(), ApiError> {
+        let files: Vec<FileInfo<'_>> = self
+            .files
+            .iter()
+            .map(|f| FileInfo {
+                name: &f.name,
+                content_type: f.content_type.as_deref(),
+                len: f.len,
+            })
+            .collect();
+        check_infos(modality, &files)
+    }
+
+    /// Reads the spooled files into memory (on the blocking pool), each into one buffer of its
+    /// exact size, and removes them from disk.
+    ///
+    /// # Errors
+    /// 500 when a spooled file cannot be read back.
+    pub async fn load(self) -> Result<Upload, ApiError> {
+        tokio::task::spawn_blocking(move || {
+            let mut files = Vec::with_capacity(self.files.len());
+            for file in self.files {
+                let bytes = std::fs::read(&file.spool.0).map_err(|e| {
+                    ApiError::Internal(format!("cannot read a spooled upload back: {e}"))
+                })?;
+                files.push(UploadedFile {
+                    name: file.name,
+                    content_type: file.content_type,
+                    bytes,
+                });
+            }
+            Ok(Upload {
+                files,
+                patient_id: self.patient_id,
+                screening_id: self.screening_id,
+                sampling_rate: self.sampling_rate,
+            })
+        })
+        .await?
+    }
+}
+
+/// Reads every field, each file written to a temporary file under `<data_dir>/`[`SPOOL_DIR`]
+/// chunk by chunk as it arrives (never collected whole in memory); the upload is refused with
+/// 413 as soon as its files pass `limit` bytes in total. Text fields are read up to
+/// `MAX_TEXT_FIELD` bytes.
+///
+/// # Errors
+/// 413 past `limit`, 422 for a broken multipart body or a bad text field, 500 when the spool
+/// folder cannot be written.
+pub async fn read(
+    mut multipart: Multipart,
+    limit: usize,
+    data_dir: &Path,
+) -> Result<Received, ApiError> {
+    let mut upload = Received {
         files: Vec::new(),
         patient_id: None,
         screening_id: None,
         sampling_rate: None,
     };
-    let mut total = 0usize;
-    while let Some(field) = multipart
+    let mut total = 0u64;
+    let limit_bytes = limit as u64;
+    while let Some(mut field) = multipart
         .next_field()
         .await
         .map_err(|e| multipart_error(&e, limit))?
@@ -121,26 +239,45 @@ pub async fn read(mut multipart: Multipart, limit: usize) -> Result<Upload, ApiE
                         .trim()
                         .to_ascii_lowercase()
                 });
-                let bytes = field
-                    .bytes()
+                let (spool, mut out) = create_spool(data_dir).await?;
+                let mut len = 0u64;
+                while let Some(chunk) = field
+                    .chunk()
                     .await
-                    .map_err(|e| multipart_error(&e, limit))?;
-                total += bytes.len();
-                if total > limit {
-                    return Err(too_large(limit));
+                    .map_err(|e| multipart_error(&e, limit))?
+                {
+                    len += chunk.len() as u64;
+                    total += chunk.len() as u64;
+                    if total > limit_bytes {
+                        return Err(too_large(limit));
+                    }
+                    out.write_all(&chunk).await.map_err(spool_error)?;
                 }
-                upload.files.push(UploadedFile {
+                out.flush().await.map_err(spool_error)?;
+                drop(out);
+                upload.files.push(SpooledFile {
                     name: file_name,
                     content_type,
-                    bytes: bytes.to_vec(),
+                    len,
+                    spool,
                 });
             }
             "patient_id" | "screening_id" | "sampling_rate" => {
-                let text = field.text().await.map_err(|e| multipart_error(&e, limit))?;
-                let text = text.trim();
-                if text.len() > MAX_TEXT_FIELD {
-                    return Err(ApiError::Validation(format!("{name} is too long.")));
+                let mut raw = Vec::new();
+                while let Some(chunk) = field
+                    .chunk()
+                    .await
+                    .map_err(|e| multipart_error(&e, limit))?
+                {
+                    if raw.len() + chunk.len() > MAX_TEXT_FIELD {
+                        return Err(ApiError::Validation(format!("{name} is too long.")));
+                    }
+                    raw.extend_from_slice(&chunk);
                 }
+                let text = String::from_utf8(raw).map_err(|_| {
+                    ApiError::Validation(format!("Invalid upload: {name} is not UTF-8 text."))
+                })?;
+                let text = text.trim();
                 if text.is_empty() {
                     continue;
                 }
@@ -150,11 +287,42 @@ pub async fn read(mut multipart: Multipart, limit: usize) -> Result<Upload, ApiE
                     _ => upload.sampling_rate = Some(parse_sampling_rate(text)?),
                 }
             }
-            // Other fields are ignored, like a form's extra inputs.
+            // Other fields are ignored, like a form's extra inputs (their bytes still count
+            // towards the request's body limit).
             _ => {}
         }
     }
     Ok(upload)
+}
+
+fn spool_error(err: std::io::Error) -> ApiError {
+    ApiError::Internal(format!("cannot spool an upload: {err}"))
+}
+
+/// A new temporary file under `<data_dir>/`[`SPOOL_DIR`] (made on first need), after removing
+/// the files a crash left there.
+async fn create_spool(data_dir: &Path) -> Result<(Spool, tokio::fs::File), ApiError> {
+    let dir = data_dir.join(SPOOL_DIR);
+    tokio::fs::create_dir_all(&dir).await.map_err(spool_error)?;
+    if let Ok(mut entries) = tokio::fs::read_dir(&dir).await {
+        while let Ok(Some(entry)) = entries.next_entry().await {
+            let stale = entry
+                .metadata()
+                .await
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > STALE_SPOOL);
+            if stale {
+                let _ = tokio::fs::remove_file(entry.path()).await;
+            }
+        }
+    }
+    let spool = Spool(dir.join(format!("upload-{}.part", uuid::Uuid::new_v4())));
+    let file = tokio::fs::File::create(&spool.0)
+        .await
+        .map_err(spool_error)?;
+    Ok((spool, file))
 }
 
 fn parse_sampling_rate(text: &str) -> Result<f64, ApiError> {
@@ -167,28 +335,44 @@ fn parse_sampling_rate(text: &str) -> Result<f64, ApiError> {
 }
 
 /// Applies the file rules of spec §5 for `modality`: a missing file is 422, a wrong type 415.
+///
+/// # Errors
+/// 422 for no file, an empty one, or several that are not one WFDB record; 415 for a file of a
+/// type the modality does not take.
 pub fn check_files(modality: Modality, upload: &Upload) -> Result<(), ApiError> {
+    let files: Vec<FileInfo<'_>> = upload
+        .files
+        .iter()
+        .map(|f| FileInfo {
+            name: &f.name,
+            content_type: f.content_type.as_deref(),
+            len: f.bytes.len() as u64,
+        })
+        .collect();
+    check_infos(modality, &files)
+}
+
+fn check_infos(modality: Modality, files: &[FileInfo<'_>]) -> Result<(), ApiError> {
     let no_file = if modality == Modality::Pcg {
         NO_AUDIO_FILE
     } else {
         NO_FILE
     };
-    if upload.files.is_empty() {
+    if files.is_empty() {
         return Err(ApiError::Validation(no_file.into()));
     }
-    if upload.files.len() > 1 && modality != Modality::Ecg {
+    if files.len() > 1 && modality != Modality::Ecg {
         return Err(ApiError::Validation(
             "Upload one file per recording.".into(),
         ));
     }
-    for file in &upload.files {
+    for file in files {
         check_file(modality, file)?;
     }
-    if upload.files.len() > 1 {
-        let headers = upload
-            .files
+    if files.len() > 1 {
+        let headers = files
             .iter()
-            .filter(|f| f.extension().as_deref() == Some("hea"))
+            .filter(|f| extension(f.name).as_deref() == Some("hea"))
             .count();
         if headers != 1 {
             return Err(ApiError::Validation(
@@ -200,10 +384,10 @@ pub fn check_files(modality: Modality, upload: &Upload) -> Result<(), ApiError> 
     Ok(())
 }
 
-fn check_file(modality: Modality, file: &UploadedFile) -> Result<(), ApiError> {
-    let ext = file.extension();
+fn check_file(modality: Modality, file: &FileInfo<'_>) -> Result<(), ApiError> {
+    let ext = extension(file.name);
     let ext = ext.as_deref().unwrap_or_default();
-    let media = file.content_type.as_deref().unwrap_or_default();
+    let media = file.content_type.unwrap_or_default();
     let ok = match modality {
         Modality::Ecg => ECG_EXTENSIONS.contains(&ext) || media == "application/pdf",
         Modality::Pcg => media.starts_with("audio/") || AUDIO_EXTENSIONS.contains(&ext),
@@ -226,7 +410,7 @@ fn check_file(modality: Modality, file: &UploadedFile) -> Result<(), ApiError> {
         };
         return Err(ApiError::UnsupportedMediaType(message.into()));
     }
-    if file.bytes.is_empty() {
+    if file.len == 0 {
         return Err(ApiError::Validation(format!(
             "The file {:?} is empty.",
             file.name
@@ -245,7 +429,7 @@ pub fn to_recording(upload: &Upload) -> Result<Recording, ApiError> {
 }
 
 /// [`to_recording`] of an upload no longer needed: a WFDB record's signal files are handed to the
-/// reader, not copied (a 50 MB signal file is 50 MB less at the peak of a read-back).
+/// reader, not copied (a 100 MB signal file is 100 MB less at the peak of a read-back).
 ///
 /// # Errors
 /// As [`to_recording`].
