@@ -331,18 +331,22 @@ mod tests {
     use crate::ppg_rhythm::classifier::Rhythm;
 
     /// Probabilities on the decision scale whose label is `l` with probability `p`.
-    fn probs(l: Option<WindowLabel>, p: f64) -> Option<RhythmProbabilities> {
+    fn probs(label: Option<WindowLabel>, p: f64) -> Option<RhythmProbabilities> {
         let rest = (1.0 - p) / 2.0;
         let mut rhythms = [0.0; 6];
-        let (i, j, k) = (
+        let (sinus, pvc, af) = (
             Rhythm::Sinus.index(),
             Rhythm::Pvc.index(),
             Rhythm::Af.index(),
         );
-        match l? {
-            WindowLabel::Normal => (rhythms[i], rhythms[j], rhythms[k]) = (p, rest, rest),
-            WindowLabel::Irregular => (rhythms[i], rhythms[j], rhythms[k]) = (rest, p, rest),
-            WindowLabel::Af => (rhythms[i], rhythms[j], rhythms[k]) = (rest, rest, p),
+        let (top, others) = match label? {
+            WindowLabel::Normal => (sinus, [pvc, af]),
+            WindowLabel::Irregular => (pvc, [sinus, af]),
+            WindowLabel::Af => (af, [sinus, pvc]),
+        };
+        rhythms[top] = p;
+        for o in others {
+            rhythms[o] = rest;
         }
         Some(RhythmProbabilities { rhythms })
     }
