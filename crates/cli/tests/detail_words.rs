@@ -3,7 +3,7 @@
 //! sentence among the values (notes, quality reasons, the heart-rate source) is read by the models'
 //! catalogue (`cardio_models::catalogue::reason`, which the web app and the PDF reports share).
 //! The results come from `cardio predict` on real recordings of every modality (a clean and a noisy
-//! ECG, AF, heart sounds that are periodic and not, a fingertip and a wrist pulse with its
+//! ECG, AF, a whole 30-min Holter record, heart sounds that are periodic and not, a fingertip and a wrist pulse with its
 //! accelerometer) and on clinical rows, so a new key or note a model starts to write fails here.
 
 use std::{collections::BTreeSet, path::Path, process::Command};
@@ -74,6 +74,9 @@ fn every_detail_key_and_note_of_every_model_reads_in_spanish_and_french() {
         "cinc2016/training-a/a0007.wav",
         "bidmc/bidmc_csv/bidmc_01_Signals.csv",
         "ieee_spc2015/Training_data/DATA_01_TYPE01.mat",
+        "mitdb/208.hea",
+        "mitdb/208.dat",
+        "mitdb/208.atr",
     ];
     let Some(root) = cardio_testkit::datasets(&files) else {
         return;
@@ -91,8 +94,11 @@ fn every_detail_key_and_note_of_every_model_reads_in_spanish_and_french() {
     results.extend(predict("pcg", &[&path(3), &path(4)]));
     results.extend(predict("ppg", &[&path(5), &path(6)]));
     results.extend(predict("clinical", &[&clinical]));
+    // A whole 30-min record with ventricular ectopy: the long-record keys (episodes, beat
+    // classes, hourly table, HRV).
+    results.extend(predict("ecg", &[&path(7)]));
     let _ = std::fs::remove_file(&clinical);
-    assert_eq!(results.len(), 9);
+    assert_eq!(results.len(), 10);
 
     let mut keys = BTreeSet::new();
     let mut texts = Vec::new();
@@ -105,6 +111,9 @@ fn every_detail_key_and_note_of_every_model_reads_in_spanish_and_french() {
         "accel_channels",
         "window_results",
         "timing_note",
+        "beat_counts",
+        "v_couplets",
+        "hourly",
     ] {
         assert!(keys.contains(key), "no {key} among {keys:?}");
     }

@@ -14,6 +14,7 @@
 //! draws and percentiles every validation uses. Everything is deterministic: fixed seeds, constant training
 //! dates.
 
+pub mod beat_classes;
 pub mod clinical;
 pub mod ecg12;
 pub mod ecg_rhythm;

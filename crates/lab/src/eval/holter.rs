@@ -32,6 +32,7 @@ use serde::Serialize;
 
 use super::delineation::Estimate;
 use super::{dataset_dir, EvalError};
+use crate::beat_classes::{self, match_beats, score, Counts, DS1, DS2};
 use crate::resample::{draw, percentile_nearest, SplitMix64};
 
 /// Folder under `$CARDIO_DATASETS`.
@@ -85,6 +86,13 @@ pub struct RecordRow {
     pub reference: Vec<(f64, f64)>,
     /// Seconds the reading took (this build, one thread).
     pub seconds: f64,
+    /// The record's half of de Chazal et al. 2004's split (`ds1`, `ds2`; `paced` for 102, 104,
+    /// 107, 217).
+    pub split: &'static str,
+    /// EC57 beat counts of the beat classes (S and V: TP, FN, FP).
+    pub beats: Counts,
+    /// Detected beats called N, S, V.
+    pub called: [usize; 3],
 }
 
 /// The figures over all records.
@@ -114,6 +122,18 @@ pub struct HolterReport {
     pub burden_over_target: Vec<String>,
     /// Whether the targets are met (duration Se, +P >= 95 %, every burden error <= 5 pp).
     pub targets_met: bool,
+    /// DS2 records scored for the beat classes.
+    pub beat_records: Vec<String>,
+    /// Ventricular ectopic beat sensitivity on DS2 (EC57 gross).
+    pub v_se: Estimate,
+    /// Ventricular ectopic beat positive predictivity on DS2.
+    pub v_ppv: Estimate,
+    /// Supraventricular ectopic beat sensitivity on DS2.
+    pub s_se: Estimate,
+    /// Supraventricular ectopic beat positive predictivity on DS2.
+    pub s_ppv: Estimate,
+    /// Whether the beat targets are met (V Se, +P >= 90 %; S Se >= 80 %, +P >= 60 %).
+    pub beat_targets_met: bool,
     /// Per-record rows.
     pub per_record: Vec<RecordRow>,
 }
@@ -191,6 +211,20 @@ pub fn record(dir: &Path, name: &str) -> Result<RecordRow, EvalError> {
     let reading = holter::read(model, &rec, lead);
     let seconds = t.elapsed().as_secs_f64();
     let fs = rec.sampling_rate_hz;
+    let beat_reference = beat_classes::reference(dir, name, fs)?;
+    let beats = score(
+        &beat_reference,
+        &match_beats(&reading.beats, &beat_reference),
+        &reading.classes,
+    );
+    let (n, s, v) = holter::classes::counts(&reading.classes);
+    let split = if DS1.contains(&name) {
+        "ds1"
+    } else if DS2.contains(&name) {
+        "ds2"
+    } else {
+        "paced"
+    };
     let reference = reference_spans(&ann, fs, reading.duration_s, &["(AFIB"]);
     let with_flutter = reference_spans(&ann, fs, reading.duration_s, &["(AFIB", "(AFL"]);
     let detected = episodes::spans(&reading.episodes, Kind::Af);
@@ -221,6 +255,53 @@ pub fn record(dir: &Path, name: &str) -> Result<RecordRow, EvalError> {
         detected,
         reference,
         seconds,
+        split,
+        beats,
+        called: [n, s, v],
+    })
+}
+
+/// EC57 gross beat figures of some rows: V Se, V +P, S Se, S +P.
+fn beat_figures(rows: &[&RecordRow]) -> [Option<f64>; 4] {
+    let sum = |f: &dyn Fn(&Counts) -> usize| rows.iter().map(|r| f(&r.beats)).sum::<usize>();
+    let ratio = |a: usize, b: usize| (a + b > 0).then(|| a as f64 / (a + b) as f64);
+    [
+        ratio(sum(&|c| c.v[0]), sum(&|c| c.v[1])),
+        ratio(sum(&|c| c.v[0]), sum(&|c| c.v[2])),
+        ratio(sum(&|c| c.s[0]), sum(&|c| c.s[1])),
+        ratio(sum(&|c| c.s[0]), sum(&|c| c.s[2])),
+    ]
+}
+
+/// Percentile-bootstrap estimates over `rows` of the figures `f` computes.
+fn bootstrap<const K: usize>(
+    rows: &[&RecordRow],
+    f: &dyn Fn(&[&RecordRow]) -> [Option<f64>; K],
+) -> [Estimate; K] {
+    let point = f(rows);
+    let mut rng = SplitMix64::new(SEED);
+    let mut draws: Vec<Vec<f64>> = vec![Vec::new(); K];
+    if !rows.is_empty() {
+        for _ in 0..DRAWS {
+            let pick: Vec<&RecordRow> = (0..rows.len())
+                .map(|_| rows[draw(&mut rng, rows.len())])
+                .collect();
+            for (d, v) in draws.iter_mut().zip(f(&pick)) {
+                if let Some(v) = v {
+                    d.push(v);
+                }
+            }
+        }
+    }
+    std::array::from_fn(|k| {
+        let d = &mut draws[k];
+        d.sort_unstable_by(f64::total_cmp);
+        let q = |p: f64| (!d.is_empty()).then(|| percentile_nearest(d, p));
+        Estimate {
+            value: point[k],
+            lo: q(0.025),
+            hi: q(0.975),
+        }
     })
 }
 
@@ -290,7 +371,19 @@ pub fn summarise(rows: Vec<RecordRow>) -> HolterReport {
         .map(|r| r.record.clone())
         .collect();
     let meets = |e: &Estimate| e.value.is_some_and(|v| v >= TARGET_DURATION);
+    let test: Vec<&RecordRow> = rows.iter().filter(|r| r.split == "ds2").collect();
+    let [v_se, v_ppv, s_se, s_ppv] = bootstrap(&test, &beat_figures);
+    let at_least = |e: &Estimate, t: f64| e.value.is_some_and(|v| v >= t);
     HolterReport {
+        beat_records: test.iter().map(|r| r.record.clone()).collect(),
+        beat_targets_met: at_least(&v_se, 0.9)
+            && at_least(&v_ppv, 0.9)
+            && at_least(&s_se, 0.8)
+            && at_least(&s_ppv, 0.6),
+        v_se,
+        v_ppv,
+        s_se,
+        s_ppv,
         records: rows.len(),
         af_records: rows
             .iter()
@@ -406,6 +499,41 @@ pub fn table(r: &HolterReport) -> String {
         mae.lo.unwrap_or(f64::NAN),
         mae.hi.unwrap_or(f64::NAN)
     );
+    let _ = writeln!(
+        s,
+        "\nBeat classes (AAMI EC57 gross statistics, the inter-patient test half DS2 of de Chazal et al. 2004: {} records; trained on DS1)\n\n| figure | value | target | de Chazal 2004 |\n|---|---|---|---|",
+        r.beat_records.len()
+    );
+    for (name, e, t, anchor) in [
+        ("V Se", &r.v_se, 0.9, "77.7 %"),
+        ("V +P", &r.v_ppv, 0.9, "81.9 %"),
+        ("S Se", &r.s_se, 0.8, "75.9 %"),
+        ("S +P", &r.s_ppv, 0.6, "38.5 %"),
+    ] {
+        let met = if e.value.is_some_and(|v| v >= t) {
+            "met"
+        } else {
+            "NOT met"
+        };
+        let _ = writeln!(
+            s,
+            "| {name} | {} | >= {:.0} %: {met} | {anchor} |",
+            pct(e),
+            100.0 * t
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n| record | S TP | S FN | S FP | V TP | V FN | V FP | called N | called S | called V |\n|---|---|---|---|---|---|---|---|---|---|"
+    );
+    for row in r.per_record.iter().filter(|r| r.split == "ds2") {
+        let (b, c) = (&row.beats, &row.called);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            row.record, b.s[0], b.s[1], b.s[2], b.v[0], b.v[1], b.v[2], c[0], c[1], c[2]
+        );
+    }
     let _ = writeln!(
         s,
         "\n| record | ref AF min | detected AF min | overlap min | ref burden % | detected burden % | error pp | ref episodes (matched) | detected episodes (matched) | noisy min |\n|---|---|---|---|---|---|---|---|---|---|"

@@ -73,14 +73,14 @@ pub enum EvalError {
 }
 
 impl EvalError {
-    fn read(path: &Path, source: cardio_formats::FormatError) -> Self {
+    pub(crate) fn read(path: &Path, source: cardio_formats::FormatError) -> Self {
         Self::Read {
             path: path.to_path_buf(),
             source,
         }
     }
 
-    fn content(path: &Path, reason: impl Into<String>) -> Self {
+    pub(crate) fn content(path: &Path, reason: impl Into<String>) -> Self {
         Self::Content {
             path: path.to_path_buf(),
             reason: reason.into(),

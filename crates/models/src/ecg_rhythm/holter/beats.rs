@@ -42,19 +42,30 @@ pub const SMOOTH: usize = 9;
 /// R-peak times (s) of the whole lead, given in millivolts at `fs_hz`; empty when the detector
 /// cannot run (too short, rate too low). Non-finite samples count as 0 mV.
 pub fn detect(mv: &[f64], fs_hz: f64) -> Vec<f64> {
+    detect_cleaned(mv, fs_hz).0
+}
+
+/// [`detect`]'s R-peak times and the cleaned lead they were found on (mV, the detector's
+/// baseline and powerline filtering; empty when the detector cannot run).
+pub fn detect_cleaned(mv: &[f64], fs_hz: f64) -> (Vec<f64>, Vec<f64>) {
     let Ok(fs) = SamplingRate::new(fs_hz) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let Ok(analyzer) = EcgAnalyzer::new(fs, Powerline::None) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let x: Vec<f64> = mv
         .iter()
         .map(|v| if v.is_finite() { *v } else { 0.0 })
         .collect();
     analyzer.analyze(&x).map_or_else(
-        |_| Vec::new(),
-        |a| a.r_peaks.iter().map(|&p| p as f64 / fs_hz).collect(),
+        |_| (Vec::new(), Vec::new()),
+        |a| {
+            (
+                a.r_peaks.iter().map(|&p| p as f64 / fs_hz).collect(),
+                a.cleaned,
+            )
+        },
     )
 }
 

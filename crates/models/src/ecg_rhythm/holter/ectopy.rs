@@ -14,6 +14,8 @@
 
 use cardio_signal::stats::pearson;
 
+use super::classes::BeatClass;
+
 /// Half width of the QRS segment compared, s.
 pub const HALF_QRS_S: f64 = 0.06;
 /// A beat correlating less than this with the window's median QRS is ectopic.
@@ -71,6 +73,34 @@ pub fn regular_without_ectopy(
         .filter(|(_, d)| **d)
         .map(|(t, _)| *t)
         .collect();
+    regular(&kept)
+}
+
+/// Whether the normal rhythm of `[start_s, end_s)` is regular once the beats `classes` calls S
+/// or V are set aside: the same measure as [`regular_without_ectopy`] over every three
+/// consecutive beats that are all normal (no interval next to an ectopic beat counts, so
+/// couplets, runs and mixed bigeminy and trigeminy leave no trace); `false` when too few such
+/// triples remain to tell.
+pub fn regular_without_classed(
+    beats: &[f64],
+    classes: &[BeatClass],
+    start_s: f64,
+    end_s: f64,
+) -> bool {
+    let mut d: Vec<f64> = (0..beats.len().saturating_sub(2))
+        .filter(|&i| beats[i] >= start_s && beats[i + 2] < end_s)
+        .filter(|&i| classes[i..i + 3].iter().all(|c| *c == BeatClass::N))
+        .map(|i| {
+            let (a, b) = (beats[i + 1] - beats[i], beats[i + 2] - beats[i + 1]);
+            (b - a).abs() / (0.5 * (a + b)).max(1e-6)
+        })
+        .collect();
+    median_under(&mut d)
+}
+
+/// The median normalised difference of the two intervals of every three consecutive `kept`
+/// beats is under [`REGULAR_DOMINANT`], over at least [`MIN_TRIPLES`] triples.
+fn regular(kept: &[f64]) -> bool {
     let mut d: Vec<f64> = kept
         .windows(3)
         .map(|w| {
@@ -78,6 +108,11 @@ pub fn regular_without_ectopy(
             (b - a).abs() / (0.5 * (a + b)).max(1e-6)
         })
         .collect();
+    median_under(&mut d)
+}
+
+/// At least [`MIN_TRIPLES`] differences whose median is under [`REGULAR_DOMINANT`].
+fn median_under(d: &mut [f64]) -> bool {
     if d.len() < MIN_TRIPLES {
         return false;
     }
@@ -122,6 +157,25 @@ mod tests {
         let x = ecg(&beats, 250.0, 31.0);
 
         assert!(regular_without_ectopy(&x, 250.0, &times, 0.0, 31.0));
+    }
+
+    #[test]
+    fn beats_classed_ectopic_are_set_aside_and_irregular_normal_beats_stay_irregular() {
+        use BeatClass::{N, S};
+        // Normal beats every 1.0 s with an early (S) beat after every third one.
+        let mut beats = Vec::new();
+        let mut classes = Vec::new();
+        for k in 0..30 {
+            beats.push(f64::from(k));
+            classes.push(N);
+            if k % 3 == 0 {
+                beats.push(f64::from(k) + 0.6);
+                classes.push(S);
+            }
+        }
+        assert!(regular_without_classed(&beats, &classes, 0.0, 30.0));
+        let all_n = vec![N; beats.len()];
+        assert!(!regular_without_classed(&beats, &all_n, 0.0, 30.0));
     }
 
     #[test]

@@ -21,10 +21,15 @@ pub enum Kind {
     Tachycardia,
     /// A window whose median heart rate is below 60 bpm.
     Bradycardia,
+    /// Three or more supraventricular ectopic beats in a row.
+    SvtRun,
+    /// Three or more ventricular ectopic beats in a row.
+    VtRun,
 }
 
 impl Kind {
-    /// The machine code (`af`, `noisy`, `pause`, `tachycardia`, `bradycardia`).
+    /// The machine code (`af`, `noisy`, `pause`, `tachycardia`, `bradycardia`, `svt_run`,
+    /// `vt_run`).
     pub fn code(self) -> &'static str {
         match self {
             Self::Af => "af",
@@ -32,6 +37,8 @@ impl Kind {
             Self::Pause => "pause",
             Self::Tachycardia => "tachycardia",
             Self::Bradycardia => "bradycardia",
+            Self::SvtRun => "svt_run",
+            Self::VtRun => "vt_run",
         }
     }
 }

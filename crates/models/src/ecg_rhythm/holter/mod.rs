@@ -6,8 +6,12 @@
 //! - [`episodes`]: merging window verdicts into episodes, the burden, interval overlap;
 //! - [`beats`]: the whole lead's beats, pauses, window heart rates and the AF edges moved to the
 //!   beat where the RR irregularity starts or stops;
+//! - [`classes`]: every beat classed N / S / V (AAMI EC57), with couplets, runs, bigeminy and
+//!   trigeminy; runs of three or more are `svt_run` / `vt_run` episodes;
 //! - [`ectopy`]: a window called AF whose dominant beats are regular once ectopic beats are set
-//!   aside is ventricular ectopy, not AF: its AF probability is counted as another rhythm's;
+//!   aside is ectopy, not AF: its AF probability is counted as another rhythm's (the ectopic
+//!   beats are those whose QRS differs from the window's median one, and those the beat classes
+//!   call S or V);
 //! - [`result`]: the result of a long record (label, confidence, advice and details).
 //!
 //! A lead is long when it is longer than [`features::MAX_SECONDS`](super::features::MAX_SECONDS)
@@ -15,6 +19,7 @@
 //! The windows are 30 s (the last one takes the remainder, up to 39 s; the model reads 9-60 s).
 
 pub mod beats;
+pub mod classes;
 pub mod ectopy;
 pub mod episodes;
 pub mod result;
@@ -27,6 +32,7 @@ use super::features::MAX_SECONDS;
 use super::{argmax, has_unit, mv_per_unit, Class, Model, CLASSES};
 use crate::gate::{self, GateModality};
 use crate::prediction::{PredictError, Prediction};
+use classes::BeatClass;
 pub use episodes::{Episode, Kind};
 
 /// Length of a window, s.
@@ -63,6 +69,9 @@ pub struct Reading {
     pub windows: Vec<Window>,
     /// R-peak times of the whole lead, s.
     pub beats: Vec<f64>,
+    /// The class of every beat (inside AF episodes, where there are no supraventricular ectopic
+    /// beats to count, `S` is `N`).
+    pub classes: Vec<BeatClass>,
     /// Episodes of every kind, sorted by start.
     pub episodes: Vec<Episode>,
     /// Seconds in windows that were judged (not noisy).
@@ -127,9 +136,16 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
         })
         .collect();
     let mv: Vec<f64> = channel.samples.iter().map(|v| v * scale).collect();
-    let beats = beats::detect(&mv, fs);
+    let (beats, cleaned) = beats::detect_cleaned(&mv, fs);
+    let mut classes = classes::classifier().map_or_else(
+        || vec![BeatClass::N; beats.len()],
+        |c| c.classify(&cleaned, fs, &beats),
+    );
+    drop(cleaned);
     for w in windows.iter_mut().filter(|w| w.class == Class::Af) {
-        if ectopy::regular_without_ectopy(&mv, fs, &beats, w.start_s, w.end_s) {
+        if ectopy::regular_without_ectopy(&mv, fs, &beats, w.start_s, w.end_s)
+            || ectopy::regular_without_classed(&beats, &classes, w.start_s, w.end_s)
+        {
             // Regular dominant beats: ectopy, not AF; the AF probability is another rhythm's.
             let (af, other) = (Class::Af.index(), Class::Other.index());
             w.p[other] += w.p[af];
@@ -150,7 +166,14 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
             .then(|| beats::window_rate(&beats, w.start_s, w.end_s))
             .flatten()
     };
+    let af_spans = episodes::spans(&af, Kind::Af);
+    for (t, c) in beats.iter().zip(classes.iter_mut()) {
+        if *c == BeatClass::S && af_spans.iter().any(|&(s, e)| *t >= s && *t <= e) {
+            *c = BeatClass::N;
+        }
+    }
     let mut all = af;
+    all.extend(classes::patterns::runs(&beats, &classes, &noisy));
     all.extend(noisy_runs);
     all.extend(beats::pauses(&beats, &noisy));
     all.extend(episodes::runs(
@@ -169,6 +192,7 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
         duration_s,
         windows,
         beats,
+        classes,
         episodes: all,
         analysed_s,
         noisy_s,

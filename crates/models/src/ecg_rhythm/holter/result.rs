@@ -18,6 +18,7 @@ use cardio_formats::Recording;
 use cardio_signal::hrv;
 use serde_json::{json, Map, Value};
 
+use super::classes::{self, BeatClass};
 use super::episodes::Kind;
 use super::{Reading, Window, WINDOW_S};
 use crate::catalogue::{whole, Advice};
@@ -59,6 +60,17 @@ fn minutes(seconds: f64) -> Value {
 fn round(v: f64, decimals: i32) -> Value {
     let k = 10f64.powi(decimals);
     num((v * k).round() / k)
+}
+
+/// The classes of the beats outside noisy windows, in order.
+fn counted_classes(r: &Reading) -> Vec<BeatClass> {
+    let noisy = super::episodes::spans(&r.episodes, Kind::Noisy);
+    r.beats
+        .iter()
+        .zip(&r.classes)
+        .filter(|(t, _)| !noisy.iter().any(|&(s, e)| **t >= s && **t < e))
+        .map(|(_, c)| *c)
+        .collect()
 }
 
 /// The RR intervals (s) that start in an analysed window.
@@ -121,6 +133,19 @@ pub fn decide(
             Advice::new("ecg.af_not_excluded").with("percent", whole(100.0 * p[Class::Af.index()])),
         );
     }
+    let counted = counted_classes(r);
+    let patterns = classes::patterns::count(&counted);
+    let (n_beats, s_beats, v_beats) = classes::counts(&counted);
+    if usable && s_beats + v_beats > 0 {
+        advice.push(
+            Advice::new("ecg.holter_ectopy")
+                .with("v", v_beats)
+                .with("v_couplets", patterns.v_couplets)
+                .with("v_runs", patterns.v_runs)
+                .with("s", s_beats)
+                .with("s_runs", patterns.s_runs),
+        );
+    }
     advice.push(
         Advice::new("ecg.holter_analysed")
             .with("total", minutes(r.duration_s))
@@ -163,7 +188,24 @@ pub fn decide(
     let cv = td.map(|t| t.sdnn_ms / (1000.0 * cardio_signal::stats::mean(&rr)));
     details.insert("rr_cv".into(), opt(cv, 4));
     // Heart rate minimum/mean/maximum, hourly table and 5-min HRV (`trend.rs`).
-    details.extend(super::trend::of_reading(r, None).details(usable));
+    let normal: Vec<bool> = r.classes.iter().map(|c| *c == BeatClass::N).collect();
+    details.extend(super::trend::of_reading(r, Some(&normal)).details(usable));
+    details.insert(
+        "beat_counts".into(),
+        if usable {
+            json!({"n": n_beats, "s": s_beats, "v": v_beats})
+        } else {
+            Value::Null
+        },
+    );
+    details.insert(
+        "ectopy".into(),
+        if usable {
+            serde_json::to_value(&patterns).unwrap_or(Value::Null)
+        } else {
+            Value::Null
+        },
+    );
     if !usable {
         for key in ["qrs_width_ms", "pr_interval_ms", "p_wave_fraction"] {
             details.insert(key.into(), Value::Null);

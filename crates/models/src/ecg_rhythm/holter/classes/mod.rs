@@ -1,0 +1,156 @@
+//! Every beat of a long ECG classed as the AAMI EC57 classes a Holter report counts: `N` (normal
+//! and bundle-branch-block beats), `S` (supraventricular ectopic) and `V` (ventricular ectopic).
+//!
+//! - [`features`]: patient-relative interval and shape features of every beat;
+//! - [`patterns`]: couplets, runs, bigeminy and trigeminy from the classes;
+//! - [`Classifier`]: gradient-boosted trees ([`crate::gbdt`]) over the features, trained on the
+//!   MIT-BIH Arrhythmia Database's DS1 records of de Chazal et al. 2004 (the inter-patient split:
+//!   no patient of the test half DS2 is seen in training) by `cargo run --release -p cardio-lab
+//!   --example beat_classes -- train`, committed as `params/beat-classes.json`; the card is
+//!   `cards/holter.md`.
+//!
+//! A beat whose class the trees cannot tell (the first and last beats, undefined features) is
+//! `N`, the class that claims nothing.
+
+pub mod features;
+pub mod patterns;
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::gbdt::Gbdt;
+pub use features::{features, NAMES, N_FEATURES};
+pub use patterns::Patterns;
+
+/// A beat's class (ANSI/AAMI EC57:2012 heartbeat classes; fusion and unclassifiable beats are
+/// not told apart here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BeatClass {
+    /// Normal (and bundle-branch-block, escape, nodal) beats.
+    N,
+    /// Supraventricular ectopic beats.
+    S,
+    /// Ventricular ectopic beats.
+    V,
+}
+
+impl BeatClass {
+    /// The classes in the model's output order.
+    pub const ALL: [Self; 3] = [Self::N, Self::S, Self::V];
+
+    /// Lower-case code (`n`, `s`, `v`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::N => "n",
+            Self::S => "s",
+            Self::V => "v",
+        }
+    }
+
+    /// Index in [`Self::ALL`].
+    pub fn index(self) -> usize {
+        match self {
+            Self::N => 0,
+            Self::S => 1,
+            Self::V => 2,
+        }
+    }
+}
+
+/// The committed parameters of the beat classifier.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ClassifierParams {
+    /// Model identifier.
+    pub model_id: String,
+    /// Version.
+    pub version: String,
+    /// Feature names the trees read, in order (must equal [`NAMES`]).
+    pub features: Vec<String>,
+    /// The fitted trees (classes in [`BeatClass::ALL`] order).
+    pub gbdt: Gbdt,
+    /// How it was trained (records, beats per class, settings).
+    pub training: Value,
+}
+
+/// The beat classifier.
+#[derive(Debug, Clone)]
+pub struct Classifier {
+    /// Its parameters.
+    pub params: ClassifierParams,
+}
+
+const PARAMS_JSON: &str = include_str!("../../../../params/beat-classes.json");
+
+/// The committed classifier, parsed once; `None` when the parameters do not fit the features
+/// (a build error the tests catch).
+pub fn classifier() -> Option<&'static Classifier> {
+    static MODEL: OnceLock<Option<Classifier>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let params: ClassifierParams = serde_json::from_str(PARAMS_JSON).ok()?;
+            (params.features.len() == N_FEATURES
+                && params.features.iter().zip(NAMES).all(|(a, b)| a == b)
+                && params.gbdt.n_features == N_FEATURES
+                && params.gbdt.n_classes == BeatClass::ALL.len())
+            .then_some(Classifier { params })
+        })
+        .as_ref()
+}
+
+impl Classifier {
+    /// A classifier from fitted parameters.
+    pub fn new(params: ClassifierParams) -> Self {
+        Self { params }
+    }
+
+    /// The class of one beat's features: the likeliest (ties and undefined features: `N`).
+    pub fn class_of(&self, f: &[f64; N_FEATURES]) -> BeatClass {
+        if f[0].is_nan() || f[1].is_nan() {
+            return BeatClass::N;
+        }
+        let p = self.params.gbdt.predict_proba(f);
+        let best = (0..p.len())
+            .max_by(|&a, &b| p[a].total_cmp(&p[b]).then(b.cmp(&a)))
+            .unwrap_or(0);
+        BeatClass::ALL[best]
+    }
+
+    /// The class of every beat `beats` (R-peak times, s) of the cleaned lead `x` (mV at `fs`).
+    pub fn classify(&self, x: &[f64], fs: f64, beats: &[f64]) -> Vec<BeatClass> {
+        features(x, fs, beats)
+            .iter()
+            .map(|f| self.class_of(f))
+            .collect()
+    }
+}
+
+/// Beats per class: `(n, s, v)`.
+pub fn counts(classes: &[BeatClass]) -> (usize, usize, usize) {
+    classes.iter().fold((0, 0, 0), |(n, s, v), c| match c {
+        BeatClass::N => (n + 1, s, v),
+        BeatClass::S => (n, s + 1, v),
+        BeatClass::V => (n, s, v + 1),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_classifier_reads_these_features() {
+        let c = classifier().expect("params/beat-classes.json fits the features");
+
+        assert_eq!(c.params.features.len(), N_FEATURES);
+        assert_eq!(c.class_of(&[f64::NAN; N_FEATURES]), BeatClass::N);
+    }
+
+    #[test]
+    fn counts_add_up_per_class() {
+        use BeatClass::{N, S, V};
+
+        assert_eq!(counts(&[N, N, S, V, V, N]), (3, 1, 2));
+    }
+}
