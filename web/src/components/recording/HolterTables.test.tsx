@@ -76,4 +76,51 @@ describe('HolterTables', () => {
     expect(parsed.hrv).toBeNull();
     expect(parsed.hourly).toEqual([{ startS: 0, endS: 60, beats: null, meanBpm: null, minBpm: null, maxBpm: null }]);
   });
+
+  it('counts the beats of each class with their share and the ectopic patterns of S and V', () => {
+    const details = {
+      beat_counts: { n: 2140, s: 12, v: 48 },
+      ectopy: {
+        v_isolated: 30,
+        v_couplets: 3,
+        v_runs: 2,
+        s_isolated: 9,
+        s_couplets: 0,
+        s_runs: 1,
+        v_bigeminy: 1,
+        v_trigeminy: 2,
+      },
+    };
+
+    render(<HolterTables details={details} />);
+
+    const section = screen.getByTestId('holter-beats');
+    expect(within(section).getByRole('heading', { name: 'Beats' })).toBeTruthy();
+    const [classes, ectopy] = within(section).getAllByRole('table');
+    expect(rows(classes as HTMLElement)).toEqual([
+      'N normal | 2,140 | 97.3%',
+      'S supraventricular ectopic | 12 | 0.5%',
+      'V ventricular ectopic | 48 | 2.2%',
+    ]);
+    expect(rows(ectopy as HTMLElement)).toEqual([
+      'Isolated | 9 | 30',
+      'Couplets | 0 | 3',
+      'Runs (3 beats or more) | 1 | 2',
+      'Bigeminy | — | 1',
+      'Trigeminy | — | 2',
+    ]);
+    expect(screen.queryByTestId('holter-figures')).toBeNull();
+  });
+
+  it('shows no beats table without the three counts, and the counts alone without ectopy', () => {
+    expect(holterFigures({ beat_counts: null, ectopy: { v_runs: 1 } }).beats).toBeNull();
+    expect(holterFigures({ beat_counts: { n: 10, s: 1 } }).beats).toBeNull();
+    expect(holterFigures({ beat_counts: { n: 10, s: 1, v: 0 } }).beats).toEqual({
+      counts: { n: 10, s: 1, v: 0 },
+      ectopy: null,
+    });
+
+    const { container } = render(<HolterTables details={{ beat_counts: null }} />);
+    expect(container.innerHTML).toBe('');
+  });
 });

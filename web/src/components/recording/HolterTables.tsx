@@ -2,9 +2,11 @@
  * A long recording's heart rate and heart-rate variability as a Holter report gives them: one
  * table of the heart rate's minimum (with its time), mean and maximum (with its time) and the
  * 5-min HRV (SDNN, SDANN, SDNN index, RMSSD, pNN50; Task Force 1996), and one row per hour of the
- * record (beats, mean, slowest and fastest minute). It reads the result's `heart_rate_summary`,
- * `hrv` and `hourly` details and draws nothing when none is given; times read as h:mm:ss from the
- * record's start. It calls no API.
+ * record (beats, mean, slowest and fastest minute); when the result classed every beat, the N, S
+ * and V beats with their share of all beats and the ectopic patterns (isolated beats, couplets, runs
+ * of three or more, bigeminy, trigeminy) of each class. It reads the result's `heart_rate_summary`,
+ * `hrv`, `hourly`, `beat_counts` and `ectopy` details and draws nothing when none is given; times
+ * read as h:mm:ss from the record's start. It calls no API.
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -39,10 +41,21 @@ export interface HourRow {
   maxBpm: number | null;
 }
 
+/** The ectopic patterns counted per class, in the order the table lists them. */
+export const ECTOPY_PATTERNS = ['isolated', 'couplets', 'runs', 'bigeminy', 'trigeminy'] as const;
+export type EctopyPattern = (typeof ECTOPY_PATTERNS)[number];
+
+/** Beats per class and the ectopic patterns of supraventricular (`s`) and ventricular (`v`) beats; `null` where not given. */
+export interface BeatFigures {
+  counts: { n: number; s: number; v: number };
+  ectopy: Record<EctopyPattern, { s: number | null; v: number | null }> | null;
+}
+
 export interface HolterFigures {
   heartRate: HeartRateSummary | null;
   hrv: HrvFigures | null;
   hourly: HourRow[];
+  beats: BeatFigures | null;
 }
 
 function finite(value: unknown): number | null {
@@ -96,14 +109,30 @@ export function holterFigures(details: unknown): HolterFigures {
       });
     }
   }
-  return { heartRate, hrv, hourly };
+  return { heartRate, hrv, hourly, beats: beatFigures(d) };
+}
+
+/** Reads `beat_counts` and `ectopy`: `null` without the three counts; the patterns `null` without `ectopy`. */
+export function beatFigures(details: Record<string, unknown>): BeatFigures | null {
+  const c = isRecord(details.beat_counts) ? details.beat_counts : null;
+  const n = finite(c?.n);
+  const s = finite(c?.s);
+  const v = finite(c?.v);
+  if (n === null || s === null || v === null) return null;
+  const e = isRecord(details.ectopy) ? details.ectopy : null;
+  const ectopy = e
+    ? (Object.fromEntries(
+        ECTOPY_PATTERNS.map((pattern) => [pattern, { s: finite(e[`s_${pattern}`]), v: finite(e[`v_${pattern}`]) }]),
+      ) as BeatFigures['ectopy'])
+    : null;
+  return { counts: { n, s, v }, ectopy };
 }
 
 export function HolterTables({ details }: { details: unknown }) {
   const { t, i18n } = useTranslation();
   const ids = useId();
-  const { heartRate, hrv, hourly } = holterFigures(details);
-  if (!heartRate && !hrv && hourly.length === 0) return null;
+  const { heartRate, hrv, hourly, beats } = holterFigures(details);
+  if (!heartRate && !hrv && hourly.length === 0 && !beats) return null;
   const one = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
   const whole = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
   const dash = '—';
@@ -196,6 +225,69 @@ export function HolterTables({ details }: { details: unknown }) {
           </div>
         </section>
       ) : null}
+      {beats ? <BeatTables beats={beats} title={`${ids}-beats`} /> : null}
     </>
+  );
+}
+
+/** The beats table (N, S, V with their share of all beats) and, when given, the ectopy table. */
+function BeatTables({ beats, title }: { beats: BeatFigures; title: string }) {
+  const { t, i18n } = useTranslation();
+  const whole = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
+  const share = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 });
+  const total = beats.counts.n + beats.counts.s + beats.counts.v;
+  const dash = '—';
+  const count = (value: number | null) => (value === null ? dash : whole.format(value));
+  const classes = (['n', 's', 'v'] as const).map((code) => ({
+    code,
+    name: t(`wholeRecord.beatTables.${code}`),
+    beats: beats.counts[code],
+  }));
+  return (
+    <section className="record-episodes" aria-labelledby={title} data-testid="holter-beats">
+      <h3 id={title}>{t('wholeRecord.beatTables.title')}</h3>
+      <div className="record-episodes__scroll">
+        <table className="record-episodes__table">
+          <thead>
+            <tr>
+              <th scope="col">{t('wholeRecord.beatTables.class')}</th>
+              <th scope="col">{t('wholeRecord.beatTables.beats')}</th>
+              <th scope="col">{t('wholeRecord.beatTables.share')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {classes.map((row) => (
+              <tr key={row.code}>
+                <th scope="row">{row.name}</th>
+                <td>{whole.format(row.beats)}</td>
+                <td>{total > 0 ? share.format(row.beats / total) : dash}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {beats.ectopy ? (
+        <div className="record-episodes__scroll">
+          <table className="record-episodes__table" aria-label={t('wholeRecord.beatTables.ectopyTitle')}>
+            <thead>
+              <tr>
+                <th scope="col">{t('wholeRecord.beatTables.pattern')}</th>
+                <th scope="col">{t('wholeRecord.beatTables.supraventricular')}</th>
+                <th scope="col">{t('wholeRecord.beatTables.ventricular')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ECTOPY_PATTERNS.map((pattern) => (
+                <tr key={pattern}>
+                  <th scope="row">{t(`wholeRecord.beatTables.${pattern}`)}</th>
+                  <td>{count(beats.ectopy?.[pattern].s ?? null)}</td>
+                  <td>{count(beats.ectopy?.[pattern].v ?? null)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
   );
 }

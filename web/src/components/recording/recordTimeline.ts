@@ -47,7 +47,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The `details` keys of a recording read whole, shown by the episodes table rather than as raw details. */
-export const RECORD_KEYS = ['episodes', 'af_burden', 'analysed_s', 'noisy_s', 'window_s', 'beat_counts'] as const;
+export const RECORD_KEYS = [
+  'episodes',
+  'af_burden',
+  'analysed_s',
+  'noisy_s',
+  'window_s',
+  'beat_counts',
+  'ectopy',
+] as const;
 
 /** Reads the whole-record fields of a result's `details`; episodes of an unknown kind or with bad times are left out. */
 export function recordDetails(details: unknown): RecordDetails {

@@ -2,7 +2,11 @@
 //! analysed, the AF burden, the episodes table (in time order, at most [`MAX_ROWS`] rows then
 //! "… and N more"), the heart rate's minimum, mean and maximum with their times and its trend over
 //! the whole record (median per minute, from the recording's beats), and the strips of the
-//! longest AF episode and of the longest pause on standard paper. When the result gives them
+//! longest AF episode, of the fastest SVT or VT run and of the longest pause on standard paper.
+//! When the result classed every beat (`beat_counts`, `ectopy`:
+//! `cardio_models::ecg_rhythm::holter::classes`), a beats table gives the N, S and V counts with
+//! their share of the beats, and an ectopy table the isolated beats, couplets, runs, bigeminy and
+//! trigeminy. When the result gives them
 //! (`heart_rate_summary`, `hrv`, `hourly`: `cardio_models::ecg_rhythm::holter::trend`), the heart
 //! rate and the 5-min HRV (SDNN, SDANN, SDNN index, RMSSD, pNN50; Task Force 1996) are a table in
 //! place of the heart-rate line, and the hours of the record a second table; their words are
@@ -221,6 +225,22 @@ pub struct Words {
     pub hourly_heading: &'static str,
     /// Its columns: hour, beats, mean, minimum and maximum bpm.
     pub hourly_columns: [&'static str; 5],
+    /// Heading of the beats table.
+    pub beats_heading: &'static str,
+    /// Its columns: class, beats, share of the beats.
+    pub beats_columns: [&'static str; 3],
+    /// The classes N, S and V.
+    pub beat_classes: [&'static str; 3],
+    /// Heading of the ectopy table.
+    pub ectopy_heading: &'static str,
+    /// Its columns: pattern, supraventricular, ventricular.
+    pub ectopy_columns: [&'static str; 3],
+    /// Isolated beats, couplets, runs of 3 or more, bigeminy, trigeminy.
+    pub patterns: [&'static str; 5],
+    /// Caption of the fastest run's strip, with `{kind}`, `{rate}` and `{at}`.
+    pub run_strip: &'static str,
+    /// Caption of the fastest run's strip when its rate is unknown, with `{kind}` and `{at}`.
+    pub run_strip_no_rate: &'static str,
 }
 
 const WORDS_EN: Words = Words {
@@ -236,6 +256,24 @@ const WORDS_EN: Words = Words {
                5-min segments (Task Force of the ESC and NASPE, 1996).",
     hourly_heading: "Hour by hour",
     hourly_columns: ["Hour", "Beats", "Mean bpm", "Min bpm", "Max bpm"],
+    beats_heading: "Beats",
+    beats_columns: ["Class", "Beats", "Of all beats"],
+    beat_classes: [
+        "N normal",
+        "S supraventricular ectopic",
+        "V ventricular ectopic",
+    ],
+    ectopy_heading: "Ectopy",
+    ectopy_columns: ["Pattern", "Supraventricular", "Ventricular"],
+    patterns: [
+        "Isolated",
+        "Couplets",
+        "Runs (3 beats or more)",
+        "Bigeminy",
+        "Trigeminy",
+    ],
+    run_strip: "Fastest run ({kind}, {rate} bpm) at {at} ·",
+    run_strip_no_rate: "Fastest run ({kind}) at {at} ·",
 };
 
 const WORDS_ES: Words = Words {
@@ -251,6 +289,24 @@ const WORDS_ES: Words = Words {
                segmentos de 5 min (Task Force de la ESC y la NASPE, 1996).",
     hourly_heading: "Hora a hora",
     hourly_columns: ["Hora", "Latidos", "Media lpm", "Mín. lpm", "Máx. lpm"],
+    beats_heading: "Latidos",
+    beats_columns: ["Clase", "Latidos", "Del total"],
+    beat_classes: [
+        "N normales",
+        "S ectópicos supraventriculares",
+        "V ectópicos ventriculares",
+    ],
+    ectopy_heading: "Ectopia",
+    ectopy_columns: ["Patrón", "Supraventricular", "Ventricular"],
+    patterns: [
+        "Aislados",
+        "Parejas",
+        "Rachas (3 latidos o más)",
+        "Bigeminismo",
+        "Trigeminismo",
+    ],
+    run_strip: "Racha más rápida ({kind}, {rate} lpm) a las {at} ·",
+    run_strip_no_rate: "Racha más rápida ({kind}) a las {at} ·",
 };
 
 const WORDS_FR: Words = Words {
@@ -266,6 +322,24 @@ const WORDS_FR: Words = Words {
                sur {n} segments de 5 min (Task Force de l'ESC et de la NASPE, 1996).",
     hourly_heading: "Heure par heure",
     hourly_columns: ["Heure", "Battements", "Moy. bpm", "Min. bpm", "Max. bpm"],
+    beats_heading: "Battements",
+    beats_columns: ["Classe", "Battements", "Du total"],
+    beat_classes: [
+        "N normaux",
+        "S ectopiques supraventriculaires",
+        "V ectopiques ventriculaires",
+    ],
+    ectopy_heading: "Ectopie",
+    ectopy_columns: ["Motif", "Supraventriculaire", "Ventriculaire"],
+    patterns: [
+        "Isolées",
+        "Doublets",
+        "Salves (3 battements ou plus)",
+        "Bigéminisme",
+        "Trigéminisme",
+    ],
+    run_strip: "Salve la plus rapide ({kind}, {rate} bpm) à {at} ·",
+    run_strip_no_rate: "Salve la plus rapide ({kind}) à {at} ·",
 };
 
 /// The words of the report's language.
@@ -343,6 +417,89 @@ pub fn hourly_rows(details: &Value) -> Vec<Vec<String>> {
             ])
         })
         .collect()
+}
+
+/// The rows of the beats table (class, beats, share of all beats); `None` when the details have
+/// no `beat_counts` (a result that did not class its beats).
+pub fn beat_rows(s: &Strings, details: &Value) -> Option<Vec<Vec<String>>> {
+    let counts = details.get("beat_counts").filter(|v| v.is_object())?;
+    let values: Vec<Option<u64>> = ["n", "s", "v"]
+        .iter()
+        .map(|k| counts.get(*k).and_then(Value::as_u64))
+        .collect();
+    let total: u64 = values.iter().flatten().sum();
+    let w = words(s);
+    Some(
+        w.beat_classes
+            .iter()
+            .zip(&values)
+            .map(|(name, value)| {
+                let share = value
+                    .filter(|_| total > 0)
+                    .map_or_else(|| "—".to_owned(), |v| percent(v as f64 / total as f64));
+                let count = value.map_or_else(|| "—".to_owned(), |v| v.to_string());
+                vec![(*name).to_owned(), count, share]
+            })
+            .collect(),
+    )
+}
+
+/// The rows of the ectopy table (pattern, supraventricular, ventricular): isolated beats,
+/// couplets, runs, bigeminy and trigeminy, "—" where the result gives no count; `None` when the
+/// details have no `ectopy`.
+pub fn ectopy_rows(s: &Strings, details: &Value) -> Option<Vec<Vec<String>>> {
+    let ectopy = details.get("ectopy").filter(|v| v.is_object())?;
+    let count = |key: &str| {
+        ectopy
+            .get(key)
+            .and_then(Value::as_u64)
+            .map_or_else(|| "—".to_owned(), |v| v.to_string())
+    };
+    let w = words(s);
+    Some(
+        w.patterns
+            .iter()
+            .zip(["isolated", "couplets", "runs", "bigeminy", "trigeminy"])
+            .map(|(name, key)| {
+                vec![
+                    (*name).to_owned(),
+                    count(&format!("s_{key}")),
+                    count(&format!("v_{key}")),
+                ]
+            })
+            .collect(),
+    )
+}
+
+/// Where the fastest SVT or VT run's strip starts (5 s before its middle, never before the
+/// record's start), the run, and its rate in bpm from the beats `beats_s` inside it (`None` when
+/// fewer than two are); runs of unknown rate rank after those of known rate, longest first.
+pub fn fastest_run<'a>(
+    list: &'a [Episode],
+    beats_s: &[f64],
+) -> Option<(f64, &'a Episode, Option<f64>)> {
+    let rate = |e: &Episode| {
+        let inside: Vec<f64> = beats_s
+            .iter()
+            .copied()
+            .filter(|t| *t >= e.start_s - 0.01 && *t <= e.end_s + 0.01)
+            .collect();
+        let span = inside.last()? - inside.first()?;
+        (inside.len() >= 2 && span > 0.0).then(|| 60.0 * (inside.len() - 1) as f64 / span)
+    };
+    list.iter()
+        .filter(|e| e.kind == "vt_run" || e.kind == "svt_run")
+        .map(|e| (e, rate(e)))
+        .max_by(|(a, ra), (b, rb)| match (ra, rb) {
+            (Some(x), Some(y)) => x.total_cmp(y),
+            (Some(_), None) => std::cmp::Ordering::Greater,
+            (None, Some(_)) => std::cmp::Ordering::Less,
+            (None, None) => a.duration_s().total_cmp(&b.duration_s()),
+        })
+        .map(|(e, bpm)| {
+            let middle = f64::midpoint(e.start_s, e.end_s);
+            ((middle - STRIP_S / 2.0).max(0.0), e, bpm)
+        })
 }
 
 /// The longest episode of `kind`.
@@ -547,6 +704,24 @@ pub fn write(
         out.subheading(w.hourly_heading, 10.0);
         table(out, &columns, &w.hourly_columns, &hours);
     }
+    if let Some(rows) = beat_rows(s, details) {
+        out.subheading(w.beats_heading, 10.0);
+        table(
+            out,
+            &[MARGIN, MARGIN + 62.0, MARGIN + 86.0],
+            &w.beats_columns,
+            &rows,
+        );
+    }
+    if let Some(rows) = ectopy_rows(s, details) {
+        out.subheading(w.ectopy_heading, 10.0);
+        table(
+            out,
+            &[MARGIN, MARGIN + 62.0, MARGIN + 100.0],
+            &w.ectopy_columns,
+            &rows,
+        );
+    }
     if !bins.is_empty() {
         let duration_s = signal.map_or(0.0, |w| w.duration_s);
         trend(out, s, &bins, duration_s);
@@ -560,6 +735,28 @@ pub fn write(
             s.ecg_strip
         );
         paper::ecg(out, &w, &caption, s.calibration);
+    }
+    let beats: &[f64] = signal.map_or(&[], |w| &w.beats_s);
+    if let Some((start, e, bpm)) = fastest_run(&list, beats) {
+        if let Some(strip) = window(start) {
+            let kind = kind_name(s, &e.kind);
+            let at = hms(e.start_s);
+            let caption = bpm.map_or_else(
+                || {
+                    w.run_strip_no_rate
+                        .replace("{kind}", &kind)
+                        .replace("{at}", &at)
+                },
+                |bpm| {
+                    w.run_strip
+                        .replace("{kind}", &kind)
+                        .replace("{rate}", &format!("{bpm:.0}"))
+                        .replace("{at}", &at)
+                },
+            );
+            let caption = format!("{caption} {}", s.ecg_strip);
+            paper::ecg(out, &strip, &caption, s.calibration);
+        }
     }
     if let Some((start, e)) = pause {
         if let Some(w) = window(start) {
@@ -832,6 +1029,125 @@ mod tests {
             "Longest pause (2.4 s) at 0:01:01 · ECG, lead II",
         ] {
             assert!(text.contains(expected), "{expected:?} not in {text}");
+        }
+    }
+
+    /// A long result's details with classed beats and two runs (the VT run the faster).
+    fn with_beats() -> Value {
+        let mut d = details(1);
+        d["beat_counts"] = json!({"n": 2140, "s": 12, "v": 48});
+        d["ectopy"] = json!({
+            "v_isolated": 30, "v_couplets": 3, "v_runs": 2, "s_isolated": 9, "s_couplets": 0,
+            "s_runs": 1, "v_bigeminy": 1, "v_trigeminy": 2,
+        });
+        let list = d["episodes"].as_array_mut().unwrap();
+        list.push(json!({"kind": "svt_run", "start_s": 200.0, "end_s": 203.0}));
+        list.push(json!({"kind": "vt_run", "start_s": 900.0, "end_s": 901.5}));
+        d
+    }
+
+    #[test]
+    fn the_beats_and_ectopy_tables_count_each_class_and_pattern() {
+        let rows = beat_rows(&strings::EN, &with_beats()).unwrap();
+        let rows: Vec<String> = rows.iter().map(|r| r.join(" | ")).collect();
+        assert_eq!(
+            rows,
+            [
+                "N normal | 2140 | 97.3%",
+                "S supraventricular ectopic | 12 | 0.5%",
+                "V ventricular ectopic | 48 | 2.2%",
+            ]
+        );
+        let ectopy = ectopy_rows(&strings::EN, &with_beats()).unwrap();
+        let ectopy: Vec<String> = ectopy.iter().map(|r| r.join(" | ")).collect();
+        assert_eq!(
+            ectopy,
+            [
+                "Isolated | 9 | 30",
+                "Couplets | 0 | 3",
+                "Runs (3 beats or more) | 1 | 2",
+                "Bigeminy | — | 1",
+                "Trigeminy | — | 2",
+            ]
+        );
+        assert_eq!(
+            beat_rows(&strings::ES, &with_beats()).unwrap()[2][0],
+            "V ectópicos ventriculares"
+        );
+        assert_eq!(beat_rows(&strings::EN, &json!({"beat_counts": null})), None);
+        assert_eq!(ectopy_rows(&strings::EN, &details(1)), None);
+    }
+
+    #[test]
+    fn the_fastest_run_is_chosen_by_its_rate_and_a_vt_run_can_be_it() {
+        let list = episodes(&with_beats()).unwrap();
+        // 100 bpm, then three beats 0.4 s apart (150 bpm) from 900 s.
+        let mut beats: Vec<f64> = (0..1000).map(|i| f64::from(i) * 0.6).collect();
+        beats.retain(|t| !(899.0..902.0).contains(t));
+        beats.extend([900.0, 900.4, 900.8, 901.2]);
+        beats.sort_by(f64::total_cmp);
+
+        let (start, run, bpm) = fastest_run(&list, &beats).unwrap();
+
+        assert_eq!(run.kind, "vt_run");
+        assert!((bpm.unwrap() - 150.0).abs() < 1e-6, "{bpm:?}");
+        assert!((start - 895.75).abs() < 1e-9, "{start}");
+        // Without beats, the longest run.
+        assert_eq!(fastest_run(&list, &[]).unwrap().1.kind, "svt_run");
+        assert!(fastest_run(&episodes(&details(1)).unwrap(), &beats).is_none());
+    }
+
+    #[test]
+    fn the_drawn_summary_has_the_beats_and_ectopy_tables_and_the_fastest_run() {
+        for (language, expected) in [
+            (
+                Language::En,
+                [
+                    "Beats",
+                    "Class Beats Of all beats",
+                    "N normal 2140 97.3%",
+                    "V ventricular ectopic 48 2.2%",
+                    "Ectopy",
+                    "Pattern Supraventricular Ventricular",
+                    "Couplets 0 3",
+                    "Runs (3 beats or more) 1 2",
+                    "Bigeminy — 1",
+                    "Fastest run (",
+                ],
+            ),
+            (
+                Language::Fr,
+                [
+                    "Battements",
+                    "Classe Battements Du total",
+                    "N normaux 2140 97.3%",
+                    "V ectopiques ventriculaires 48 2.2%",
+                    "Ectopie",
+                    "Motif Supraventriculaire Ventriculaire",
+                    "Doublets 0 3",
+                    "Salves (3 battements ou plus) 1 2",
+                    "Bigéminisme — 1",
+                    "Salve la plus rapide (",
+                ],
+            ),
+        ] {
+            let mut out = Writer::new("test").unwrap();
+            let first = waveform(0.0, 3_900.0);
+            write(
+                &mut out,
+                strings::of(language),
+                &with_beats(),
+                Some(&first),
+                |start| Some(waveform(start, 3_900.0)),
+            );
+            let bytes = out
+                .finish("Cardio", |n, total| format!("Page {n} of {total}"))
+                .unwrap();
+            let text = pdf_extract::extract_text_from_mem(&bytes).unwrap();
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            for expected in expected {
+                assert!(text.contains(expected), "{expected:?} not in {text}");
+            }
         }
     }
 }
