@@ -180,6 +180,22 @@ impl DecodeGate {
         tokio::runtime::Handle::current().block_on(self.acquire_for(files))
     }
 
+    /// [`DecodeGate::acquire_for_blocking`] for work on a decoded recording that needs `bytes`
+    /// (a long ECG's beats classed, see [`crate::recordings::beat_classes`]).
+    ///
+    /// # Errors
+    /// 500 when the gate is closed.
+    pub fn acquire_bytes_blocking(&self, bytes: u64) -> Result<OwnedSemaphorePermit, ApiError> {
+        let permits = self.permits_for(bytes);
+        tokio::runtime::Handle::current().block_on(async {
+            self.permits
+                .clone()
+                .acquire_many_owned(permits)
+                .await
+                .map_err(|_| ApiError::Internal("decode gate closed".into()))
+        })
+    }
+
     /// Permits free now (for tests).
     pub fn available_mib(&self) -> usize {
         self.permits.available_permits()
@@ -198,6 +214,8 @@ pub struct Prepared {
     /// The 12-lead reading of an ECG with three standard leads or more, read on first use
     /// ([`Prepared::ecg12`]).
     ecg12: std::sync::OnceLock<Option<cardio_models::ecg12::Ecg12>>,
+    /// A long ECG's beats with their classes, found on first use ([`Prepared::classed_beats`]).
+    classed: std::sync::OnceLock<Option<crate::recordings::beat_classes::ClassedBeats>>,
     pub(crate) bytes: usize,
     /// Size and modification time of each stored file when it was decoded: a file changed on
     /// disk since (restored, or altered and so to be refused) is read again, never served from
@@ -226,6 +244,7 @@ impl Prepared {
             channel,
             marks,
             ecg12: std::sync::OnceLock::new(),
+            classed: std::sync::OnceLock::new(),
             bytes: (samples + marked) * std::mem::size_of::<f64>(),
             stamps: Vec::new(),
         }
@@ -236,6 +255,18 @@ impl Prepared {
     pub fn ecg12(&self) -> Option<&cardio_models::ecg12::Ecg12> {
         self.ecg12
             .get_or_init(|| crate::recordings::ecg12_marks::reading(&self.recording))
+            .as_ref()
+    }
+
+    /// The beats of the marked channel with their classes (see
+    /// [`crate::recordings::beat_classes`]), found by `find` on the first call and kept with the
+    /// samples. The cache is per analysis, so what `find` reads of the analysis stays the same.
+    pub fn classed_beats(
+        &self,
+        find: impl FnOnce(&Recording, usize) -> Option<crate::recordings::beat_classes::ClassedBeats>,
+    ) -> Option<&crate::recordings::beat_classes::ClassedBeats> {
+        self.classed
+            .get_or_init(|| find(&self.recording, self.channel))
             .as_ref()
     }
 

@@ -1,5 +1,6 @@
 //! Recordings: predictions from uploads and devices, the models that serve them, decoding and waveform windows.
 
+pub mod beat_classes;
 pub mod decode;
 pub mod devices;
 pub mod ecg12_marks;

@@ -2,7 +2,9 @@
 //! waveform viewers (ECG paper, PCG with S1/S2, PPG with pulse peaks), read again from the blob
 //! store with the same readers the prediction used, and the beats found in the whole recording
 //! (decoded under the memory gate and cached, see [`crate::recordings::decode`]); for a 12-lead
-//! ECG, the reading's fiducials and median beats ([`crate::recordings::ecg12_marks`]).
+//! ECG, the reading's fiducials and median beats ([`crate::recordings::ecg12_marks`]); for a long
+//! ECG read whole, the result's own beats with the class of each
+//! ([`crate::recordings::beat_classes`]).
 //!
 //! Only the owner reads it (another user's analysis is a 404); each read is audited.
 
@@ -20,6 +22,7 @@ use crate::{
     platform::error::{ApiError, ErrorBody},
     platform::extract::Json,
     platform::state::AppState,
+    recordings::beat_classes,
     recordings::ecg12_marks::{self, Ecg12MarksView},
     recordings::stored::Recordings,
     records::analyses::{self, store::Modality, ANALYSIS_NOT_FOUND},
@@ -79,8 +82,13 @@ pub struct WaveformView {
     pub channels: Vec<WaveformChannelView>,
     /// Index of the channel the model analysed (the marks belong to it).
     pub analysed_channel: usize,
-    /// Beat times in the whole recording, seconds: R peaks, pulse peaks, or S1.
+    /// Beat times in the whole recording, seconds: R peaks, pulse peaks, or S1 (for a long ECG
+    /// whose result classed its beats, the beats that reading found).
     pub beats_s: Vec<f64>,
+    /// For a long ECG whose result classed its beats, the class of each beat of `beats_s`, one
+    /// character a beat: `n` normal, `s` supraventricular ectopic, `v` ventricular ectopic
+    /// (null otherwise).
+    pub beat_classes: Option<String>,
     /// PCG S1 times, seconds.
     pub s1_s: Vec<f64>,
     /// PCG S2 times, seconds.
@@ -124,6 +132,7 @@ impl From<Waveform> for WaveformView {
                 .collect(),
             analysed_channel: w.analysed_channel,
             beats_s: w.beats_s,
+            beat_classes: None,
             s1_s: w.s1_s,
             s2_s: w.s2_s,
             marks_note: w.marks_note,
@@ -170,6 +179,8 @@ pub async fn read(
     analyses::store::audit_read(&mut tx, user_id, &client, &analysis, "analysis_waveform").await?;
     tx.commit().await?;
     let recordings = Recordings::of(&state);
+    let classes_wanted = kind == Kind::Ecg && beat_classes::counted(&analysis.result.details);
+    let af = beat_classes::af_spans(&analysis.result.details);
     let start_s = query.start_s.unwrap_or(0.0);
     let duration_s = query.duration_s.unwrap_or(DEFAULT_WINDOW_S);
     let view = tokio::task::spawn_blocking(move || -> Result<WaveformView, ApiError> {
@@ -182,6 +193,20 @@ pub async fn read(
             view.ecg12 = prepared
                 .ecg12()
                 .map(|e| ecg12_marks::view(e, fs, start, end));
+        }
+        if classes_wanted {
+            let classed = prepared.classed_beats(|rec, lead| {
+                // As much memory as a decode: it waits on the gate like one.
+                let _permit = recordings
+                    .gate
+                    .acquire_bytes_blocking(beat_classes::need_bytes(rec, lead))
+                    .ok()?;
+                beat_classes::classed(rec, lead, &af)
+            });
+            if let Some(classed) = classed {
+                view.beats_s.clone_from(&classed.beats);
+                view.beat_classes = Some(classed.codes.clone());
+            }
         }
         Ok(view)
     })

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::{
     helpers::{clinical_form, Part, TestApp},
-    predict::{csv_recording, wav_from_samples, with_echo},
+    predict::{csv_recording, realistic_ecg_csv, wav_from_samples, with_echo},
 };
 
 crate::backend_tests!(
@@ -22,6 +22,7 @@ crate::backend_tests!(
     a_printed_12_lead_comes_back_with_each_leads_span,
     a_twelve_lead_ecg_comes_back_with_its_fiducials_and_median_beats,
     a_single_lead_ecg_has_no_twelve_lead_marks,
+    a_long_ecg_comes_back_with_the_class_of_every_beat,
 );
 
 /// 29.8 s at 250 Hz (no beat cut by the end), two leads in microvolts: lead II spikes of 1000 µV every 0.8 s from 0.4 s.
@@ -545,4 +546,64 @@ pub async fn a_single_lead_ecg_has_no_twelve_lead_marks(mut app: TestApp) {
     // Assert
     assert_eq!(response.status, StatusCode::OK, "{}", response.text);
     assert_eq!(response.json()["ecg12"], Value::Null);
+}
+
+/// Issue 41: a 4-minute ECG is read whole and its beats classed; the paper gets the reading's
+/// beats with one class (`n`, `s` or `v`) per beat, the same classes the result counted.
+pub async fn a_long_ecg_comes_back_with_the_class_of_every_beat(mut app: TestApp) {
+    app.signed_in_doctor().await;
+    let id = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[Part::file(
+            "holter.csv",
+            Some("text/csv"),
+            realistic_ecg_csv(240.0),
+        )],
+    )
+    .await;
+    let analysis = app.get(&format!("/api/analyses/{id}")).await.json();
+    let details = &analysis["result"]["details"];
+    assert!(details["beat_counts"].is_object(), "{details}");
+
+    let response = app
+        .get(&format!(
+            "/api/analyses/{id}/waveform?start_s=100&duration_s=10"
+        ))
+        .await;
+
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    let w = response.json();
+    let beats = times(&w["beats_s"]);
+    let classes = w["beat_classes"].as_str().expect("classes for a long ECG");
+    assert!(beats.len() > 200, "{}", beats.len());
+    assert_eq!(classes.len(), beats.len());
+    assert!(
+        classes.chars().all(|c| matches!(c, 'n' | 's' | 'v')),
+        "{classes}"
+    );
+    // The result counts the beats outside noisy stretches: all of them when none was noisy.
+    for (code, key) in [('n', "n"), ('s', "s"), ('v', "v")] {
+        let served = classes.chars().filter(|c| *c == code).count() as u64;
+        let counted = details["beat_counts"][key].as_u64().unwrap();
+        if details["noisy_s"].as_f64() == Some(0.0) {
+            assert_eq!(served, counted, "{key}: {classes}");
+        } else {
+            assert!(served >= counted, "{key}: {served} < {counted}");
+        }
+    }
+
+    // A short recording's waveform carries no classes.
+    with_echo(&mut app);
+    let short = upload(
+        &mut app,
+        "/api/predict/ecg/upload",
+        &[Part::file("leads.csv", Some("text/csv"), two_lead_csv())],
+    )
+    .await;
+    let w = app
+        .get(&format!("/api/analyses/{short}/waveform"))
+        .await
+        .json();
+    assert_eq!(w["beat_classes"], Value::Null);
 }

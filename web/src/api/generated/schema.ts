@@ -2797,7 +2797,16 @@ export interface components {
         WaveformView: {
             /** @description Index of the channel the model analysed (the marks belong to it). */
             analysed_channel: number;
-            /** @description Beat times in the whole recording, seconds: R peaks, pulse peaks, or S1. */
+            /**
+             * @description For a long ECG whose result classed its beats, the class of each beat of `beats_s`, one
+             *     character a beat: `n` normal, `s` supraventricular ectopic, `v` ventricular ectopic
+             *     (null otherwise).
+             */
+            beat_classes?: string | null;
+            /**
+             * @description Beat times in the whole recording, seconds: R peaks, pulse peaks, or S1 (for a long ECG
+             *     whose result classed its beats, the beats that reading found).
+             */
             beats_s: number[];
             /** @description Channels in file order (at most 16). */
             channels: components["schemas"]["WaveformChannelView"][];

@@ -351,6 +351,16 @@ export function AnalysisWaveform({
         {t(`waveform.legend.${kind}`, { speed: paper.speedMmPerS, gain: paper.gainMmPerMv })} · {t('waveform.keys')}
         {kind === 'ecg' && choices.calipers ? ` · ${t('waveform.caliperKeys')}` : null}
       </p>
+      {kind === 'ecg' && data?.beat_classes ? (
+        <p className="waveform__legend muted" data-testid="beat-class-legend">
+          <span aria-hidden="true">
+            <span style={{ color: 'var(--color-text-muted)' }}>▼</span>{' '}
+            <span style={{ color: 'var(--color-warning-text)' }}>S▼</span>{' '}
+            <span style={{ color: 'var(--color-danger-text)' }}>V▼</span>{' '}
+          </span>
+          {t('waveform.beatClassLegend')}
+        </p>
+      ) : null}
       {data?.marks_note ? (
         <p className="waveform__legend muted">{t('waveform.noMarks', { reason: reasonText(data.marks_note) })}</p>
       ) : null}

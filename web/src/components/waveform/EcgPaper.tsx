@@ -1,11 +1,12 @@
 /**
  * ECG paper on a canvas (grid, a 1 mV calibration pulse per row, traces, R marks, lead labels) in
- * any layout of `paperLayout.ts`, at the chosen speed and gain, with the 12-lead reading's
+ * any layout (a long ECG's R marks coloured by beat class, S or V written above ectopic beats), of `paperLayout.ts`, at the chosen speed and gain, with the 12-lead reading's
  * fiducials and lead marks over it when asked for, and the calipers' layer on top.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import type { WaveformView } from '../../api/client';
 import { useResolvedTheme } from '../../lib/theme';
+import { classedMarks, classLetter } from './beatClasses';
 import { CaliperLayer } from './CaliperLayer';
 import { FiducialLayer } from './FiducialLayer';
 import { fiducialLines, leadTicks, snapTargets } from './fiducials';
@@ -130,10 +131,25 @@ export function EcgPaper({
           context.stroke();
         }
         if (segment.channel === data.analysed_channel) {
-          context.fillStyle = palette.markA;
           const y = name.y + name.height + 6;
-          for (const t of marksInView(data.beats_s, segment.from, segment.to)) {
+          for (const { t, beatClass } of classedMarks(data.beats_s, data.beat_classes, segment.from, segment.to)) {
             const x = x0 + offset + (t - segment.from) * pxPerS;
+            context.fillStyle =
+              beatClass === 'v'
+                ? palette.beatV
+                : beatClass === 's'
+                  ? palette.beatS
+                  : beatClass === 'n'
+                    ? palette.beatN
+                    : palette.markA;
+            const letter = classLetter(beatClass);
+            if (letter) {
+              context.save();
+              context.textAlign = 'center';
+              context.textBaseline = 'bottom';
+              context.fillText(letter, x, y - 6);
+              context.restore();
+            }
             context.beginPath();
             context.moveTo(x - 3, y - 5);
             context.lineTo(x + 3, y - 5);
@@ -161,6 +177,10 @@ export function EcgPaper({
         data-rows={rows.length}
         data-labels={rows.map((row) => row.segments.map((segment) => segment.label).join(',')).join('|')}
         data-beats-in-view={marksInView(data.beats_s, from, from + span).length}
+        data-ectopic-in-view={
+          classedMarks(data.beats_s, data.beat_classes, from, from + span).filter((m) => classLetter(m.beatClass))
+            .length
+        }
       />
       {lines.length > 0 || ticks.length > 0 ? (
         <FiducialLayer

@@ -15,6 +15,10 @@ export interface Palette {
   text: string;
   markA: string;
   markB: string;
+  /** Beat classes on the paper: normal, supraventricular and ventricular ectopic. */
+  beatN: string;
+  beatS: string;
+  beatV: string;
 }
 
 export function readPalette(element: Element): Palette {
@@ -28,6 +32,9 @@ export function readPalette(element: Element): Palette {
     text: pick('--color-text', '#0f1b2d'),
     markA: pick('--color-accent', '#d1244f'),
     markB: pick('--color-primary', '#0b5fc7'),
+    beatN: pick('--color-text-muted', '#4a5a70'),
+    beatS: pick('--color-warning-text', '#7a5200'),
+    beatV: pick('--color-danger-text', '#a51b1b'),
   };
 }
 
