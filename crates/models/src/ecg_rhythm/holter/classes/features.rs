@@ -331,7 +331,14 @@ pub fn features(x: &[f64], fs: f64, beats: &[f64]) -> Vec<[f64; N_FEATURES]> {
         };
         f[10] = irregularity[i];
         f[11] = premature_fraction[i];
+        f[32] = ratio(f[0], local_long[i]);
+        f[33] = ratio(f[1], local_long[i]);
         let t = &tpl.shapes;
+        if t.qrs.len() != QRS.count {
+            // No beat near enough for a template (a long gap in the record): no shape features.
+            out.push(f.map(|v| if v.is_finite() { v } else { f64::NAN }));
+            continue;
+        }
         let (c60a, c60b) = (qrs_index(-0.06), qrs_index(0.06) + 1);
         f[12] = pearson(&s.qrs[c60a..c60b], &t.qrs[c60a..c60b]);
         f[13] = pearson(&s.qrs, &t.qrs);
@@ -374,8 +381,6 @@ pub fn features(x: &[f64], fs: f64, beats: &[f64]) -> Vec<[f64; N_FEATURES]> {
             let j = qrs_index(dt_s);
             f[26 + k] = ratio(db[j] - dt[j], pt);
         }
-        f[32] = ratio(f[0], local_long[i]);
-        f[33] = ratio(f[1], local_long[i]);
         out.push(f.map(|v| if v.is_finite() { v } else { f64::NAN }));
     }
     out
@@ -494,6 +499,20 @@ mod tests {
                 assert!((ra[k] - rb[k]).abs() < 0.05, "{k}: {} vs {}", ra[k], rb[k]);
             }
         }
+    }
+
+    #[test]
+    fn a_gap_of_minutes_without_beats_leaves_the_beats_around_it_their_features() {
+        let fs = 100.0;
+        let mut beats: Vec<f64> = (0..50).map(|k| 0.5 + 0.8 * f64::from(k)).collect();
+        beats.extend((0..50).map(|k| 600.5 + 0.8 * f64::from(k)));
+        let x = ecg(&beats, &[], fs, 650.0);
+
+        let f = features(&x, fs, &beats);
+
+        assert_eq!(f.len(), beats.len());
+        assert!(f[60][13] > 0.99, "{}", f[60][13]);
+        assert!(f[49][1] > 500.0);
     }
 
     #[test]
