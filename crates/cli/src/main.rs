@@ -110,8 +110,13 @@ struct ServeArgs {
     /// Extra origins allowed to send state-changing requests (comma-separated).
     #[arg(long, env = "CARDIO_ALLOWED_ORIGINS", value_delimiter = ',')]
     allowed_origins: Vec<String>,
-    /// Largest recording upload in MiB; larger uploads are answered 413.
-    #[arg(long, env = "CARDIO_MAX_UPLOAD_MB", default_value_t = 50)]
+    /// Largest recording upload in MiB (a 24-hour Holter is 50-250 MB); larger uploads are
+    /// answered 413.
+    #[arg(
+        long,
+        env = "CARDIO_MAX_UPLOAD_MB",
+        default_value_t = cardio_server::platform::config::DEFAULT_MAX_UPLOAD_BYTES / (1024 * 1024)
+    )]
     max_upload_mb: usize,
     /// SMTP server for verification and password-reset mail: smtps://user:pass@host:465 (TLS),
     /// smtp://user:pass@host:587?tls=required (STARTTLS) or smtp://host:25 (no TLS); without it,

@@ -121,9 +121,9 @@ mod tests {
         let (code, params) = code_of("First name is required.");
         assert_eq!(code, "field_required");
         assert_eq!(params["label"], serde_json::json!({"term": "first_name"}));
-        let (code, params) = code_of("File too large: the limit is 50 MB.");
+        let (code, params) = code_of("File too large: the limit is 256 MB.");
         assert_eq!(code, "file_too_large");
-        assert_eq!(params["mb"], "50");
+        assert_eq!(params["mb"], "256");
         let (code, params) = code_of("Cannot read the file: invalid CSV file: no rows of numbers");
         assert_eq!(code, "file_unreadable");
         assert_eq!(

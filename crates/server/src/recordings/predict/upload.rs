@@ -117,7 +117,7 @@ pub fn too_large(limit: usize) -> ApiError {
 /// The folder under the data folder where uploads are spooled while they arrive.
 pub const SPOOL_DIR: &str = "spool";
 /// Spooled files older than this are left over from a crash and removed by the next upload.
-const STALE_SPOOL: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+const STALE_SPOOL: std::time::Duration = std::time::Duration::from_hours(24);
 
 /// A file of an upload as it arrived: spooled to disk chunk by chunk, not yet read.
 pub struct SpooledFile {
@@ -251,9 +251,9 @@ pub async fn read(
                     if total > limit_bytes {
                         return Err(too_large(limit));
                     }
-                    out.write_all(&chunk).await.map_err(spool_error)?;
+                    out.write_all(&chunk).await.map_err(|e| spool_error(&e))?;
                 }
-                out.flush().await.map_err(spool_error)?;
+                out.flush().await.map_err(|e| spool_error(&e))?;
                 drop(out);
                 upload.files.push(SpooledFile {
                     name: file_name,
@@ -295,7 +295,7 @@ pub async fn read(
     Ok(upload)
 }
 
-fn spool_error(err: std::io::Error) -> ApiError {
+fn spool_error(err: &std::io::Error) -> ApiError {
     ApiError::Internal(format!("cannot spool an upload: {err}"))
 }
 
@@ -303,7 +303,9 @@ fn spool_error(err: std::io::Error) -> ApiError {
 /// the files a crash left there.
 async fn create_spool(data_dir: &Path) -> Result<(Spool, tokio::fs::File), ApiError> {
     let dir = data_dir.join(SPOOL_DIR);
-    tokio::fs::create_dir_all(&dir).await.map_err(spool_error)?;
+    tokio::fs::create_dir_all(&dir)
+        .await
+        .map_err(|e| spool_error(&e))?;
     if let Ok(mut entries) = tokio::fs::read_dir(&dir).await {
         while let Ok(Some(entry)) = entries.next_entry().await {
             let stale = entry
@@ -321,7 +323,7 @@ async fn create_spool(data_dir: &Path) -> Result<(Spool, tokio::fs::File), ApiEr
     let spool = Spool(dir.join(format!("upload-{}.part", uuid::Uuid::new_v4())));
     let file = tokio::fs::File::create(&spool.0)
         .await
-        .map_err(spool_error)?;
+        .map_err(|e| spool_error(&e))?;
     Ok((spool, file))
 }
 
