@@ -262,7 +262,7 @@ impl Model {
         rec: &Recording,
         sex: Option<crate::ecg12::Sex>,
     ) -> Result<Prediction, PredictError> {
-        let reading = crate::ecg12::analyze(rec, sex).ok();
+        let reading = twelve_lead::reading(rec, sex);
         twelve_lead::decide(self.predict_lead(rec), reading.as_ref(), rec)
     }
 

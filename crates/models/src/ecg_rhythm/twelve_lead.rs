@@ -13,7 +13,8 @@
 //! - **too noisy** (the gate or the model): no measurement and no statement;
 //! - **a long record read whole** ([`super::holter`], `details.episodes`): the rhythm is the whole
 //!   record's, never the statements' of its first seconds; the reading adds its measurements and
-//!   no statement, whatever the number of leads.
+//!   no statement, whatever the number of leads, and reads only the record's first
+//!   [`READING_MAX_S`] seconds ([`reading`]).
 
 use cardio_formats::Recording;
 use serde_json::{json, Map, Value};
@@ -33,6 +34,40 @@ pub const BY_MODEL: &str = "single_lead_model";
 pub const RULES_ID: &str = "ecg12-rules";
 /// Version of the 12-lead rules.
 pub const RULES_VERSION: &str = "1.0.0";
+
+/// The longest stretch the 12-lead reading reads, s: a longer record (a Holter) is read on its
+/// first five minutes. Its rhythm is the whole record's ([`super::holter`]), so the reading gives
+/// only its measurements, which the median beat of five minutes gives as well as that of a day,
+/// at a 300th of the cost.
+pub const READING_MAX_S: f64 = 300.0;
+
+/// The 12-lead reading of `rec` ([`crate::ecg12::analyze`]) on its first [`READING_MAX_S`]
+/// seconds; `None` when it cannot be read. A record no longer than that is read whole.
+pub fn reading(rec: &Recording, sex: Option<crate::ecg12::Sex>) -> Option<Ecg12> {
+    let keep = (READING_MAX_S * rec.sampling_rate_hz).round();
+    let long = rec.sampling_rate_hz > 0.0
+        && rec.channels.iter().any(|c| c.samples.len() as f64 > keep);
+    if !long {
+        return crate::ecg12::analyze(rec, sex).ok();
+    }
+    let keep = keep as usize;
+    let head = Recording {
+        channels: rec
+            .channels
+            .iter()
+            .map(|c| cardio_formats::Channel {
+                name: c.name.clone(),
+                unit: c.unit.clone(),
+                samples: c.samples[..keep.min(c.samples.len())].to_vec(),
+            })
+            .collect(),
+        sampling_rate_hz: rec.sampling_rate_hz,
+        start: rec.start.clone(),
+        metadata: rec.metadata.clone(),
+        device_interpretation: rec.device_interpretation.clone(),
+    };
+    crate::ecg12::analyze(&head, sex).ok()
+}
 
 /// The result of a recording from the rhythm model's result on its best lead and the 12-lead
 /// reading (if the record has standard leads and could be read).

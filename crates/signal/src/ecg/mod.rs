@@ -142,6 +142,24 @@ impl EcgAnalyzer {
         })
     }
 
+    /// Cleans and detects one ECG, without the delineation and the quality of [`EcgAnalyzer::analyze`]:
+    /// the cleaned signal and the R peaks, the same as `analyze`'s, for a caller that needs only
+    /// the beats (a day-long Holter lead, where delineating every beat would cost more than
+    /// finding it).
+    ///
+    /// Makowski et al. (2021) and Hamilton (2002), see [`clean`] and [`QrsDetector`].
+    ///
+    /// # Errors
+    /// As [`clean`] and [`QrsDetector::detect`].
+    pub fn detect(&self, x: &[f64]) -> Result<(Vec<f64>, Vec<usize>), SignalError> {
+        check_finite(x)?;
+        let mut cleaned = vec![0.0; x.len()];
+        let mut scratch = Vec::new();
+        self.cleaning.filtfilt_into(x, &mut cleaned, &mut scratch)?;
+        let r_peaks = self.detector.detect_with(&cleaned, &mut scratch)?;
+        Ok((cleaned, r_peaks))
+    }
+
     /// Cleans, detects, refines, delineates and rates the quality of one ECG.
     ///
     /// Chains [`clean`] (Makowski et al. 2021), [`QrsDetector::detect`] (Hamilton 2002; Pan &
@@ -152,11 +170,7 @@ impl EcgAnalyzer {
     /// As [`clean`] and [`QrsDetector::detect`].
     pub fn analyze(&self, x: &[f64]) -> Result<EcgAnalysis, SignalError> {
         let fs = self.fs;
-        check_finite(x)?;
-        let mut cleaned = vec![0.0; x.len()];
-        let mut scratch = Vec::new();
-        self.cleaning.filtfilt_into(x, &mut cleaned, &mut scratch)?;
-        let r_peaks = self.detector.detect_with(&cleaned, &mut scratch)?;
+        let (cleaned, r_peaks) = self.detect(x)?;
         let beats = delineate(&cleaned, &r_peaks, fs);
         let mut rr: Vec<f64> = r_peaks
             .windows(2)
@@ -226,6 +240,22 @@ mod tests {
         for b in &a.beats {
             assert!((0.02..0.2).contains(&b.qrs_width_s), "{b:?}");
         }
+    }
+
+    #[test]
+    fn detect_finds_the_beats_and_the_cleaned_signal_of_analyze() {
+        let fs = 360.0;
+        let (mut x, _) = synthetic(fs, 20.0, &[0.8, 0.7, 1.0]);
+        for (i, v) in x.iter_mut().enumerate() {
+            *v += 0.5 * (2.0 * std::f64::consts::PI * 0.2 * i as f64 / fs).sin();
+        }
+        let analyzer = EcgAnalyzer::new(SamplingRate::new(fs).unwrap(), Powerline::None).unwrap();
+
+        let (cleaned, r_peaks) = analyzer.detect(&x).unwrap();
+
+        let a = analyzer.analyze(&x).unwrap();
+        assert_eq!(r_peaks, a.r_peaks);
+        assert_eq!(cleaned, a.cleaned);
     }
 
     #[test]

@@ -20,6 +20,8 @@
 //!   evaluation; the merge gap after seeing AF episodes of MIT-BIH 219 and 221 split by less than
 //!   a second.
 
+use std::borrow::Cow;
+
 use cardio_signal::ecg::{EcgAnalyzer, Powerline};
 use cardio_signal::SamplingRate;
 
@@ -54,16 +56,23 @@ pub fn detect_cleaned(mv: &[f64], fs_hz: f64) -> (Vec<f64>, Vec<f64>) {
     let Ok(analyzer) = EcgAnalyzer::new(fs, Powerline::None) else {
         return (Vec::new(), Vec::new());
     };
-    let x: Vec<f64> = mv
-        .iter()
-        .map(|v| if v.is_finite() { *v } else { 0.0 })
-        .collect();
-    analyzer.analyze(&x).map_or_else(
+    // A copy with non-finite samples at 0 mV only when there are some (a day-long lead is large).
+    let x: Cow<[f64]> = if mv.iter().all(|v| v.is_finite()) {
+        Cow::Borrowed(mv)
+    } else {
+        Cow::Owned(
+            mv.iter()
+                .map(|v| if v.is_finite() { *v } else { 0.0 })
+                .collect(),
+        )
+    };
+    // The beats and the cleaned lead only: no delineation of every beat.
+    analyzer.detect(&x).map_or_else(
         |_| (Vec::new(), Vec::new()),
-        |a| {
+        |(cleaned, r_peaks)| {
             (
-                a.r_peaks.iter().map(|&p| p as f64 / fs_hz).collect(),
-                a.cleaned,
+                r_peaks.iter().map(|&p| p as f64 / fs_hz).collect(),
+                cleaned,
             )
         },
     )
