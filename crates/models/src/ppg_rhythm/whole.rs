@@ -53,21 +53,7 @@ pub fn is_long(duration_s: f64) -> bool {
 /// Window edges `(start, end)` of a record of `duration_s`: consecutive [`WINDOW_S`] windows, the
 /// last one taking the remainder.
 pub fn window_edges(duration_s: f64) -> Vec<(f64, f64)> {
-    if !(duration_s.is_finite() && duration_s > 0.0) {
-        return Vec::new();
-    }
-    let n = ((duration_s / WINDOW_S).floor() as usize).max(1);
-    (0..n)
-        .map(|i| {
-            let start = WINDOW_S * i as f64;
-            let end = if i + 1 == n {
-                duration_s
-            } else {
-                start + WINDOW_S
-            };
-            (start, end)
-        })
-        .collect()
+    episodes::window_edges(duration_s, WINDOW_S)
 }
 
 /// One window's verdict: its edges and its rhythm probabilities on the decision scale (`None`
@@ -290,21 +276,7 @@ pub fn details(d: &Decision, details: &mut Map<String, Value>) {
     details.insert("noisy_s".into(), round(d.noisy_s, 2));
     details.insert("af_burden".into(), round(d.af_burden, 4));
     details.insert("window_s".into(), json!(WINDOW_S));
-    details.insert(
-        "episodes".into(),
-        Value::Array(
-            d.episodes
-                .iter()
-                .map(|e| {
-                    json!({
-                        "kind": e.kind.code(),
-                        "start_s": round(e.start_s, 2),
-                        "end_s": round(e.end_s, 2),
-                    })
-                })
-                .collect(),
-        ),
-    );
+    details.insert("episodes".into(), episodes::to_json(&d.episodes));
 }
 
 /// The quality sentence of a whole record (read by the catalogue's `p_windows` and `h_none`).

@@ -132,6 +132,45 @@ pub fn spans(episodes: &[Episode], kind: Kind) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// Window edges `(start, end)` for a record of `duration_s`: consecutive `window_s` windows, the
+/// last one taking the remainder (between one and two windows long); none for a record of no
+/// length.
+pub fn window_edges(duration_s: f64, window_s: f64) -> Vec<(f64, f64)> {
+    if !(duration_s.is_finite() && duration_s > 0.0 && window_s > 0.0) {
+        return Vec::new();
+    }
+    let n = ((duration_s / window_s).floor() as usize).max(1);
+    (0..n)
+        .map(|i| {
+            let start = window_s * i as f64;
+            let end = if i + 1 == n {
+                duration_s
+            } else {
+                start + window_s
+            };
+            (start, end)
+        })
+        .collect()
+}
+
+/// The episodes as a result's `details.episodes`: `[{kind, start_s, end_s}]`, times to the
+/// hundredth of a second.
+pub fn to_json(episodes: &[Episode]) -> serde_json::Value {
+    let hundredth = |v: f64| serde_json::json!((v * 100.0).round() / 100.0 + 0.0);
+    serde_json::Value::Array(
+        episodes
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "kind": e.kind.code(),
+                    "start_s": hundredth(e.start_s),
+                    "end_s": hundredth(e.end_s),
+                })
+            })
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

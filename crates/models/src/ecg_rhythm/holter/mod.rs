@@ -96,18 +96,7 @@ impl Reading {
 /// Window edges `(start, end)` for a lead of `duration_s`: consecutive [`WINDOW_S`] windows, the
 /// last one taking the remainder.
 pub fn window_edges(duration_s: f64) -> Vec<(f64, f64)> {
-    let n = ((duration_s / WINDOW_S).floor() as usize).max(1);
-    (0..n)
-        .map(|i| {
-            let start = WINDOW_S * i as f64;
-            let end = if i + 1 == n {
-                duration_s
-            } else {
-                start + WINDOW_S
-            };
-            (start, end)
-        })
-        .collect()
+    episodes::window_edges(duration_s, WINDOW_S)
 }
 
 /// Reads lead `lead` of `rec` whole: every window judged, the beats found, the episodes merged

@@ -75,12 +75,7 @@ fn counted_classes(r: &Reading) -> Vec<BeatClass> {
 
 /// The RR intervals (s) that start in an analysed window.
 fn analysed_rr(r: &Reading) -> Vec<f64> {
-    let noisy: Vec<(f64, f64)> = r
-        .episodes
-        .iter()
-        .filter(|e| e.kind == Kind::Noisy)
-        .map(|e| (e.start_s, e.end_s))
-        .collect();
+    let noisy = super::episodes::spans(&r.episodes, Kind::Noisy);
     r.beats
         .windows(2)
         .filter(|w| !noisy.iter().any(|&(s, e)| w[0] >= s && w[0] < e))
@@ -255,20 +250,6 @@ pub fn decide(
     details.insert("noisy_s".into(), round(r.noisy_s, 3));
     details.insert("af_burden".into(), round(r.af_burden, 4));
     details.insert("window_s".into(), num(WINDOW_S));
-    details.insert(
-        "episodes".into(),
-        Value::Array(
-            r.episodes
-                .iter()
-                .map(|e| {
-                    json!({
-                        "kind": e.kind.code(),
-                        "start_s": round(e.start_s, 2),
-                        "end_s": round(e.end_s, 2),
-                    })
-                })
-                .collect(),
-        ),
-    );
+    details.insert("episodes".into(), super::episodes::to_json(&r.episodes));
     Ok(rhythm_prediction(class, &p, advice, details, rec, lead))
 }

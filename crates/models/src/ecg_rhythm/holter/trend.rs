@@ -308,12 +308,7 @@ pub fn summarise(
 
 /// [`summarise`] of a reading: its beats, its noisy episodes and its length.
 pub fn of_reading(r: &Reading, normal: Option<&[bool]>) -> Trend {
-    let noisy: Vec<(f64, f64)> = r
-        .episodes
-        .iter()
-        .filter(|e| e.kind == Kind::Noisy)
-        .map(|e| (e.start_s, e.end_s))
-        .collect();
+    let noisy = super::episodes::spans(&r.episodes, Kind::Noisy);
     summarise(&r.beats, &noisy, normal, r.duration_s)
 }
 
