@@ -4,40 +4,19 @@
 //! them) a BIDMC record gets the monitor's rate and real arrhythmia segments (Liu et al. 2022) get
 //! their rhythm through the predict path. The patient-grouped CV is checked in `cardio-lab`'s tests.
 
+mod common;
+
 use std::collections::BTreeMap;
 
-use cardio_formats::{Channel, Recording};
+use cardio_formats::Recording;
 use cardio_models::ppg_rhythm::{self, model, predict::DISCLAIMER, window};
 use cardio_models::prediction::PredictError;
+use common::{liu_segments, pulse_wave_of, recording};
 
-/// A fingertip-like pulse wave: a systolic peak and a smaller dicrotic wave after each beat time,
-/// slow baseline wander and a little seeded noise.
+/// A fingertip-like pulse wave ([`pulse_wave_of`]) with a pulse of amplitude 1 at each beat time.
 fn pulse_wave(fs: f64, seconds: f64, beats_s: &[f64], noise: f64) -> Vec<f64> {
     let pulses: Vec<(f64, f64)> = beats_s.iter().map(|&b| (b, 1.0)).collect();
     pulse_wave_of(fs, seconds, &pulses, noise)
-}
-
-/// As [`pulse_wave`], each pulse `(time, amplitude)` scaled by its amplitude.
-fn pulse_wave_of(fs: f64, seconds: f64, pulses: &[(f64, f64)], noise: f64) -> Vec<f64> {
-    let n = (fs * seconds) as usize;
-    let mut x = vec![0.0; n];
-    for &(b, amplitude) in pulses {
-        let lo = ((b - 0.3) * fs).max(0.0) as usize;
-        let hi = (((b + 0.6) * fs) as usize).min(n);
-        for (i, v) in x.iter_mut().enumerate().take(hi).skip(lo) {
-            let d = i as f64 / fs - b;
-            *v += amplitude
-                * ((-(d * d) / (2.0 * 0.06_f64.powi(2))).exp()
-                    + 0.35 * (-((d - 0.3) * (d - 0.3)) / (2.0 * 0.05_f64.powi(2))).exp());
-        }
-    }
-    let mut s: u64 = 11;
-    for (i, v) in x.iter_mut().enumerate() {
-        s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let r = ((s >> 33) as f64 / f64::from(1u32 << 31)) - 0.5;
-        *v += 0.3 * (2.0 * std::f64::consts::PI * 0.2 * i as f64 / fs).sin() + noise * r;
-    }
-    x
 }
 
 /// Beat times from a list of intervals (s), starting at 0.4 s, until `seconds`.
@@ -52,20 +31,6 @@ fn beats(intervals: impl Iterator<Item = f64>, seconds: f64) -> Vec<f64> {
         t += r;
     }
     out
-}
-
-fn recording(name: &str, fs: f64, samples: Vec<f64>) -> Recording {
-    Recording {
-        channels: vec![Channel {
-            name: name.into(),
-            unit: String::new(),
-            samples,
-        }],
-        sampling_rate_hz: fs,
-        start: None,
-        metadata: BTreeMap::new(),
-        device_interpretation: None,
-    }
 }
 
 /// Pseudo-random AF-like intervals: uniform 0.45-1.05 s (fixed LCG seed).
@@ -318,19 +283,6 @@ fn a_camera_test_pattern_is_never_a_pulse_finding() {
         assert_eq!(p.prediction, "Signal too noisy to judge the rhythm");
         assert!(p.details["heart_rate_bpm"].is_null());
     }
-}
-
-/// The segments of one patient's file of `ppg_arrhythmia_liu2022` with their label codes.
-fn liu_segments(file: &str) -> Option<Vec<(u8, Vec<f64>)>> {
-    let path = cardio_testkit::dataset_file(&format!("ppg_arrhythmia_liu2022/{file}"))?;
-    let matrices = cardio_formats::mat::read_matrices(&std::fs::read(path).unwrap()).unwrap();
-    let get = |n: &str| matrices.iter().find(|m| m.name == n).unwrap();
-    let (seg, labels) = (get("ppgseg"), get("labels"));
-    Some(
-        (0..seg.rows)
-            .map(|i| (labels.data[i] as u8, seg.row(i).unwrap()))
-            .collect(),
-    )
 }
 
 #[test]

@@ -8,51 +8,14 @@
 //! `cargo test -p cardio-models --test ppg_whole -- --ignored --nocapture` prints the figures of
 //! every BIDMC record (the model card's table).
 
-use std::collections::BTreeMap;
+mod common;
 
-use cardio_formats::{Channel, Recording};
+use cardio_formats::Recording;
 use cardio_models::consistency::check;
 use cardio_models::ppg_rhythm::{model, whole};
 use cardio_models::prediction::Prediction;
 use cardio_models::Modality;
-
-fn recording(fs: f64, samples: Vec<f64>) -> Recording {
-    Recording {
-        channels: vec![Channel {
-            name: "PPG".into(),
-            unit: String::new(),
-            samples,
-        }],
-        sampling_rate_hz: fs,
-        start: None,
-        metadata: BTreeMap::new(),
-        device_interpretation: None,
-    }
-}
-
-/// A fingertip-like pulse wave with a pulse `(time, amplitude)` at each beat, slow baseline wander
-/// and a little seeded noise (as in `tests/ppg_rhythm.rs`).
-fn pulse_wave(fs: f64, seconds: f64, pulses: &[(f64, f64)]) -> Vec<f64> {
-    let n = (fs * seconds) as usize;
-    let mut x = vec![0.0; n];
-    for &(b, amplitude) in pulses {
-        let lo = ((b - 0.3) * fs).max(0.0) as usize;
-        let hi = (((b + 0.6) * fs) as usize).min(n);
-        for (i, v) in x.iter_mut().enumerate().take(hi).skip(lo) {
-            let d = i as f64 / fs - b;
-            *v += amplitude
-                * ((-(d * d) / (2.0 * 0.06_f64.powi(2))).exp()
-                    + 0.35 * (-((d - 0.3) * (d - 0.3)) / (2.0 * 0.05_f64.powi(2))).exp());
-        }
-    }
-    let mut s: u64 = 11;
-    for (i, v) in x.iter_mut().enumerate() {
-        s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let r = ((s >> 33) as f64 / f64::from(1u32 << 31)) - 0.5;
-        *v += 0.3 * (2.0 * std::f64::consts::PI * 0.2 * i as f64 / fs).sin() + 0.02 * r;
-    }
-    x
-}
+use common::{liu_segments, pulse_wave_of, recording};
 
 fn predict(what: &str, rec: &Recording) -> Prediction {
     let p = model().unwrap().predict(rec).unwrap();
@@ -113,7 +76,7 @@ fn a_synthetic_minute_of_af_between_two_of_sinus_rhythm_is_one_af_episode() {
         };
         t += preceding;
     }
-    let rec = recording(fs, pulse_wave(fs, 180.0, &pulses));
+    let rec = recording("PPG", fs, pulse_wave_of(fs, 180.0, &pulses, 0.02));
 
     let p = predict("synthetic", &rec);
 
@@ -129,24 +92,14 @@ fn a_short_ppg_is_not_read_whole() {
     let fs = 50.0;
     let pulses: Vec<(f64, f64)> = (0..70).map(|i| (0.4 + 0.85 * f64::from(i), 1.0)).collect();
 
-    let p = predict("one minute", &recording(fs, pulse_wave(fs, 60.0, &pulses)));
+    let p = predict(
+        "one minute",
+        &recording("PPG", fs, pulse_wave_of(fs, 60.0, &pulses, 0.02)),
+    );
 
     assert_eq!(p.label, "normal");
     assert!(p.details.get("episodes").is_none());
     assert!(p.details.get("analysed_s").is_none());
-}
-
-/// The segments of one patient's file of `ppg_arrhythmia_liu2022` with their label codes.
-fn liu_segments(file: &str) -> Option<Vec<(u8, Vec<f64>)>> {
-    let path = cardio_testkit::dataset_file(&format!("ppg_arrhythmia_liu2022/{file}"))?;
-    let matrices = cardio_formats::mat::read_matrices(&std::fs::read(path).unwrap()).unwrap();
-    let get = |n: &str| matrices.iter().find(|m| m.name == n).unwrap();
-    let (seg, labels) = (get("ppgseg"), get("labels"));
-    Some(
-        (0..seg.rows)
-            .map(|i| (labels.data[i] as u8, seg.row(i).unwrap()))
-            .collect(),
-    )
 }
 
 #[test]
@@ -173,7 +126,7 @@ fn real_segments_with_a_minute_of_af_between_sinus_rhythm_give_one_af_episode() 
         .copied()
         .collect();
 
-    let p = predict("liu2022 sinus-AF-sinus", &recording(100.0, samples));
+    let p = predict("liu2022 sinus-AF-sinus", &recording("PPG", 100.0, samples));
 
     assert_af_between(&p, 60.0, 120.0, true);
     assert_eq!(f(&p, "duration_s"), 180.0);
