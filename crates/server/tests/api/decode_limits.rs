@@ -23,6 +23,23 @@ fn tag(kind: u32, data: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A level 5 MAT file holding one compressed matrix element whose stream has only `body` (the
+/// array's start) while its tag declares `body` plus `declared_data` bytes, so nothing is inflated.
+fn mat_compressed_head(body: &[u8], declared_data: u32) -> Vec<u8> {
+    let mut head = tag(14, body);
+    head[4..8].copy_from_slice(&(u32::try_from(body.len()).unwrap() + declared_data).to_le_bytes());
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&head).unwrap();
+    let z = z.finish().unwrap();
+    let mut file = b"MATLAB 5.0 MAT-file".to_vec();
+    file.resize(124, b' ');
+    file.extend([0, 1, b'I', b'M']);
+    file.extend(15u32.to_le_bytes());
+    file.extend(u32::try_from(z.len()).unwrap().to_le_bytes());
+    file.extend(z);
+    file
+}
+
 /// A MAT v5 file: `fs` = 500 and one compressed int8 row of `n` zeros (about 1000:1).
 fn mat_bomb(n: u32) -> Vec<u8> {
     let matrix = |class: u8, cols: u32, name: &[u8], kind: u32, data: &[u8]| {
@@ -92,17 +109,7 @@ pub async fn a_mat_file_declaring_more_than_a_decode_may_take_is_refused_before_
         &[1u32.to_le_bytes(), 67_000_000u32.to_le_bytes()].concat(),
     ));
     body.extend(tag(1, b"val"));
-    let mut head = tag(14, &body);
-    head[4..8].copy_from_slice(&(u32::try_from(body.len()).unwrap() + 536_000_000).to_le_bytes());
-    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-    z.write_all(&head).unwrap();
-    let z = z.finish().unwrap();
-    let mut file = b"MATLAB 5.0 MAT-file".to_vec();
-    file.resize(124, b' ');
-    file.extend([0, 1, b'I', b'M']);
-    file.extend(15u32.to_le_bytes());
-    file.extend(u32::try_from(z.len()).unwrap().to_le_bytes());
-    file.extend(z);
+    let mut file = mat_compressed_head(&body, 536_000_000);
     file.extend(tag(2, &vec![0u8; 4_300_000]));
 
     let response = app
@@ -138,17 +145,7 @@ fn mat_declaring_int16(leads: u32, samples: u32, len: usize) -> Vec<u8> {
     body.extend(tag(1, b"val"));
     body.extend(3u32.to_le_bytes());
     body.extend(data_bytes.to_le_bytes());
-    let mut head = tag(14, &body);
-    head[4..8].copy_from_slice(&(u32::try_from(body.len()).unwrap() + data_bytes).to_le_bytes());
-    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-    z.write_all(&head).unwrap();
-    let z = z.finish().unwrap();
-    let mut file = b"MATLAB 5.0 MAT-file".to_vec();
-    file.resize(124, b' ');
-    file.extend([0, 1, b'I', b'M']);
-    file.extend(15u32.to_le_bytes());
-    file.extend(u32::try_from(z.len()).unwrap().to_le_bytes());
-    file.extend(z);
+    let mut file = mat_compressed_head(&body, data_bytes);
     let pad = len - file.len() - 8;
     file.extend(tag(2, &vec![0u8; pad]));
     file
