@@ -521,6 +521,23 @@ impl TestApp {
         response.json()["id"].as_str().unwrap().to_owned()
     }
 
+    /// Uploads a 4-minute single-lead ECG (longer than 60 s, so it is read whole, as a Holter);
+    /// the analysis id.
+    pub async fn upload_long_ecg(&mut self) -> String {
+        let response = self
+            .upload(
+                "/api/predict/ecg/upload",
+                &[Part::file(
+                    "holter.csv",
+                    Some("text/csv"),
+                    crate::predict::realistic_ecg_csv(240.0),
+                )],
+            )
+            .await;
+        assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+        response.json()["analysis_id"].as_str().unwrap().to_owned()
+    }
+
     /// The actions of the signed-in user's audit trail, oldest first, as "action entity".
     pub async fn audit_actions(&mut self) -> Vec<String> {
         let response = self.get("/api/audit?limit=500").await;

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::{
     helpers::{patient_form, Part, TestApp, TestResponse},
-    predict::{csv_recording, realistic_ecg_csv, with_echo},
+    predict::{csv_recording, with_echo},
     waveforms::heart_sound_wav,
 };
 
@@ -641,17 +641,7 @@ pub async fn a_twelve_lead_ecg_gets_its_measurements_interpretation_and_true_sca
 /// sentence saying none was found), in English and then in Spanish.
 pub async fn a_long_ecg_gets_its_holter_summary_in_the_users_language(mut app: TestApp) {
     app.signed_in_doctor().await;
-    let analysis = upload(
-        &mut app,
-        "/api/predict/ecg/upload",
-        &[Part::file(
-            "holter.csv",
-            Some("text/csv"),
-            realistic_ecg_csv(240.0),
-        )],
-    )
-    .await;
-    let id = analysis["analysis_id"].as_str().unwrap().to_owned();
+    let id = app.upload_long_ecg().await;
     let path = format!("/api/analyses/{id}/report.pdf");
 
     let text = pdf_text(&app.get(&path).await);

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::{
     helpers::{clinical_form, Part, TestApp},
-    predict::{csv_recording, realistic_ecg_csv, wav_from_samples, with_echo},
+    predict::{csv_recording, wav_from_samples, with_echo},
 };
 
 crate::backend_tests!(
@@ -552,16 +552,7 @@ pub async fn a_single_lead_ecg_has_no_twelve_lead_marks(mut app: TestApp) {
 /// beats with one class (`n`, `s` or `v`) per beat, the same classes the result counted.
 pub async fn a_long_ecg_comes_back_with_the_class_of_every_beat(mut app: TestApp) {
     app.signed_in_doctor().await;
-    let id = upload(
-        &mut app,
-        "/api/predict/ecg/upload",
-        &[Part::file(
-            "holter.csv",
-            Some("text/csv"),
-            realistic_ecg_csv(240.0),
-        )],
-    )
-    .await;
+    let id = app.upload_long_ecg().await;
     let analysis = app.get(&format!("/api/analyses/{id}")).await.json();
     let details = &analysis["result"]["details"];
     assert!(details["beat_counts"].is_object(), "{details}");
