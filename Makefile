@@ -22,7 +22,7 @@ export TEST_PEER_PYTHON ?= $(PEER_VENV)/bin/python
 NEUROKIT_VENV ?= $(HOME)/.cache/cardio/neurokit-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium s3-server peer-readers neurokit-venv test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput golden train-ppg train-pcg clean
+.PHONY: help run build build-web deps-web chromium s3-server peer-readers neurokit-venv test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput bench-holter golden train-ppg train-pcg clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
@@ -32,6 +32,7 @@ help:
 	@echo "make bench        criterion benchmarks of the signal crate"
 	@echo "make bench-api    API p50/p99 latency of a 30-s ECG upload at 50 concurrent (release)"
 	@echo "make bench-throughput  server CPU per upload vs the model's, p50/p99 at 10/20/50 (SQLite, PostgreSQL)"
+	@echo "make bench-holter  a 24-h 2-lead ECG on one core: seconds, peak MB, NeuroKit2's ecg_process beside it"
 	@echo "make neurokit-venv  NeuroKit2 for the reference row of cardio eval delineation (venv outside the repo)"
 	@echo "make golden       recompute the signal crate's golden vectors with SciPy/NeuroKit2 (venv outside the repo)"
 	@echo "make train-ppg    retrain the PPG rhythm model (trees and waveform network; PyTorch in a venv outside the repo)"
@@ -136,6 +137,12 @@ bench-api:
 bench-throughput:
 	cargo build --release -p cardio -p cardio-server --bin cardio --example load_predict
 	CARDIO_RELEASE_BIN=$(CARDIO_RELEASE_BIN) CARDIO_LOAD_BIN=$(CARGO_TARGET_DIR)/release/examples/load_predict scripts/bench-throughput.sh 1000
+
+# A day-long 2-lead ECG (the 48 MIT-BIH records end to end) through `cardio predict ecg` on one
+# core, seconds and peak memory, beside NeuroKit2's ecg_process on its first hour.
+bench-holter: neurokit-venv
+	cargo build --release -p cardio
+	CARDIO_RELEASE_BIN=$(CARDIO_RELEASE_BIN) CARDIO_NEUROKIT_PYTHON=$(NEUROKIT_VENV)/bin/python scripts/bench-holter.sh
 
 GOLDEN_VENV ?= $(HOME)/.cache/cardio/golden-venv
 golden:
