@@ -45,8 +45,8 @@ pub const READING_MAX_S: f64 = 300.0;
 /// seconds; `None` when it cannot be read. A record no longer than that is read whole.
 pub fn reading(rec: &Recording, sex: Option<crate::ecg12::Sex>) -> Option<Ecg12> {
     let keep = (READING_MAX_S * rec.sampling_rate_hz).round();
-    let long = rec.sampling_rate_hz > 0.0
-        && rec.channels.iter().any(|c| c.samples.len() as f64 > keep);
+    let long =
+        rec.sampling_rate_hz > 0.0 && rec.channels.iter().any(|c| c.samples.len() as f64 > keep);
     if !long {
         return crate::ecg12::analyze(rec, sex).ok();
     }

@@ -69,12 +69,7 @@ pub fn detect_cleaned(mv: &[f64], fs_hz: f64) -> (Vec<f64>, Vec<f64>) {
     // The beats and the cleaned lead only: no delineation of every beat.
     analyzer.detect(&x).map_or_else(
         |_| (Vec::new(), Vec::new()),
-        |(cleaned, r_peaks)| {
-            (
-                r_peaks.iter().map(|&p| p as f64 / fs_hz).collect(),
-                cleaned,
-            )
-        },
+        |(cleaned, r_peaks)| (r_peaks.iter().map(|&p| p as f64 / fs_hz).collect(), cleaned),
     )
 }
 
