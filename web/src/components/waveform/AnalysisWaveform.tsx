@@ -353,12 +353,19 @@ export function AnalysisWaveform({
       </p>
       {kind === 'ecg' && data?.beat_classes ? (
         <p className="waveform__legend muted" data-testid="beat-class-legend">
-          <span aria-hidden="true">
-            <span style={{ color: 'var(--color-text-muted)' }}>▼</span>{' '}
-            <span style={{ color: 'var(--color-warning-text)' }}>S▼</span>{' '}
-            <span style={{ color: 'var(--color-danger-text)' }}>V▼</span>{' '}
-          </span>
-          {t('waveform.beatClassLegend')}
+          {t('waveform.beatClasses.title')}{' '}
+          <span aria-hidden="true" style={{ color: 'var(--color-text-muted)' }}>
+            ▼
+          </span>{' '}
+          {t('waveform.beatClasses.n')} ·{' '}
+          <span aria-hidden="true" style={{ color: 'var(--color-warning-text)' }}>
+            S▼
+          </span>{' '}
+          {t('waveform.beatClasses.s')} ·{' '}
+          <span aria-hidden="true" style={{ color: 'var(--color-danger-text)' }}>
+            V▼
+          </span>{' '}
+          {t('waveform.beatClasses.v')}
         </p>
       ) : null}
       {data?.marks_note ? (
