@@ -267,6 +267,16 @@ pub fn whole(value: f64) -> Value {
     Value::String(format!("{value:.0}"))
 }
 
+/// Minutes for a sentence, from seconds: one decimal under 10 min (`4.3`), whole minutes above.
+pub fn minutes(seconds: f64) -> Value {
+    let m = seconds / 60.0;
+    if m < 10.0 {
+        Value::String(format!("{m:.1}"))
+    } else {
+        whole(m)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

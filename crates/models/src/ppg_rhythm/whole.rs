@@ -35,7 +35,7 @@
 use serde_json::{json, Map, Value};
 
 use super::classifier::{RhythmProbabilities, WindowLabel};
-use crate::catalogue::{whole, Advice};
+use crate::catalogue::{minutes, whole, Advice};
 use crate::ecg_rhythm::holter::episodes::{self, Episode, Kind};
 
 /// A PPG longer than this is read whole, s.
@@ -221,16 +221,6 @@ pub fn decide(windows: &[Judged], duration_s: f64) -> Decision {
             .count(),
         analysed_windows: windows.iter().filter(|w| w.shown.is_some()).count(),
         best_window,
-    }
-}
-
-/// Minutes as shown in sentences: one decimal under 10 min, whole minutes above.
-fn minutes(seconds: f64) -> Value {
-    let m = seconds / 60.0;
-    if m < 10.0 {
-        Value::String(format!("{m:.1}"))
-    } else {
-        whole(m)
     }
 }
 

@@ -21,7 +21,7 @@ use serde_json::{json, Map, Value};
 use super::classes::{self, BeatClass};
 use super::episodes::Kind;
 use super::{Reading, Window, WINDOW_S};
-use crate::catalogue::{whole, Advice};
+use crate::catalogue::{minutes, whole, Advice};
 use crate::ecg_rhythm::{num, rhythm_prediction, Class, Model, CLASSES, METRIC};
 use crate::prediction::{ModelInfo, PredictError, Prediction};
 
@@ -44,16 +44,6 @@ pub fn label(r: &Reading) -> Class {
         Class::Other
     } else {
         Class::Normal
-    }
-}
-
-/// Minutes as shown in sentences: one decimal under 10 min, whole minutes above.
-fn minutes(seconds: f64) -> Value {
-    let m = seconds / 60.0;
-    if m < 10.0 {
-        Value::String(format!("{m:.1}"))
-    } else {
-        whole(m)
     }
 }
 
