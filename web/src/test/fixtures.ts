@@ -49,13 +49,15 @@ export function makeScreening(overrides: Partial<Screening> = {}): Screening {
   };
 }
 
-/** The ECG window the server would send: `names` leads of 30 s at 100 Hz, beats every second. */
-export function makeWaveform(request: Request, names: string[], overrides: Partial<WaveformView> = {}): WaveformView {
-  const query = new URL(request.url).searchParams;
-  const start = Number(query.get('start_s'));
-  const span = Number(query.get('duration_s'));
+/** A 30-s ECG at 100 Hz (from a 500-Hz source) cut to `[start, start + span)`, with these leads. */
+function ecgWindow(
+  start: number,
+  span: number,
+  channels: (count: number) => WaveformView['channels'],
+  rest: Pick<WaveformView, 'analysed_channel' | 'beats_s'>,
+  overrides: Partial<WaveformView>,
+): WaveformView {
   const end = Math.min(30, start + span);
-  const samples = Array.from({ length: Math.round((end - start) * 100) }, (_, i) => Math.sin(i / 10));
   return {
     kind: 'ecg',
     sampling_rate_hz: 100,
@@ -63,14 +65,28 @@ export function makeWaveform(request: Request, names: string[], overrides: Parti
     duration_s: 30,
     start_s: start,
     end_s: end,
-    channels: names.map((name) => ({ name, unit: 'mV', samples })),
-    analysed_channel: Math.max(0, names.indexOf('II')),
-    beats_s: Array.from({ length: 30 }, (_, i) => i + 0.5),
+    channels: channels(Math.round((end - start) * 100)),
+    ...rest,
     s1_s: [],
     s2_s: [],
     marks_note: null,
     ...overrides,
   };
+}
+
+/** The ECG window the server would send: `names` leads of 30 s at 100 Hz, beats every second. */
+export function makeWaveform(request: Request, names: string[], overrides: Partial<WaveformView> = {}): WaveformView {
+  const query = new URL(request.url).searchParams;
+  return ecgWindow(
+    Number(query.get('start_s')),
+    Number(query.get('duration_s')),
+    (count) => {
+      const samples = Array.from({ length: count }, (_, i) => Math.sin(i / 10));
+      return names.map((name) => ({ name, unit: 'mV', samples }));
+    },
+    { analysed_channel: Math.max(0, names.indexOf('II')), beats_s: Array.from({ length: 30 }, (_, i) => i + 0.5) },
+    overrides,
+  );
 }
 
 /** A stored analysis of the screening `s-1` (an ECG unless overridden). */
@@ -112,25 +128,16 @@ export function leadsWindow(
   leads: readonly string[],
   overrides: Partial<WaveformView> = {},
 ): WaveformView {
-  const end = Math.min(30, start + span);
-  const count = Math.round((end - start) * 100);
-  return {
-    kind: 'ecg',
-    sampling_rate_hz: 100,
-    source_rate_hz: 500,
-    duration_s: 30,
-    start_s: start,
-    end_s: end,
-    channels: leads.map((name, lead) => ({
-      name,
-      unit: 'mV',
-      samples: Array.from({ length: count }, (_, i) => Math.sin((i + lead) / 5)),
-    })),
-    analysed_channel: leads.length > 1 ? 1 : 0,
-    beats_s: [0.4, 1.2, 2.0],
-    s1_s: [],
-    s2_s: [],
-    marks_note: null,
-    ...overrides,
-  };
+  return ecgWindow(
+    start,
+    span,
+    (count) =>
+      leads.map((name, lead) => ({
+        name,
+        unit: 'mV',
+        samples: Array.from({ length: count }, (_, i) => Math.sin((i + lead) / 5)),
+      })),
+    { analysed_channel: leads.length > 1 ? 1 : 0, beats_s: [0.4, 1.2, 2.0] },
+    overrides,
+  );
 }
