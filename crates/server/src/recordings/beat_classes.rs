@@ -9,10 +9,7 @@
 //! once per decoded recording and kept with it ([`crate::recordings::decode::Prepared`]).
 
 use cardio_formats::Recording;
-use cardio_models::ecg_rhythm::{
-    holter::{self, classes::BeatClass},
-    mv_per_unit,
-};
+use cardio_models::ecg_rhythm::{holter, mv_per_unit};
 use serde_json::Value;
 
 /// How far outside a rounded AF episode edge a beat still counts as inside it, s (the result
@@ -73,27 +70,10 @@ pub fn classed(rec: &Recording, lead: usize, af: &[(f64, f64)]) -> Option<Classe
     }
     let scale = mv_per_unit(channel);
     let mv: Vec<f64> = channel.samples.iter().map(|v| v * scale).collect();
-    let (beats, cleaned) = holter::beats::detect_cleaned(&mv, fs);
+    let (beats, mut classes) = holter::classes::classed_beats(&mv, fs);
     drop(mv);
-    let classes = holter::classes::classifier().map_or_else(
-        || vec![BeatClass::N; beats.len()],
-        |c| c.classify(&cleaned, fs, &beats),
-    );
-    drop(cleaned);
-    let codes = beats
-        .iter()
-        .zip(classes)
-        .map(|(t, c)| {
-            let in_af = af
-                .iter()
-                .any(|&(s, e)| *t >= s - EDGE_TOLERANCE_S && *t <= e + EDGE_TOLERANCE_S);
-            if c == BeatClass::S && in_af {
-                BeatClass::N.code()
-            } else {
-                c.code()
-            }
-        })
-        .collect();
+    holter::classes::no_s_in_af(&beats, &mut classes, af, EDGE_TOLERANCE_S);
+    let codes = classes.iter().map(|c| c.code()).collect();
     Some(ClassedBeats { beats, codes })
 }
 

@@ -125,12 +125,7 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
         })
         .collect();
     let mv: Vec<f64> = channel.samples.iter().map(|v| v * scale).collect();
-    let (beats, cleaned) = beats::detect_cleaned(&mv, fs);
-    let mut classes = classes::classifier().map_or_else(
-        || vec![BeatClass::N; beats.len()],
-        |c| c.classify(&cleaned, fs, &beats),
-    );
-    drop(cleaned);
+    let (beats, mut classes) = classes::classed_beats(&mv, fs);
     for w in windows.iter_mut().filter(|w| w.class == Class::Af) {
         if ectopy::regular_without_ectopy(&mv, fs, &beats, w.start_s, w.end_s)
             || ectopy::regular_without_classed(&beats, &classes, w.start_s, w.end_s)
@@ -155,12 +150,7 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
             .then(|| beats::window_rate(&beats, w.start_s, w.end_s))
             .flatten()
     };
-    let af_spans = episodes::spans(&af, Kind::Af);
-    for (t, c) in beats.iter().zip(classes.iter_mut()) {
-        if *c == BeatClass::S && af_spans.iter().any(|&(s, e)| *t >= s && *t <= e) {
-            *c = BeatClass::N;
-        }
-    }
+    classes::no_s_in_af(&beats, &mut classes, &episodes::spans(&af, Kind::Af), 0.0);
     let mut all = af;
     all.extend(classes::patterns::runs(&beats, &classes, &noisy));
     all.extend(noisy_runs);

@@ -126,6 +126,33 @@ impl Classifier {
     }
 }
 
+/// The beats of a whole lead (`mv`, millivolts at `fs` Hz) and their classes: the product's QRS
+/// detector ([`super::beats::detect_cleaned`]) and the committed classifier on the cleaned lead
+/// (every beat `N` when the parameters do not load).
+pub fn classed_beats(mv: &[f64], fs: f64) -> (Vec<f64>, Vec<BeatClass>) {
+    let (beats, cleaned) = super::beats::detect_cleaned(mv, fs);
+    let classes = classifier().map_or_else(
+        || vec![BeatClass::N; beats.len()],
+        |c| c.classify(&cleaned, fs, &beats),
+    );
+    (beats, classes)
+}
+
+/// Makes `N` every `S` beat inside one of `af` (AF episodes `(start, end)`, s, widened by
+/// `margin_s` either side): in atrial fibrillation there is no supraventricular ectopic beat to
+/// count (MIT-BIH labels AF beats `N`).
+pub fn no_s_in_af(beats: &[f64], classes: &mut [BeatClass], af: &[(f64, f64)], margin_s: f64) {
+    for (t, c) in beats.iter().zip(classes.iter_mut()) {
+        if *c == BeatClass::S
+            && af
+                .iter()
+                .any(|&(s, e)| *t >= s - margin_s && *t <= e + margin_s)
+        {
+            *c = BeatClass::N;
+        }
+    }
+}
+
 /// Beats per class: `(n, s, v)`.
 pub fn counts(classes: &[BeatClass]) -> (usize, usize, usize) {
     classes.iter().fold((0, 0, 0), |(n, s, v), c| match c {
