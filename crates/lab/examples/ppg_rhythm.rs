@@ -5,8 +5,11 @@
 //! the BIDMC check of the committed model (heart rate, labels, time per prediction); `-- dump`
 //! prints, as CSV, every segment's patient, row, label, outer fold and inner fold (inside each
 //! outer fold's training patients) with the trees' out-of-fold probabilities at both levels, for
-//! the waveform network's training (`training/ppg_rhythm_cnn`). Datasets are read from
-//! `$CARDIO_DATASETS`.
+//! the waveform network's training (`training/ppg_rhythm_cnn`); `-- oof` prints, as CSV, every
+//! segment's patient, rhythm, the AF threshold of its fold, the blended out-of-fold probabilities of
+//! the CV (`p_sinus` .. `p_af`, empty when the gate refused it) and its feature row, to study which
+//! calls go wrong and why (the card's search for a rule that spares atrial ectopy reads it).
+//! Datasets are read from `$CARDIO_DATASETS`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,12 +38,13 @@ fn main() -> ExitCode {
             let rows = ppg_lab::segments::rows(&segments);
             dump(&segments, &rows)
         }),
+        Some("oof") => ppg_lab::load_rows(&root).and_then(|rows| out_of_fold(&rows)),
         Some("bidmc") => ppg_rhythm::model()
             .map_err(|e| ppg_rhythm::PpgRhythmError::Params(e.to_string()))
             .and_then(|m| ppg_lab::validation::bidmc(m, &root))
             .map(|b| format!("{b:#?}")),
         _ => {
-            eprintln!("usage: ppg_rhythm cv|train|bidmc|dump");
+            eprintln!("usage: ppg_rhythm cv|train|bidmc|dump|oof");
             return ExitCode::FAILURE;
         }
     };
@@ -138,6 +142,38 @@ fn dump(
         write!(out, ",{}", cells(&outer_p[i])).ok();
         for p in &inner_p[i] {
             write!(out, ",{}", cells(p)).ok();
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The CSV of `-- oof` (see the module's doc).
+fn out_of_fold(rows: &[ppg_lab::segments::Row]) -> Result<String, ppg_rhythm::PpgRhythmError> {
+    use ppg_rhythm::classifier::Rhythm;
+    use std::fmt::Write as _;
+    let oof = ppg_lab::validation::cross_validate(rows)?;
+    let names = ppg_rhythm::window::feature_names();
+    let mut out = String::from("patient,rhythm,threshold");
+    for r in Rhythm::ALL {
+        write!(out, ",p_{}", r.name()).ok();
+    }
+    for n in &names {
+        write!(out, ",{n}").ok();
+    }
+    out.push('\n');
+    for (row, o) in rows.iter().zip(&oof) {
+        write!(out, "{},{},{}", row.patient, row.rhythm.name(), o.threshold).ok();
+        let probs: Vec<String> = match o.probs {
+            Some(p) => p.iter().map(|v| format!("{v:.6}")).collect(),
+            None => vec![String::new(); Rhythm::ALL.len()],
+        };
+        let features: Vec<String> = match &row.features {
+            Some(f) => f.iter().map(|v| format!("{v}")).collect(),
+            None => vec![String::new(); names.len()],
+        };
+        for cell in probs.iter().chain(&features) {
+            write!(out, ",{cell}").ok();
         }
         out.push('\n');
     }
