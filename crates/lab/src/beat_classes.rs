@@ -24,7 +24,7 @@ use cardio_formats::wfdb::read_annotations;
 use cardio_models::ecg_lead::{mv_per_unit, pick_lead};
 use cardio_models::ecg_rhythm::holter::beats::detect_cleaned;
 use cardio_models::ecg_rhythm::holter::classes::{
-    features, BeatClass, Classifier, ClassifierParams, NAMES, N_FEATURES,
+    features, has_intervals, BeatClass, Classifier, ClassifierParams, NAMES, N_FEATURES,
 };
 use cardio_models::gbdt::GbdtConfig;
 use serde::Serialize;
@@ -193,7 +193,7 @@ pub fn train_with(records: &[&RecordBeats], power: f64) -> ClassifierParams {
                 Some(Aami::V) => BeatClass::V,
                 _ => continue,
             };
-            if f[0].is_nan() || f[1].is_nan() {
+            if !has_intervals(f) {
                 continue;
             }
             x.push(f.to_vec());
@@ -211,7 +211,7 @@ pub fn train_with(records: &[&RecordBeats], power: f64) -> ClassifierParams {
         .collect();
     ClassifierParams {
         model_id: "beat-classes-gbdt".into(),
-        version: "1.0.0".into(),
+        version: "1.1.0".into(),
         features: NAMES.iter().map(|s| (*s).to_string()).collect(),
         gbdt,
         training: json!({

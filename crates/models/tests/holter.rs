@@ -3,7 +3,8 @@
 //! MIT-BIH 100, sinus rhythm throughout, gets none. Both results keep the consistency rule.
 //! To stay fast in a debug build, only minutes 12-22 of 202 and the first 6 minutes of 100 are
 //! read (both longer than 60 s, so both are read window by window). The heart rate and HRV of the
-//! whole of 100 from the product's beats agree with those of its reference beats.
+//! whole of 100 from the product's beats agree with those of its reference beats. In
+//! MIT-BIH 232, whole, most atrial premature beats are counted and none is called AF.
 
 use cardio_models::consistency::check;
 use cardio_models::ecg_rhythm::model;
@@ -158,4 +159,35 @@ fn a_long_result_gives_the_heart_rate_summary_hourly_table_and_hrv() {
     assert_eq!(d["hrv"]["sdann_ms"], Value::Null);
     assert!(d["hrv"]["sdnn_ms"].as_f64().unwrap() > 0.0);
     assert!(d["hrv"]["rmssd_ms"].as_f64().unwrap() > 0.0);
+}
+
+/// MIT-BIH 232 (sinus bradycardia with long pauses, where atrial premature beats are most of the
+/// beats and so set the local median interval), read whole: most of its supraventricular ectopic
+/// beats are counted (before the beat classes measured prematurity against the dominant beats'
+/// interval, 42 of 1382 were) and no atrial fibrillation is found (before: 10.9 min).
+#[test]
+fn mitdb_232_atrial_premature_beats_are_counted_and_not_called_af() {
+    let files = ["mitdb/232.hea", "mitdb/232.dat", "mitdb/232.atr"];
+    let Some(root) = cardio_testkit::datasets(&files) else {
+        return;
+    };
+    let Some(p) = predict("232", 0.0, 31.0) else {
+        return;
+    };
+    let bytes = std::fs::read(root.join(files[2])).unwrap();
+    let reference_s = cardio_formats::wfdb::read_annotations(&bytes)
+        .unwrap()
+        .iter()
+        .filter(|a| ["A", "a", "J", "S"].contains(&a.symbol.as_str()))
+        .count();
+
+    let counted = p.details["beat_counts"]["s"].as_u64().unwrap() as usize;
+
+    assert_eq!(reference_s, 1382);
+    assert!(
+        counted as f64 >= 0.7 * reference_s as f64 && counted as f64 <= 1.1 * reference_s as f64,
+        "{counted} S beats counted, {reference_s} in the reference"
+    );
+    assert!(af_episodes(&p).is_empty(), "{:?}", p.details["episodes"]);
+    assert_ne!(p.label, "af");
 }

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::gbdt::Gbdt;
-pub use features::{features, NAMES, N_FEATURES};
+pub use features::{features, has_intervals, NAMES, N_FEATURES};
 pub use patterns::Patterns;
 
 /// A beat's class (ANSI/AAMI EC57:2012 heartbeat classes; fusion and unclassifiable beats are
@@ -107,7 +107,7 @@ impl Classifier {
 
     /// The class of one beat's features: the likeliest (ties and undefined features: `N`).
     pub fn class_of(&self, f: &[f64; N_FEATURES]) -> BeatClass {
-        if f[0].is_nan() || f[1].is_nan() {
+        if !has_intervals(f) {
             return BeatClass::N;
         }
         let p = self.params.gbdt.predict_proba(f);
