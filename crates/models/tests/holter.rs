@@ -191,3 +191,41 @@ fn mitdb_232_atrial_premature_beats_are_counted_and_not_called_af() {
     assert!(af_episodes(&p).is_empty(), "{:?}", p.details["episodes"]);
     assert_ne!(p.label, "af");
 }
+
+/// A long lead is cleaned and searched in pieces (a day-long lead would otherwise need several
+/// day-long buffers): MIT-BIH 208 (frequent PVCs) in 5-min pieces gives the beats of the whole
+/// lead read at once, to the sample, but at most a beat at each of the five seams.
+#[test]
+fn a_lead_read_in_pieces_gives_the_beats_of_the_whole_lead() {
+    use cardio_models::ecg_rhythm::holter::beats;
+    let files = ["mitdb/208.hea", "mitdb/208.dat"];
+    let Some(root) = cardio_testkit::datasets(&files) else {
+        return;
+    };
+    let rec = cardio_formats::read_path(&root.join(files[0])).unwrap();
+    let (lead, fs) = (&rec.channels[0].samples, rec.sampling_rate_hz);
+
+    let (whole, whole_cleaned) = beats::detect_cleaned_in(lead, fs, 3600.0);
+    let (pieces, pieces_cleaned) = beats::detect_cleaned_in(lead, fs, 300.0);
+
+    assert!(whole.len() > 2900, "{}", whole.len());
+    let same = pieces
+        .iter()
+        .filter(|t| whole.iter().any(|w| (*w - **t).abs() < 0.5 / fs))
+        .count();
+    assert!(
+        pieces.len().abs_diff(whole.len()) <= 5,
+        "{} vs {}",
+        pieces.len(),
+        whole.len()
+    );
+    assert!(
+        same + 5 >= whole.len(),
+        "{same} of {} at the same sample",
+        whole.len()
+    );
+    assert_eq!(pieces_cleaned.len(), whole_cleaned.len());
+    // Away from the seams the cleaned lead is the same.
+    let k = (150.0 * fs) as usize;
+    assert!((pieces_cleaned[k] - whole_cleaned[k]).abs() < 1e-6);
+}

@@ -284,9 +284,9 @@ impl Model {
         }
     }
 
-    /// One stretch of a lead judged: the features, the plausibility gate and the classifier, with
-    /// `noisy` at probability 1 when the gate refused the stretch or AF was called on exactly
-    /// regular beats.
+    /// One stretch of a lead judged (its first [`features::MAX_SECONDS`] s): the features, the
+    /// plausibility gate and the classifier, with `noisy` at probability 1 when the gate refused
+    /// the stretch or AF was called on exactly regular beats.
     ///
     /// # Errors
     /// [`PredictError::Unusable`] when the stretch cannot be analysed at all (too short, rate too
@@ -298,6 +298,13 @@ impl Model {
         fs_hz: f64,
         calibrated: bool,
     ) -> Result<Judged, PredictError> {
+        // One piece is its first MAX_SECONDS s, for the gate as for the features (the first
+        // result of a day-long lead would otherwise copy and gate the whole day).
+        let samples = if fs_hz.is_finite() && fs_hz > 0.0 {
+            &samples[..((features::MAX_SECONDS * fs_hz).round() as usize).min(samples.len())]
+        } else {
+            samples
+        };
         let mv: Vec<f64> = samples.iter().map(|v| v * scale).collect();
         let feats = self.extractor.extract_scaled(samples, scale, fs_hz);
         // Rate and length problems are said first; then a lead with no usable samples or one value.

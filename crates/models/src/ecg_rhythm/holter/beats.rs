@@ -47,15 +47,62 @@ pub fn detect(mv: &[f64], fs_hz: f64) -> Vec<f64> {
     detect_cleaned(mv, fs_hz).0
 }
 
+/// Leads longer than this are cleaned and searched for beats in pieces of this length, s (a
+/// 30-min record is one piece).
+pub const PIECE_S: f64 = 3600.0;
+/// Each piece is read this much further on either side, s, and only its own span is kept: the
+/// cleaning filter's transients and the detector's adaptive thresholds (set on its first 8 s)
+/// settle within it.
+pub const PIECE_OVERLAP_S: f64 = 20.0;
+
 /// [`detect`]'s R-peak times and the cleaned lead they were found on (mV, the detector's
-/// baseline and powerline filtering; empty when the detector cannot run).
+/// baseline and powerline filtering; empty when the detector cannot run). A lead longer than
+/// [`PIECE_S`] is read in pieces of that length, each with [`PIECE_OVERLAP_S`] either side, so
+/// that the detector's lead-long buffers are a piece long, not a day long.
 pub fn detect_cleaned(mv: &[f64], fs_hz: f64) -> (Vec<f64>, Vec<f64>) {
+    detect_cleaned_in(mv, fs_hz, PIECE_S)
+}
+
+/// [`detect_cleaned`] with pieces of `piece_s` seconds.
+pub fn detect_cleaned_in(mv: &[f64], fs_hz: f64, piece_s: f64) -> (Vec<f64>, Vec<f64>) {
     let Ok(fs) = SamplingRate::new(fs_hz) else {
         return (Vec::new(), Vec::new());
     };
     let Ok(analyzer) = EcgAnalyzer::new(fs, Powerline::None) else {
         return (Vec::new(), Vec::new());
     };
+    let n = mv.len();
+    let piece = ((piece_s * fs_hz).round() as usize).max(1);
+    if n <= piece {
+        return detect_piece(&analyzer, mv, fs_hz);
+    }
+    let overlap = (PIECE_OVERLAP_S * fs_hz).round() as usize;
+    let mut beats = Vec::new();
+    let mut cleaned = vec![0.0; n];
+    let mut start = 0;
+    while start < n {
+        let end = (start + piece).min(n);
+        let (a, b) = (start.saturating_sub(overlap), (end + overlap).min(n));
+        let (times, piece_cleaned) = detect_piece(&analyzer, &mv[a..b], fs_hz);
+        if piece_cleaned.len() == b - a {
+            cleaned[start..end].copy_from_slice(&piece_cleaned[start - a..end - a]);
+        }
+        let (from_s, to_s) = (start as f64 / fs_hz, end as f64 / fs_hz);
+        beats.extend(
+            times
+                .into_iter()
+                .map(|t| t + a as f64 / fs_hz)
+                .filter(|t| *t >= from_s && *t < to_s),
+        );
+        start = end;
+    }
+    // A beat found at the very edge of two pieces by both (within the refractory 0.2 s): once.
+    beats.dedup_by(|later, earlier| *later - *earlier < 0.2);
+    (beats, cleaned)
+}
+
+/// One piece cleaned and searched (see [`detect_cleaned`]).
+fn detect_piece(analyzer: &EcgAnalyzer, mv: &[f64], fs_hz: f64) -> (Vec<f64>, Vec<f64>) {
     // A copy with non-finite samples at 0 mV only when there are some (a day-long lead is large).
     let x: Cow<[f64]> = if mv.iter().all(|v| v.is_finite()) {
         Cow::Borrowed(mv)

@@ -25,6 +25,8 @@ pub mod episodes;
 pub mod result;
 pub mod trend;
 
+use std::borrow::Cow;
+
 use cardio_formats::Recording;
 use serde_json::Value;
 
@@ -124,7 +126,12 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
             )
         })
         .collect();
-    let mv: Vec<f64> = channel.samples.iter().map(|v| v * scale).collect();
+    // The lead in millivolts: the samples themselves when they are (a day-long lead is large).
+    let mv: Cow<[f64]> = if scale == 1.0 {
+        Cow::Borrowed(&channel.samples)
+    } else {
+        Cow::Owned(channel.samples.iter().map(|v| v * scale).collect())
+    };
     let (beats, mut classes) = classes::classed_beats(&mv, fs);
     for w in windows.iter_mut().filter(|w| w.class == Class::Af) {
         if ectopy::regular_without_ectopy(&mv, fs, &beats, w.start_s, w.end_s)
