@@ -194,10 +194,11 @@ fn mitdb_232_atrial_premature_beats_are_counted_and_not_called_af() {
 
 /// A long lead is cleaned and searched in pieces (a day-long lead would otherwise need several
 /// day-long buffers): MIT-BIH 208 (frequent PVCs) in 5-min pieces gives the beats of the whole
-/// lead read at once, to the sample, but at most a beat at each of the five seams.
+/// lead read at once, to the sample, but at most a beat at each of the five seams, and in 10-min
+/// pieces the same ventricular ectopic beats.
 #[test]
 fn a_lead_read_in_pieces_gives_the_beats_of_the_whole_lead() {
-    use cardio_models::ecg_rhythm::holter::beats;
+    use cardio_models::ecg_rhythm::holter::{beats, classes};
     let files = ["mitdb/208.hea", "mitdb/208.dat"];
     let Some(root) = cardio_testkit::datasets(&files) else {
         return;
@@ -228,4 +229,19 @@ fn a_lead_read_in_pieces_gives_the_beats_of_the_whole_lead() {
     // Away from the seams the cleaned lead is the same.
     let k = (150.0 * fs) as usize;
     assert!((pieces_cleaned[k] - whole_cleaned[k]).abs() < 1e-6);
+
+    // Classed in 10-min pieces, each read 3 min further either side: the classes of the whole.
+    let (t_whole, c_whole) = classes::classed_beats_in(lead, fs, 3600.0);
+    let (t_pieces, c_pieces) = classes::classed_beats_in(lead, fs, 600.0);
+    let ventricular =
+        |c: &[classes::BeatClass]| c.iter().filter(|c| **c == classes::BeatClass::V).count();
+    assert_eq!(t_whole, whole);
+    assert!(t_pieces.len().abs_diff(t_whole.len()) <= 2);
+    assert!(ventricular(&c_whole) > 900, "{}", ventricular(&c_whole));
+    assert!(
+        ventricular(&c_pieces).abs_diff(ventricular(&c_whole)) <= 10,
+        "{} vs {}",
+        ventricular(&c_pieces),
+        ventricular(&c_whole)
+    );
 }

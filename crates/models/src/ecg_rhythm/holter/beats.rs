@@ -47,8 +47,8 @@ pub fn detect(mv: &[f64], fs_hz: f64) -> Vec<f64> {
     detect_cleaned(mv, fs_hz).0
 }
 
-/// Leads longer than this are cleaned and searched for beats in pieces of this length, s (a
-/// 30-min record is one piece).
+/// Leads longer than this are cleaned, searched for beats and their beats classed in pieces of
+/// this length, s (a 30-min record is one piece).
 pub const PIECE_S: f64 = 3600.0;
 /// Each piece is read this much further on either side, s, and only its own span is kept: the
 /// cleaning filter's transients and the detector's adaptive thresholds (set on its first 8 s)
@@ -65,44 +65,64 @@ pub fn detect_cleaned(mv: &[f64], fs_hz: f64) -> (Vec<f64>, Vec<f64>) {
 
 /// [`detect_cleaned`] with pieces of `piece_s` seconds.
 pub fn detect_cleaned_in(mv: &[f64], fs_hz: f64, piece_s: f64) -> (Vec<f64>, Vec<f64>) {
-    let Ok(fs) = SamplingRate::new(fs_hz) else {
-        return (Vec::new(), Vec::new());
-    };
-    let Ok(analyzer) = EcgAnalyzer::new(fs, Powerline::None) else {
+    let Some(analyzer) = analyzer(fs_hz) else {
         return (Vec::new(), Vec::new());
     };
     let n = mv.len();
-    let piece = ((piece_s * fs_hz).round() as usize).max(1);
-    if n <= piece {
+    if n as f64 <= piece_s * fs_hz {
         return detect_piece(&analyzer, mv, fs_hz);
     }
-    let overlap = (PIECE_OVERLAP_S * fs_hz).round() as usize;
-    let mut beats = Vec::new();
     let mut cleaned = vec![0.0; n];
+    let beats = in_pieces(n, fs_hz, piece_s, PIECE_OVERLAP_S, |a, b, (from, to)| {
+        let (times, piece_cleaned) = detect_piece(&analyzer, &mv[a..b], fs_hz);
+        if piece_cleaned.len() == b - a {
+            cleaned[from..to].copy_from_slice(&piece_cleaned[from - a..to - a]);
+        }
+        times.into_iter().map(|t| (t, ())).collect()
+    });
+    (beats.into_iter().map(|(t, ())| t).collect(), cleaned)
+}
+
+/// The product's detector for `fs_hz`; `None` when it cannot run at that rate.
+pub fn analyzer(fs_hz: f64) -> Option<EcgAnalyzer> {
+    EcgAnalyzer::new(SamplingRate::new(fs_hz).ok()?, Powerline::None).ok()
+}
+
+/// Reads a lead of `n` samples at `fs_hz` in pieces of `piece_s` (one piece when it is no
+/// longer): `read(a, b, (from, to))` reads samples `a..b`, the piece `from..to` with up to
+/// `overlap_s` more either side, and returns timed items (s from `a`); the items of each piece's
+/// own span are kept, in time order, and an item within 0.2 s of the previous piece's last one
+/// (a beat found at a seam by both pieces) is dropped.
+pub fn in_pieces<T>(
+    n: usize,
+    fs_hz: f64,
+    piece_s: f64,
+    overlap_s: f64,
+    mut read: impl FnMut(usize, usize, (usize, usize)) -> Vec<(f64, T)>,
+) -> Vec<(f64, T)> {
+    let piece = ((piece_s * fs_hz).round() as usize).max(1);
+    let overlap = (overlap_s * fs_hz).round() as usize;
+    let mut out: Vec<(f64, T)> = Vec::new();
     let mut start = 0;
     while start < n {
         let end = (start + piece).min(n);
         let (a, b) = (start.saturating_sub(overlap), (end + overlap).min(n));
-        let (times, piece_cleaned) = detect_piece(&analyzer, &mv[a..b], fs_hz);
-        if piece_cleaned.len() == b - a {
-            cleaned[start..end].copy_from_slice(&piece_cleaned[start - a..end - a]);
-        }
         let (from_s, to_s) = (start as f64 / fs_hz, end as f64 / fs_hz);
-        beats.extend(
-            times
-                .into_iter()
-                .map(|t| t + a as f64 / fs_hz)
-                .filter(|t| *t >= from_s && *t < to_s),
-        );
+        let before = out.last().map(|(t, _)| *t);
+        for (t, item) in read(a, b, (start, end)) {
+            let t = t + a as f64 / fs_hz;
+            if t >= from_s && t < to_s && before.is_none_or(|last| t - last >= 0.2) {
+                out.push((t, item));
+            }
+        }
         start = end;
     }
-    // A beat found at the very edge of two pieces by both (within the refractory 0.2 s): once.
-    beats.dedup_by(|later, earlier| *later - *earlier < 0.2);
-    (beats, cleaned)
+    out
 }
 
-/// One piece cleaned and searched (see [`detect_cleaned`]).
-fn detect_piece(analyzer: &EcgAnalyzer, mv: &[f64], fs_hz: f64) -> (Vec<f64>, Vec<f64>) {
+/// One piece cleaned and searched (see [`detect_cleaned`]): its R-peak times (s from its start)
+/// and its cleaned samples.
+pub fn detect_piece(analyzer: &EcgAnalyzer, mv: &[f64], fs_hz: f64) -> (Vec<f64>, Vec<f64>) {
     // A copy with non-finite samples at 0 mV only when there are some (a day-long lead is large).
     let x: Cow<[f64]> = if mv.iter().all(|v| v.is_finite()) {
         Cow::Borrowed(mv)

@@ -126,16 +126,37 @@ impl Classifier {
     }
 }
 
+/// Seconds a piece of a long lead is read beyond its own span on either side when its beats are
+/// classed: the reach of a beat's template (its [`features::BLOCK_S`] block and
+/// [`features::NEIGHBOURHOOD_S`] around it).
+pub const CONTEXT_S: f64 = features::NEIGHBOURHOOD_S + features::BLOCK_S;
+
 /// The beats of a whole lead (`mv`, millivolts at `fs` Hz) and their classes: the product's QRS
-/// detector ([`super::beats::detect_cleaned`]) and the committed classifier on the cleaned lead
-/// (every beat `N` when the parameters do not load).
+/// detector ([`super::beats::detect_piece`]) and the committed classifier on the cleaned lead
+/// (every beat `N` when the parameters do not load), in the pieces of
+/// [`super::beats::PIECE_S`] (a 30-min record is one), each read [`CONTEXT_S`] further on
+/// either side, so that no day-long cleaned lead is held.
 pub fn classed_beats(mv: &[f64], fs: f64) -> (Vec<f64>, Vec<BeatClass>) {
-    let (beats, cleaned) = super::beats::detect_cleaned(mv, fs);
-    let classes = classifier().map_or_else(
-        || vec![BeatClass::N; beats.len()],
-        |c| c.classify(&cleaned, fs, &beats),
-    );
-    (beats, classes)
+    classed_beats_in(mv, fs, super::beats::PIECE_S)
+}
+
+/// [`classed_beats`] in pieces of `piece_s` seconds.
+pub fn classed_beats_in(mv: &[f64], fs: f64, piece_s: f64) -> (Vec<f64>, Vec<BeatClass>) {
+    use super::beats;
+    let Some(analyzer) = beats::analyzer(fs) else {
+        return (Vec::new(), Vec::new());
+    };
+    let model = classifier();
+    beats::in_pieces(mv.len(), fs, piece_s, CONTEXT_S, |a, b, _| {
+        let (times, cleaned) = beats::detect_piece(&analyzer, &mv[a..b], fs);
+        let classes = model.map_or_else(
+            || vec![BeatClass::N; times.len()],
+            |c| c.classify(&cleaned, fs, &times),
+        );
+        times.into_iter().zip(classes).collect()
+    })
+    .into_iter()
+    .unzip()
 }
 
 /// Makes `N` every `S` beat inside one of `af` (AF episodes `(start, end)`, s, widened by
