@@ -1,7 +1,7 @@
 //! The class (N, S or V) of every beat of a long ECG for the paper view, the same as the result's:
 //! the beats found and classed by the functions the whole-record reading used
-//! (`cardio_models::ecg_rhythm::holter::beats::detect_cleaned` and
-//! `holter::classes::classifier`) on the lead the result read, with the reading's one correction:
+//! (`cardio_models::ecg_rhythm::holter::classes::classed_beats`: the QRS detector and the
+//! committed classifier, an hour of the lead at a time) on the lead the result read, with the reading's one correction:
 //! no supraventricular ectopic beat inside an AF episode (there an `S` is `N`). The AF episodes
 //! are the result's own (`details.episodes`, times rounded to 10 ms).
 //!
@@ -51,8 +51,9 @@ pub fn af_spans(details: &Value) -> Vec<(f64, f64)> {
         .unwrap_or_default()
 }
 
-/// Memory the classing of `rec`'s `lead` may take, bytes: the lead in millivolts, the detector's
-/// copy, its cleaned lead and working buffers, 8 bytes a sample each.
+/// Memory the classing of `rec`'s `lead` may take at most, bytes: the lead in millivolts, the
+/// detector's copy, its cleaned lead and working buffers, 8 bytes a sample each (the detector
+/// reads an hour at a time, so a long lead takes less).
 pub fn need_bytes(rec: &Recording, lead: usize) -> u64 {
     rec.channels
         .get(lead)

@@ -17,8 +17,8 @@
 //!   beat, high in atrial fibrillation, where an early beat is no ectopic beat). No raw interval
 //!   and no ratio to the median of all the beats around: with them the trees learnt DS1's
 //!   patients' rates and "premature against the local median", which frequent atrial ectopy
-//!   defeats (4-fold record-grouped CV inside DS1, pooled: S Se 41.0 -> 47.8 %, +P 20.1 ->
-//!   23.2 %, V Se 89.3 -> 92.6 %, +P 78.1 -> 78.8 % without them; `cards/holter.md`);
+//!   defeats (4-fold record-grouped CV inside DS1, pooled: S Se 41.0 -> 49.0 %, +P 20.1 ->
+//!   23.9 %, V Se 89.3 -> 92.3 %, +P 78.1 -> 78.6 % without them; `cards/holter.md`);
 //! - **shape**: the beat against the neighbourhood's **dominant template**, the sample-wise
 //!   median of the beats around it that are not premature (the template of template-matching
 //!   beat classifiers; Hamilton 2002, Open source ECG analysis, Computers in Cardiology 29): the
