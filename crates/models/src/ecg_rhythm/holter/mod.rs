@@ -136,6 +136,7 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
     for w in windows.iter_mut().filter(|w| w.class == Class::Af) {
         if ectopy::regular_without_ectopy(&mv, fs, &beats, w.start_s, w.end_s)
             || ectopy::regular_without_classed(&beats, &classes, w.start_s, w.end_s)
+            || ectopy::regular_sinus_cycles(&beats, &classes, w.start_s, w.end_s)
         {
             // Regular dominant beats: ectopy, not AF; the AF probability is another rhythm's.
             let (af, other) = (Class::Af.index(), Class::Other.index());
