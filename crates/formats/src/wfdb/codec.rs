@@ -5,6 +5,7 @@ use super::HEA;
 use crate::FormatError;
 
 /// How one storage format packs samples (`signal(5)`).
+#[derive(Debug)]
 pub(super) struct Codec {
     pub(super) format: u16,
     /// The value meaning "no sample" (`WFDB_INVALID_SAMPLE` scaled to the format).
@@ -38,6 +39,25 @@ impl Codec {
             32 => len / 4,
             _ => len / 2,
         }
+    }
+
+    /// Where the samples `first..first + count` of a signal file lie: the byte span to read
+    /// (from the data's start) and how many samples to drop from what it decodes (a format-212
+    /// span starts at the first sample of a 3-byte pair).
+    pub(super) fn span(&self, first: usize, count: usize) -> (u64, u64, usize) {
+        let per = |n: usize| -> u64 {
+            let n = n as u64;
+            match self.format {
+                80 => n,
+                212 => n / 2 * 3 + if n % 2 == 1 { 2 } else { 0 },
+                24 => n * 3,
+                32 => n * 4,
+                _ => n * 2,
+            }
+        };
+        let lead = if self.format == 212 { first % 2 } else { 0 };
+        let start = first - lead;
+        (per(start), per(start + lead + count) - per(start), lead)
     }
 
     /// Decodes the first `count` samples (`count <= samples_in(data.len())`).

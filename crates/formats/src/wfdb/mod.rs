@@ -16,6 +16,7 @@
 mod annotations;
 mod codec;
 mod header;
+mod stream;
 #[cfg(test)]
 mod tests;
 
@@ -28,6 +29,7 @@ use codec::Codec;
 pub(crate) use header::looks_like_header;
 use header::start_time;
 pub use header::{parse_header, Header, SignalSpec};
+pub use stream::{open_record, SignalFile, StreamedRecord};
 
 const HEA: Format = Format::WfdbHeader;
 
@@ -123,12 +125,7 @@ where
         n_frames = Some(n_frames.map_or(frames, |n| n.min(frames)));
     }
     let n_frames = n_frames.unwrap_or(0);
-    let mut metadata = BTreeMap::new();
-    metadata.insert("format".into(), "WFDB".into());
-    metadata.insert("record".into(), header.record_name.clone());
-    if !header.comments.is_empty() {
-        metadata.insert("comments".into(), header.comments.join("\n"));
-    }
+    let mut metadata = record_metadata(&header);
     let mut checksum_mismatch = Vec::new();
     let mut channels = Vec::with_capacity(header.signals.len());
     for (i, (spec, values)) in header.signals.iter().zip(digital).enumerate() {
@@ -140,30 +137,12 @@ where
                 checksum_mismatch.push(i.to_string());
             }
         }
-        for (key, value) in [
-            ("file", spec.file_name.clone()),
-            ("storage_format", spec.format.to_string()),
-            ("gain", spec.adc_gain.to_string()),
-            ("baseline", spec.baseline.to_string()),
-            ("adc_zero", spec.adc_zero.to_string()),
-        ] {
-            metadata.insert(format!("signal.{i}.{key}"), value);
-        }
+        signal_metadata(&mut metadata, i, spec);
         let samples = (0..n_frames)
-            .map(|f| match values.get(f + spec.skew) {
-                Some(&v) if v != invalid_code[i] => {
-                    (f64::from(v) - spec.baseline as f64) / spec.adc_gain
-                }
-                _ => f64::NAN,
-            })
+            .map(|f| physical(values.get(f + spec.skew).copied(), spec, invalid_code[i]))
             .collect();
-        let name = if spec.description.is_empty() {
-            format!("signal {i}")
-        } else {
-            spec.description.trim().to_string()
-        };
         channels.push(Channel {
-            name,
+            name: channel_name(i, spec),
             unit: spec.units.clone(),
             samples,
         });
@@ -178,4 +157,47 @@ where
         metadata,
         device_interpretation: None,
     })
+}
+
+/// The metadata every WFDB record carries: the format, the record's name and its comments.
+fn record_metadata(header: &Header) -> BTreeMap<String, String> {
+    let mut metadata = BTreeMap::new();
+    metadata.insert("format".into(), "WFDB".into());
+    metadata.insert("record".into(), header.record_name.clone());
+    if !header.comments.is_empty() {
+        metadata.insert("comments".into(), header.comments.join("\n"));
+    }
+    metadata
+}
+
+/// Signal `i`'s storage in the metadata (`signal.{i}.file`, `.storage_format`, `.gain`,
+/// `.baseline`, `.adc_zero`).
+fn signal_metadata(metadata: &mut BTreeMap<String, String>, i: usize, spec: &SignalSpec) {
+    for (key, value) in [
+        ("file", spec.file_name.clone()),
+        ("storage_format", spec.format.to_string()),
+        ("gain", spec.adc_gain.to_string()),
+        ("baseline", spec.baseline.to_string()),
+        ("adc_zero", spec.adc_zero.to_string()),
+    ] {
+        metadata.insert(format!("signal.{i}.{key}"), value);
+    }
+}
+
+/// Signal `i`'s channel name: its description, or `signal {i}`.
+fn channel_name(i: usize, spec: &SignalSpec) -> String {
+    if spec.description.is_empty() {
+        format!("signal {i}")
+    } else {
+        spec.description.trim().to_string()
+    }
+}
+
+/// A digital value in physical units, `(value - baseline) / gain`; NaN for a missing sample or
+/// the format's invalid-sample code.
+fn physical(value: Option<i32>, spec: &SignalSpec, invalid: i32) -> f64 {
+    match value {
+        Some(v) if v != invalid => (f64::from(v) - spec.baseline as f64) / spec.adc_gain,
+        _ => f64::NAN,
+    }
 }

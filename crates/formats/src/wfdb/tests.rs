@@ -236,3 +236,117 @@ fn symbols_follow_ecgcodes() {
         .collect();
     assert_eq!(symbols, ["N", "V", "/", "+", "r", "[42]"]);
 }
+
+/// Writes `files` into a new folder under the system's temporary folder and returns the header's
+/// path there.
+fn on_disk(tag: &str, header: &str, files: &[(&str, Vec<u8>)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cardio-wfdb-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bytes) in files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let path = dir.join("r.hea");
+    std::fs::write(&path, header).unwrap();
+    path
+}
+
+/// Whether two sample vectors are equal to the bit (NaN where the other has NaN).
+fn same(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+#[test]
+fn a_record_read_a_stretch_at_a_time_gives_the_samples_of_a_whole_read() {
+    // A pseudo-random walk of 12-bit values with an invalid sample now and then.
+    let n_frames = 997;
+    let value = |i: usize, modulo: i32| -> i32 {
+        let v = ((i as i64 * 7919 + 17) % i64::from(modulo)) as i32 - modulo / 2;
+        if i % 101 == 50 {
+            -2048
+        } else {
+            v
+        }
+    };
+    let frames212: Vec<i32> = (0..n_frames * 3).map(|i| value(i, 4000)).collect();
+    let le16: Vec<u8> = [0u8, 0, 0]
+        .into_iter()
+        .chain(
+            (0..n_frames * 2)
+                .flat_map(|i| i16::try_from(value(i, 60000)).unwrap_or(0).to_le_bytes()),
+        )
+        .collect();
+    let b24: Vec<u8> = (0..n_frames)
+        .flat_map(|i| (value(i, 1 << 20)).to_le_bytes()[..3].to_vec())
+        .collect();
+    let b80: Vec<u8> = (0..n_frames).map(|i| (i * 37 % 256) as u8).collect();
+    let b32: Vec<u8> = (0..n_frames)
+        .flat_map(|i| (value(i, 1 << 30)).to_le_bytes())
+        .collect();
+    let be16: Vec<u8> = (0..n_frames)
+        .flat_map(|i| i16::try_from(value(i, 60000)).unwrap_or(0).to_be_bytes())
+        .collect();
+    let header = format!(
+        "r 10 250 {n_frames}\n\
+         a.dat 212 200 12 0 0 0 0 I\n\
+         a.dat 212 100 12 7 0 0 0 II\n\
+         a.dat 212 200 12 -3 0 0 0 V1\n\
+         b.dat 16:3+3 1000(2)/uV 16 0 0 0 0 V2\n\
+         b.dat 16+3 50 16 0 0 0 0 V3\n\
+         c.dat 24 20000 24 0 0 0 0 V4\n\
+         d.dat 80 10 8 0 0 0 0 V5\n\
+         e.dat 32 1000000 32 0 0 0 0 V6\n\
+         f.dat 61 200 16 0 0 0 0 X\n\
+         g.dat 212:5 200 12 0 0 0 0 Y\n"
+    );
+    let g: Vec<i32> = (0..n_frames).map(|i| value(i + 5, 4000)).collect();
+    let files = [
+        ("a.dat", pack_212(&frames212)),
+        ("b.dat", le16),
+        ("c.dat", b24),
+        ("d.dat", b80),
+        ("e.dat", b32),
+        ("f.dat", be16),
+        ("g.dat", pack_212(&g)),
+    ];
+    let whole = record(&header, &files).unwrap();
+    let path = on_disk("stretch", &header, &files);
+    let streamed = open_record(&path, 1.0).unwrap();
+    assert_eq!(streamed.n_frames, n_frames);
+    assert_eq!(streamed.signals.len(), 10);
+    for (i, (signal, channel)) in streamed.signals.iter().zip(&whole.channels).enumerate() {
+        let head = &streamed.head.channels[i];
+        assert_eq!((&head.name, &head.unit), (&channel.name, &channel.unit));
+        assert!(same(&head.samples, &channel.samples[..250]), "head of signal {i}");
+        assert_eq!(signal.len(), n_frames);
+        for (a, b) in [(0, n_frames), (1, 2), (3, 500), (499, 997), (996, 997), (10, 9999)] {
+            let got = signal.read(a, b).unwrap();
+            assert!(
+                same(&got, &channel.samples[a..b.min(n_frames)]),
+                "signal {i}, frames {a}..{b}"
+            );
+        }
+        assert!(signal.read(997, 1000).unwrap().is_empty());
+    }
+    let mut metadata = whole.metadata.clone();
+    metadata.remove("checksum_mismatch");
+    assert_eq!(streamed.head.metadata, metadata);
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
+fn a_streamed_record_is_refused_as_a_whole_read_is() {
+    let path = on_disk(
+        "short",
+        "r 1 100 1000\nr.dat 16 200 16 0 0 0 0 x\n",
+        &[("r.dat", vec![0; 10])],
+    );
+    let err = open_record(&path, 10.0).unwrap_err();
+    assert!(err.to_string().contains("truncated"), "{err}");
+    std::fs::write(path.parent().unwrap().join("r.hea"), "r 1 100\n../r.dat 16\n").unwrap();
+    let err = open_record(&path, 10.0).unwrap_err();
+    assert!(err.to_string().contains("not a plain file name"), "{err}");
+    std::fs::write(path.parent().unwrap().join("r.hea"), "r 1 100\nmissing.dat 16\n").unwrap();
+    let err = open_record(&path, 10.0).unwrap_err();
+    assert!(err.to_string().contains("missing.dat"), "{err}");
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}

@@ -1,0 +1,244 @@
+//! A WFDB record on disk read a stretch at a time: the header and the sizes of its signal files
+//! are checked when it is opened, its first seconds are read as a [`Recording`], and every signal
+//! can then be read from any frame to any other straight from its file, so that a day-long
+//! Holter record (94 MB of format 212, 500 MB as numbers) is never held whole.
+//!
+//! The samples are those [`read_record`](super::read_record) gives, to the bit (the same
+//! conversion, the same NaN for the invalid-sample code and for frames a skew moves past the
+//! end). What is not done: the checksum, which needs every sample, is not verified.
+
+use std::{
+    fs::File,
+    io::{Read, Seek, SeekFrom},
+    path::{Path, PathBuf},
+    sync::Mutex,
+};
+
+use super::{
+    channel_name, codec::Codec, parse_header, physical, record_metadata, signal_metadata,
+    start_time, SignalSpec, HEA,
+};
+use crate::{Channel, FormatError, Recording, MAX_FILE_BYTES};
+
+/// One signal of a record, read from its file on demand.
+#[derive(Debug)]
+pub struct SignalFile {
+    file: Mutex<File>,
+    path: PathBuf,
+    codec: Codec,
+    spec: SignalSpec,
+    /// Byte where the samples start (the header's byte offset).
+    data_start: u64,
+    /// Signals interleaved in the file, and this one's place among them.
+    width: usize,
+    member: usize,
+    /// Frames the file holds, and frames the record has (the fewest of its files).
+    file_frames: usize,
+    n_frames: usize,
+}
+
+/// A record opened for reading a stretch at a time.
+#[derive(Debug)]
+pub struct StreamedRecord {
+    /// The record's first seconds (every signal), with the metadata a whole read gives (the
+    /// checksum excepted).
+    pub head: Recording,
+    /// Every signal, in the header's order.
+    pub signals: Vec<SignalFile>,
+    /// Frames in the record.
+    pub n_frames: usize,
+}
+
+impl SignalFile {
+    /// Frames in the record.
+    pub fn len(&self) -> usize {
+        self.n_frames
+    }
+
+    /// Whether the record has no frame.
+    pub fn is_empty(&self) -> bool {
+        self.n_frames == 0
+    }
+
+    /// Frames `from..to` of this signal in physical units (clamped to the record's length).
+    ///
+    /// # Errors
+    /// [`FormatError::Io`] when the file cannot be read.
+    pub fn read(&self, from: usize, to: usize) -> Result<Vec<f64>, FormatError> {
+        let to = to.min(self.n_frames);
+        if from >= to {
+            return Ok(Vec::new());
+        }
+        // The file's frames from..to (moved by the skew), every signal of the file.
+        let first_frame = (from + self.spec.skew).min(self.file_frames);
+        let last_frame = (to + self.spec.skew).min(self.file_frames);
+        let values = if first_frame < last_frame {
+            self.decode(
+                first_frame * self.width,
+                (last_frame - first_frame) * self.width,
+            )?
+        } else {
+            Vec::new()
+        };
+        Ok((0..to - from)
+            .map(|f| {
+                physical(
+                    values.get(f * self.width + self.member).copied(),
+                    &self.spec,
+                    self.codec.invalid,
+                )
+            })
+            .collect())
+    }
+
+    /// The file's samples `first..first + count` (every signal of the file, interleaved).
+    fn decode(&self, first: usize, count: usize) -> Result<Vec<i32>, FormatError> {
+        let (offset, len, lead) = self.codec.span(first, count);
+        let io = |reason| FormatError::Io {
+            path: self.path.display().to_string(),
+            reason,
+        };
+        let len = usize::try_from(len).map_err(|_| FormatError::TooLarge("a stretch".into()))?;
+        let mut bytes = vec![0u8; len];
+        {
+            let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+            file.seek(SeekFrom::Start(self.data_start + offset))
+                .map_err(io)?;
+            file.read_exact(&mut bytes).map_err(io)?;
+        }
+        let mut values = self.codec.decode(&bytes, lead + count);
+        values.drain(..lead.min(values.len()));
+        Ok(values)
+    }
+}
+
+/// Opens the record whose header is `header_path` (its signal files beside it) and reads its
+/// first `head_s` seconds.
+///
+/// # Errors
+/// As [`read_record`](super::read_record): header errors, a signal file that cannot be opened,
+/// is larger than [`MAX_FILE_BYTES`] or shorter than the header claims, or one whose name is not
+/// a plain file name.
+pub fn open_record(header_path: &Path, head_s: f64) -> Result<StreamedRecord, FormatError> {
+    let io = |path: &Path| {
+        let path = path.display().to_string();
+        move |reason| FormatError::Io { path, reason }
+    };
+    let mut text = String::new();
+    File::open(header_path)
+        .map_err(io(header_path))?
+        .take(1 << 20)
+        .read_to_string(&mut text)
+        .map_err(|_| FormatError::invalid(HEA, "the header is not UTF-8 text"))?;
+    let header = parse_header(&text)?;
+    if header.signals.is_empty() {
+        return Err(FormatError::invalid(HEA, "the record has no signals"));
+    }
+    let dir = header_path.parent().unwrap_or_else(|| Path::new("."));
+    let mut signals: Vec<SignalFile> = Vec::with_capacity(header.signals.len());
+    for (i, spec) in header.signals.iter().enumerate() {
+        if spec.samples_per_frame != 1 {
+            return Err(FormatError::feature(
+                HEA,
+                format!(
+                    "signal {i} has {} samples per frame (multi-frequency records)",
+                    spec.samples_per_frame
+                ),
+            ));
+        }
+        let file = &spec.file_name;
+        if file.contains(['/', '\\']) || file == ".." || file == "." {
+            return Err(FormatError::invalid(
+                HEA,
+                format!("signal file name {file:?} is not a plain file name"),
+            ));
+        }
+        let members: Vec<usize> = (0..header.signals.len())
+            .filter(|&j| header.signals[j].file_name == *file)
+            .collect();
+        let first = &header.signals[members[0]];
+        if let Some(other) = members
+            .iter()
+            .find(|&&m| header.signals[m].format != first.format)
+        {
+            return Err(FormatError::invalid(
+                HEA,
+                format!("signals {} and {other} share {file} but not their format", members[0]),
+            ));
+        }
+        let codec = Codec::for_format(first.format)?;
+        let path = dir.join(file);
+        let handle = File::open(&path).map_err(io(&path))?;
+        let size = handle.metadata().map_err(io(&path))?.len();
+        if size > MAX_FILE_BYTES {
+            return Err(FormatError::TooLarge(format!(
+                "{} (larger than {MAX_FILE_BYTES} bytes)",
+                path.display()
+            )));
+        }
+        let data_len = size.checked_sub(first.byte_offset as u64).ok_or_else(|| {
+            FormatError::invalid(
+                HEA,
+                format!(
+                    "{file} is shorter than its byte offset {}",
+                    first.byte_offset
+                ),
+            )
+        })?;
+        let width = members.len();
+        let available_frames = codec.samples_in(data_len as usize) / width;
+        let file_frames = match header.n_samples {
+            Some(n) if n > available_frames => {
+                return Err(FormatError::invalid(
+                    HEA,
+                    format!(
+                        "{file} holds {available_frames} samples per signal but the header claims {n} (truncated file?)"
+                    ),
+                ))
+            }
+            Some(n) => n,
+            None => available_frames,
+        };
+        signals.push(SignalFile {
+            file: Mutex::new(handle),
+            path,
+            codec,
+            spec: spec.clone(),
+            data_start: first.byte_offset as u64,
+            width,
+            member: members.iter().position(|&m| m == i).unwrap_or(0),
+            file_frames,
+            n_frames: 0,
+        });
+    }
+    let n_frames = signals.iter().map(|s| s.file_frames).min().unwrap_or(0);
+    for s in &mut signals {
+        s.n_frames = n_frames;
+    }
+    let head_frames = if head_s.is_finite() && head_s > 0.0 {
+        ((head_s * header.sampling_rate_hz).round() as usize).min(n_frames)
+    } else {
+        0
+    };
+    let mut metadata = record_metadata(&header);
+    let mut channels = Vec::with_capacity(signals.len());
+    for (i, s) in signals.iter().enumerate() {
+        signal_metadata(&mut metadata, i, &s.spec);
+        channels.push(Channel {
+            name: channel_name(i, &s.spec),
+            unit: s.spec.units.clone(),
+            samples: s.read(0, head_frames)?,
+        });
+    }
+    Ok(StreamedRecord {
+        head: Recording {
+            channels,
+            sampling_rate_hz: header.sampling_rate_hz,
+            start: start_time(header.base_time.as_deref(), header.base_date.as_deref()),
+            metadata,
+            device_interpretation: None,
+        },
+        signals,
+        n_frames,
+    })
+}
