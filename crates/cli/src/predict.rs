@@ -23,7 +23,7 @@ use std::{
 
 use anyhow::anyhow;
 use cardio_formats::ReadOptions;
-use cardio_models::prediction::Prediction;
+use cardio_models::{ecg_rhythm, prediction::Prediction};
 use cardio_server::recordings::registry::{ModelRegistry, SignalModel};
 
 use crate::inputs::Input;
@@ -115,12 +115,28 @@ fn model(kind: Kind) -> anyhow::Result<Arc<dyn SignalModel>> {
     loaded.map_err(|e| anyhow!("model not loaded: {e}"))
 }
 
-/// Reads and scores one input.
+/// Reads and scores one input. A WFDB record on disk longer than what the model reads at its
+/// start is read from its files a stretch at a time when the model can (the ECG rhythm model: a
+/// day-long Holter record is never held whole); everything else is read whole.
 pub fn predict_input(
     model: &dyn SignalModel,
     input: &Input,
     options: &ReadOptions,
 ) -> anyhow::Result<Prediction> {
+    if let Input::Local(path) = input {
+        let header = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("hea"));
+        // A record that cannot be opened this way is read whole, which says what is wrong.
+        if let Some(record) = header
+            .then(|| cardio_formats::wfdb::open_record(path, ecg_rhythm::HEAD_S).ok())
+            .flatten()
+        {
+            if let Some(result) = model.predict_streamed(&record) {
+                return Ok(result?);
+            }
+        }
+    }
     let recording = input.read(options)?;
     Ok(model.predict(&recording)?)
 }

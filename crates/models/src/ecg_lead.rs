@@ -11,7 +11,7 @@ const STANDARD_LEADS: [&str; 15] = [
 ];
 
 /// Seconds of a lead judged for its quality (the rhythm model reads the first 60 s).
-const QUALITY_SECONDS: f64 = 60.0;
+pub const QUALITY_SECONDS: f64 = 60.0;
 
 /// A channel's name upper-cased, without an "ECG", "EKG" or "Lead" prefix and separators
 /// ("EKG II", "Lead II", "ecg_ii" are all "II").

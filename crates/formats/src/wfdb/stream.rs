@@ -101,7 +101,10 @@ impl SignalFile {
         let len = usize::try_from(len).map_err(|_| FormatError::TooLarge("a stretch".into()))?;
         let mut bytes = vec![0u8; len];
         {
-            let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+            let mut file = self
+                .file
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             file.seek(SeekFrom::Start(self.data_start + offset))
                 .map_err(io)?;
             file.read_exact(&mut bytes).map_err(io)?;
@@ -163,7 +166,10 @@ pub fn open_record(header_path: &Path, head_s: f64) -> Result<StreamedRecord, Fo
         {
             return Err(FormatError::invalid(
                 HEA,
-                format!("signals {} and {other} share {file} but not their format", members[0]),
+                format!(
+                    "signals {} and {other} share {file} but not their format",
+                    members[0]
+                ),
             ));
         }
         let codec = Codec::for_format(first.format)?;

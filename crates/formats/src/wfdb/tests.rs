@@ -260,7 +260,7 @@ fn a_record_read_a_stretch_at_a_time_gives_the_samples_of_a_whole_read() {
     // A pseudo-random walk of 12-bit values with an invalid sample now and then.
     let n_frames = 997;
     let value = |i: usize, modulo: i32| -> i32 {
-        let v = ((i as i64 * 7919 + 17) % i64::from(modulo)) as i32 - modulo / 2;
+        let v = ((i as u64 * 7919 + 17) % u64::from(modulo.unsigned_abs())) as i32 - modulo / 2;
         if i % 101 == 50 {
             -2048
         } else {
@@ -316,9 +316,19 @@ fn a_record_read_a_stretch_at_a_time_gives_the_samples_of_a_whole_read() {
     for (i, (signal, channel)) in streamed.signals.iter().zip(&whole.channels).enumerate() {
         let head = &streamed.head.channels[i];
         assert_eq!((&head.name, &head.unit), (&channel.name, &channel.unit));
-        assert!(same(&head.samples, &channel.samples[..250]), "head of signal {i}");
+        assert!(
+            same(&head.samples, &channel.samples[..250]),
+            "head of signal {i}"
+        );
         assert_eq!(signal.len(), n_frames);
-        for (a, b) in [(0, n_frames), (1, 2), (3, 500), (499, 997), (996, 997), (10, 9999)] {
+        for (a, b) in [
+            (0, n_frames),
+            (1, 2),
+            (3, 500),
+            (499, 997),
+            (996, 997),
+            (10, 9999),
+        ] {
             let got = signal.read(a, b).unwrap();
             assert!(
                 same(&got, &channel.samples[a..b.min(n_frames)]),
@@ -342,10 +352,18 @@ fn a_streamed_record_is_refused_as_a_whole_read_is() {
     );
     let err = open_record(&path, 10.0).unwrap_err();
     assert!(err.to_string().contains("truncated"), "{err}");
-    std::fs::write(path.parent().unwrap().join("r.hea"), "r 1 100\n../r.dat 16\n").unwrap();
+    std::fs::write(
+        path.parent().unwrap().join("r.hea"),
+        "r 1 100\n../r.dat 16\n",
+    )
+    .unwrap();
     let err = open_record(&path, 10.0).unwrap_err();
     assert!(err.to_string().contains("not a plain file name"), "{err}");
-    std::fs::write(path.parent().unwrap().join("r.hea"), "r 1 100\nmissing.dat 16\n").unwrap();
+    std::fs::write(
+        path.parent().unwrap().join("r.hea"),
+        "r 1 100\nmissing.dat 16\n",
+    )
+    .unwrap();
     let err = open_record(&path, 10.0).unwrap_err();
     assert!(err.to_string().contains("missing.dat"), "{err}");
     let _ = std::fs::remove_dir_all(path.parent().unwrap());

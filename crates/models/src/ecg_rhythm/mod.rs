@@ -28,7 +28,7 @@ pub mod twelve_lead;
 use std::io;
 use std::sync::OnceLock;
 
-use cardio_formats::Recording;
+use cardio_formats::{wfdb::StreamedRecord, Recording};
 
 pub use crate::ecg_lead::{has_unit, mv_per_unit, pick_lead};
 use serde::{Deserialize, Serialize};
@@ -145,6 +145,15 @@ pub struct Choice {
 /// RR intervals whose coefficient of variation is below this are exactly regular, as no heart
 /// beats: such a recording is never called atrial fibrillation (it is `noisy`, with the reason).
 pub const REGULAR_RR_CV: f64 = 0.003;
+
+/// Seconds of a record on disk read into memory by [`Model::predict_streamed`]: what the 12-lead
+/// reading ([`twelve_lead::READING_MAX_S`]), the one-piece judgement ([`features::MAX_SECONDS`])
+/// and the lead's quality ([`crate::ecg_lead::QUALITY_SECONDS`]) read.
+pub const HEAD_S: f64 = twelve_lead::READING_MAX_S;
+const _: () = assert!(
+    HEAD_S >= features::MAX_SECONDS && HEAD_S >= crate::ecg_lead::QUALITY_SECONDS,
+    "the head holds what the first readings read"
+);
 
 /// Index of the largest probability.
 pub fn argmax(p: &[f64]) -> usize {
@@ -282,6 +291,41 @@ impl Model {
         } else {
             first
         }
+    }
+
+    /// [`Model::predict_for`] of a WFDB record on disk, opened by
+    /// [`cardio_formats::wfdb::open_record`] with its first [`HEAD_S`] seconds read: the lead is
+    /// chosen ([`pick_lead`]) and the 12-lead reading and the one-piece judgement made on those
+    /// seconds, which hold all they read, and a long lead is read whole from its file a window and
+    /// an hour at a time ([`holter::read_lead`]), never held whole. The result is the one a whole
+    /// read gives, but for the lead's choice, made on the first [`HEAD_S`] seconds (a whole read
+    /// also weighs how much of each lead is missing over the whole record).
+    ///
+    /// # Errors
+    /// As [`Model::predict`], and [`PredictError::Unusable`] when the file cannot be read.
+    pub fn predict_streamed(
+        &self,
+        rec: &StreamedRecord,
+        sex: Option<crate::ecg12::Sex>,
+    ) -> Result<Prediction, PredictError> {
+        let head = &rec.head;
+        let reading = twelve_lead::reading(head, sex);
+        let lead = pick_lead(head).ok_or_else(|| {
+            PredictError::Unusable("The recording has no ECG channel with samples.".into())
+        })?;
+        let first = self.predict_channel(head, lead);
+        let fs = head.sampling_rate_hz;
+        let rhythm = match rec.signals.get(lead) {
+            Some(signal) if holter::is_long(rec.n_frames, fs) => {
+                let on_disk = holter::OnDisk::new(signal, &head.channels[lead], fs);
+                let whole = holter::read_lead(self, &on_disk).map_err(|e| {
+                    PredictError::Unusable(format!("The recording could not be read: {e}"))
+                })?;
+                holter::result::decide(self, head, lead, &whole, first)
+            }
+            _ => first,
+        };
+        twelve_lead::decide(rhythm, reading.as_ref(), head)
     }
 
     /// One stretch of a lead judged (its first [`features::MAX_SECONDS`] s): the features, the

@@ -8,7 +8,7 @@
 
 use std::{fmt, sync::Arc};
 
-use cardio_formats::Recording;
+use cardio_formats::{wfdb::StreamedRecord, Recording};
 use cardio_models::prediction::{PredictError, Prediction};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -64,6 +64,17 @@ pub trait SignalModel: Send + Sync {
     ) -> Result<Prediction, PredictError> {
         let _ = sex;
         self.predict(recording)
+    }
+
+    /// Predicts from a WFDB record on disk read a stretch at a time (a day-long Holter record is
+    /// never held whole); `None` when this model reads whole recordings only, or when the record
+    /// is no longer than the seconds already read into `recording.head`.
+    fn predict_streamed(
+        &self,
+        recording: &StreamedRecord,
+    ) -> Option<Result<Prediction, PredictError>> {
+        let _ = recording;
+        None
     }
 
     /// The model card's headline.
@@ -183,6 +194,18 @@ impl SignalModel for Ecg {
         sex: Option<cardio_models::clinical::Sex>,
     ) -> Result<Prediction, PredictError> {
         self.0.predict_for(recording, sex)
+    }
+
+    fn predict_streamed(
+        &self,
+        recording: &StreamedRecord,
+    ) -> Option<Result<Prediction, PredictError>> {
+        let head = recording
+            .head
+            .channels
+            .first()
+            .map_or(0, |c| c.samples.len());
+        (recording.n_frames > head).then(|| self.0.predict_streamed(recording, None))
     }
 
     fn summary(&self) -> ModelSummary {

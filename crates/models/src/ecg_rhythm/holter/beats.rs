@@ -21,6 +21,7 @@
 //!   a second.
 
 use std::borrow::Cow;
+use std::convert::Infallible;
 
 use cardio_signal::ecg::{EcgAnalyzer, Powerline};
 use cardio_signal::SamplingRate;
@@ -100,6 +101,25 @@ pub fn in_pieces<T>(
     overlap_s: f64,
     mut read: impl FnMut(usize, usize, (usize, usize)) -> Vec<(f64, T)>,
 ) -> Vec<(f64, T)> {
+    match try_in_pieces(n, fs_hz, piece_s, overlap_s, |a, b, own| {
+        Ok::<_, Infallible>(read(a, b, own))
+    }) {
+        Ok(items) => items,
+        Err(never) => match never {},
+    }
+}
+
+/// [`in_pieces`] with a `read` that may fail: the first error stops the reading.
+///
+/// # Errors
+/// `read`'s first error.
+pub fn try_in_pieces<T, E>(
+    n: usize,
+    fs_hz: f64,
+    piece_s: f64,
+    overlap_s: f64,
+    mut read: impl FnMut(usize, usize, (usize, usize)) -> Result<Vec<(f64, T)>, E>,
+) -> Result<Vec<(f64, T)>, E> {
     let piece = ((piece_s * fs_hz).round() as usize).max(1);
     let overlap = (overlap_s * fs_hz).round() as usize;
     let mut out: Vec<(f64, T)> = Vec::new();
@@ -109,7 +129,7 @@ pub fn in_pieces<T>(
         let (a, b) = (start.saturating_sub(overlap), (end + overlap).min(n));
         let (from_s, to_s) = (start as f64 / fs_hz, end as f64 / fs_hz);
         let before = out.last().map(|(t, _)| *t);
-        for (t, item) in read(a, b, (start, end)) {
+        for (t, item) in read(a, b, (start, end))? {
             let t = t + a as f64 / fs_hz;
             if t >= from_s && t < to_s && before.is_none_or(|last| t - last >= 0.2) {
                 out.push((t, item));
@@ -117,7 +137,7 @@ pub fn in_pieces<T>(
         }
         start = end;
     }
-    out
+    Ok(out)
 }
 
 /// One piece cleaned and searched (see [`detect_cleaned`]): its R-peak times (s from its start)

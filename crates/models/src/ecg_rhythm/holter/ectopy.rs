@@ -15,6 +15,7 @@
 use cardio_signal::stats::pearson;
 
 use super::classes::BeatClass;
+use super::lead::Stretch;
 
 /// Half width of the QRS segment compared, s.
 pub const HALF_QRS_S: f64 = 0.06;
@@ -35,11 +36,11 @@ pub const MIN_NORMAL_TRIPLES: usize = 3;
 /// With fewer triples, a window whose beats are at least this share ectopic is ectopy.
 pub const ECTOPIC_SHARE: f64 = 0.4;
 
-/// Whether the beats `beats` (s) of the window `[start_s, end_s)` of `mv` (at `fs` Hz) are
-/// regular once their ectopic beats are set aside; `false` when too few dominant beats remain to
-/// tell.
+/// Whether the beats `beats` (s) of the window `[start_s, end_s)` of a lead (at `fs` Hz; `lead`
+/// holds the window and [`HALF_QRS_S`] more either side, see [`window_stretch`]) are regular
+/// once their ectopic beats are set aside; `false` when too few dominant beats remain to tell.
 pub fn regular_without_ectopy(
-    mv: &[f64],
+    lead: &Stretch<'_>,
     fs: f64,
     beats: &[f64],
     start_s: f64,
@@ -55,7 +56,9 @@ pub fn regular_without_ectopy(
         .iter()
         .map(|t| {
             let c = (t * fs).round() as usize;
-            (c >= half && c + half < mv.len()).then(|| &mv[c - half..=c + half])
+            (c >= half && c + half < lead.total)
+                .then(|| lead.span(c - half, c + half))
+                .flatten()
         })
         .collect();
     let full: Vec<&[f64]> = segments.iter().flatten().copied().collect();
@@ -82,6 +85,15 @@ pub fn regular_without_ectopy(
         .map(|(t, _)| *t)
         .collect();
     regular(&kept)
+}
+
+/// The samples of a lead of `n` samples at `fs` Hz that [`regular_without_ectopy`] reads for the
+/// window `[start_s, end_s)`, `(a, b)`.
+pub fn window_stretch(n: usize, fs: f64, start_s: f64, end_s: f64) -> (usize, usize) {
+    let half = (HALF_QRS_S * fs).round() as usize;
+    let a = ((start_s * fs).round() as usize).saturating_sub(half + 1);
+    let b = ((end_s * fs).round() as usize + half + 2).min(n);
+    (a.min(b), b)
 }
 
 /// Whether the normal rhythm of `[start_s, end_s)` is regular once the beats `classes` calls S
@@ -222,7 +234,13 @@ mod tests {
         let times: Vec<f64> = beats.iter().map(|b| b.0).collect();
         let x = ecg(&beats, 250.0, 31.0);
 
-        assert!(regular_without_ectopy(&x, 250.0, &times, 0.0, 31.0));
+        assert!(regular_without_ectopy(
+            &Stretch::whole(&x),
+            250.0,
+            &times,
+            0.0,
+            31.0
+        ));
     }
 
     #[test]
@@ -311,6 +329,12 @@ mod tests {
         let times: Vec<f64> = beats.iter().map(|b| b.0).collect();
         let x = ecg(&beats, 250.0, t + 1.0);
 
-        assert!(!regular_without_ectopy(&x, 250.0, &times, 0.0, t + 1.0));
+        assert!(!regular_without_ectopy(
+            &Stretch::whole(&x),
+            250.0,
+            &times,
+            0.0,
+            t + 1.0
+        ));
     }
 }

@@ -22,20 +22,20 @@ pub mod beats;
 pub mod classes;
 pub mod ectopy;
 pub mod episodes;
+pub mod lead;
 pub mod result;
 pub mod trend;
-
-use std::borrow::Cow;
 
 use cardio_formats::Recording;
 use serde_json::Value;
 
 use super::features::MAX_SECONDS;
-use super::{argmax, has_unit, mv_per_unit, Class, Model, CLASSES};
+use super::{argmax, Class, Model, CLASSES};
 use crate::gate::{self, GateModality};
 use crate::prediction::{PredictError, Prediction};
 use classes::BeatClass;
 pub use episodes::{Episode, Kind};
+pub use lead::{InMemory, LongLead, OnDisk};
 
 /// Length of a window, s.
 pub const WINDOW_S: f64 = 30.0;
@@ -104,37 +104,39 @@ pub fn window_edges(duration_s: f64) -> Vec<(f64, f64)> {
 /// Reads lead `lead` of `rec` whole: every window judged, the beats found, the episodes merged
 /// and refined.
 pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
-    let channel = &rec.channels[lead];
-    let fs = rec.sampling_rate_hz;
-    let scale = mv_per_unit(channel);
-    let calibrated = has_unit(channel);
-    let n = channel.samples.len();
+    match read_lead(model, &InMemory::of(rec, lead)) {
+        Ok(reading) => reading,
+        Err(never) => match never {},
+    }
+}
+
+/// [`read`] of a lead read a stretch at a time (a window, an hour), never held whole.
+///
+/// # Errors
+/// The lead's error when a stretch cannot be read.
+pub fn read_lead<L: LongLead>(model: &Model, lead: &L) -> Result<Reading, L::Error> {
+    let fs = lead.fs();
+    let n = lead.len();
     let duration_s = n as f64 / fs;
-    let mut windows: Vec<Window> = window_edges(duration_s)
-        .into_iter()
-        .map(|(start_s, end_s)| {
-            let a = ((start_s * fs).round() as usize).min(n);
-            let b = ((end_s * fs).round() as usize).min(n);
-            judge_window(
-                model,
-                &channel.samples[a..b],
-                scale,
-                fs,
-                calibrated,
-                start_s,
-                end_s,
-            )
-        })
-        .collect();
-    // The lead in millivolts: the samples themselves when they are (a day-long lead is large).
-    let mv: Cow<[f64]> = if scale == 1.0 {
-        Cow::Borrowed(&channel.samples)
-    } else {
-        Cow::Owned(channel.samples.iter().map(|v| v * scale).collect())
-    };
-    let (beats, mut classes) = classes::classed_beats(&mv, fs);
+    let mut windows = Vec::new();
+    for (start_s, end_s) in window_edges(duration_s) {
+        let a = ((start_s * fs).round() as usize).min(n);
+        let b = ((end_s * fs).round() as usize).min(n);
+        let samples = lead.raw(a, b)?;
+        windows.push(judge_window(
+            model,
+            &samples,
+            lead.scale(),
+            fs,
+            lead.calibrated(),
+            start_s,
+            end_s,
+        ));
+    }
+    let (beats, mut classes) = classes::classed_beats_of(lead, beats::PIECE_S)?;
     for w in windows.iter_mut().filter(|w| w.class == Class::Af) {
-        if ectopy::regular_without_ectopy(&mv, fs, &beats, w.start_s, w.end_s)
+        let (a, b) = ectopy::window_stretch(n, fs, w.start_s, w.end_s);
+        if ectopy::regular_without_ectopy(&lead.mv(a, b)?, fs, &beats, w.start_s, w.end_s)
             || ectopy::regular_without_classed(&beats, &classes, w.start_s, w.end_s)
             || ectopy::regular_sinus_cycles(&beats, &classes, w.start_s, w.end_s)
         {
@@ -145,7 +147,6 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
             w.class = CLASSES[argmax(&w.p)];
         }
     }
-    drop(mv);
     let flags = |f: &dyn Fn(&Window) -> bool| -> Vec<(f64, f64, bool)> {
         windows.iter().map(|w| (w.start_s, w.end_s, f(w))).collect()
     };
@@ -175,7 +176,7 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
     let noisy_s = episodes::seconds(&all, Kind::Noisy);
     let analysed_s = (duration_s - noisy_s).max(0.0);
     let af_burden = episodes::af_burden(&all, analysed_s);
-    Reading {
+    Ok(Reading {
         duration_s,
         windows,
         beats,
@@ -184,7 +185,7 @@ pub fn read(model: &Model, rec: &Recording, lead: usize) -> Reading {
         analysed_s,
         noisy_s,
         af_burden,
-    }
+    })
 }
 
 /// One window through the gate and the model; `noisy` when it cannot be analysed.

@@ -20,6 +20,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::lead::LongLead;
 use crate::gbdt::Gbdt;
 pub use features::{features, has_intervals, NAMES, N_FEATURES};
 pub use patterns::Patterns;
@@ -142,21 +143,68 @@ pub fn classed_beats(mv: &[f64], fs: f64) -> (Vec<f64>, Vec<BeatClass>) {
 
 /// [`classed_beats`] in pieces of `piece_s` seconds.
 pub fn classed_beats_in(mv: &[f64], fs: f64, piece_s: f64) -> (Vec<f64>, Vec<BeatClass>) {
+    let lead = Millivolts { mv, fs };
+    match classed_beats_of(&lead, piece_s) {
+        Ok(classed) => classed,
+        Err(never) => match never {},
+    }
+}
+
+/// [`classed_beats`] of a lead read a stretch at a time, in pieces of `piece_s` seconds.
+///
+/// # Errors
+/// The lead's error when a piece cannot be read.
+pub fn classed_beats_of<L: LongLead>(
+    lead: &L,
+    piece_s: f64,
+) -> Result<(Vec<f64>, Vec<BeatClass>), L::Error> {
     use super::beats;
+    let fs = lead.fs();
     let Some(analyzer) = beats::analyzer(fs) else {
-        return (Vec::new(), Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     };
     let model = classifier();
-    beats::in_pieces(mv.len(), fs, piece_s, CONTEXT_S, |a, b, _| {
-        let (times, cleaned) = beats::detect_piece(&analyzer, &mv[a..b], fs);
+    let classed = beats::try_in_pieces(lead.len(), fs, piece_s, CONTEXT_S, |a, b, _| {
+        let piece = lead.mv(a, b)?;
+        let (times, cleaned) = beats::detect_piece(&analyzer, &piece.mv, fs);
         let classes = model.map_or_else(
             || vec![BeatClass::N; times.len()],
             |c| c.classify(&cleaned, fs, &times),
         );
-        times.into_iter().zip(classes).collect()
-    })
-    .into_iter()
-    .unzip()
+        Ok(times.into_iter().zip(classes).collect())
+    })?;
+    Ok(classed.into_iter().unzip())
+}
+
+/// A lead already in millivolts, whole in memory.
+struct Millivolts<'a> {
+    mv: &'a [f64],
+    fs: f64,
+}
+
+impl LongLead for Millivolts<'_> {
+    type Error = std::convert::Infallible;
+
+    fn len(&self) -> usize {
+        self.mv.len()
+    }
+
+    fn fs(&self) -> f64 {
+        self.fs
+    }
+
+    fn scale(&self) -> f64 {
+        1.0
+    }
+
+    fn calibrated(&self) -> bool {
+        true
+    }
+
+    fn raw(&self, a: usize, b: usize) -> Result<std::borrow::Cow<'_, [f64]>, Self::Error> {
+        let b = b.min(self.mv.len());
+        Ok(std::borrow::Cow::Borrowed(&self.mv[a.min(b)..b]))
+    }
 }
 
 /// Makes `N` every `S` beat inside one of `af` (AF episodes `(start, end)`, s, widened by
