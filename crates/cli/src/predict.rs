@@ -115,8 +115,8 @@ fn model(kind: Kind) -> anyhow::Result<Arc<dyn SignalModel>> {
     loaded.map_err(|e| anyhow!("model not loaded: {e}"))
 }
 
-/// Reads and scores one input. A WFDB record on disk longer than what the model reads at its
-/// start is read from its files a stretch at a time when the model can (the ECG rhythm model: a
+/// Reads and scores one input. A WFDB record or ISHNE file on disk longer than what the model
+/// reads at its start is read from its files a stretch at a time when the model can (the ECG rhythm model: a
 /// day-long Holter record is never held whole); everything else is read whole.
 pub fn predict_input(
     model: &dyn SignalModel,
@@ -124,14 +124,8 @@ pub fn predict_input(
     options: &ReadOptions,
 ) -> anyhow::Result<Prediction> {
     if let Input::Local(path) = input {
-        let header = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("hea"));
         // A record that cannot be opened this way is read whole, which says what is wrong.
-        if let Some(record) = header
-            .then(|| cardio_formats::wfdb::open_record(path, ecg_rhythm::HEAD_S).ok())
-            .flatten()
-        {
+        if let Ok(Some(record)) = cardio_formats::open_path(path, ecg_rhythm::HEAD_S) {
             if let Some(result) = model.predict_streamed(&record) {
                 return Ok(result?);
             }

@@ -10,8 +10,15 @@
 //! lead. Physical values are `sample * resolution` nV, given here in mV. ISHNE annotation files
 //! (`ANN  1.0`) hold no signal and are refused.
 
-use std::collections::BTreeMap;
+use std::{
+    collections::BTreeMap,
+    fs::File,
+    io::Read,
+    path::{Path, PathBuf},
+    sync::Mutex,
+};
 
+use crate::stream::{io_error, open_limited, read_at, ChannelFile, StreamedRecord};
 use crate::{checked_values, Channel, Format, FormatError, Recording};
 
 const F: Format = Format::Ishne;
@@ -22,12 +29,24 @@ const LEADS: [&str; 20] = [
     "V4", "V5", "V6", "ES", "AS", "AI",
 ];
 
-/// Reads an ISHNE Holter ECG file.
-///
-/// # Errors
-/// [`FormatError::Invalid`] for a short header, absurd lead counts, rates or offsets, or an ECG block
-/// shorter than the header claims; [`FormatError::UnsupportedFeature`] for annotation files.
-pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
+/// What an ISHNE header says of its ECG block, its leads and its recording.
+struct Layout {
+    /// Byte where the ECG block starts.
+    ecg_offset: usize,
+    /// Samples per lead.
+    frames: usize,
+    /// Lead names (duplicates with their position appended).
+    names: Vec<String>,
+    /// mV per unit of each lead.
+    scales: Vec<f64>,
+    rate: f64,
+    start: Option<String>,
+    metadata: BTreeMap<String, String>,
+}
+
+/// The header of an ISHNE file of `file_len` bytes whose first bytes are `bytes` (at least the
+/// 522-byte header).
+fn layout(bytes: &[u8], file_len: usize) -> Result<Layout, FormatError> {
     if bytes.starts_with(b"ANN  1.0") {
         return Err(FormatError::feature(
             F,
@@ -62,17 +81,17 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
     if rate <= 0 {
         return Err(FormatError::invalid(F, format!("sampling rate {rate}")));
     }
-    let data = bytes
-        .get(ecg_offset..)
+    let data_len = file_len
+        .checked_sub(ecg_offset)
         .filter(|_| ecg_offset >= 522)
         .ok_or_else(|| {
             FormatError::invalid(F, format!("ECG block offset {ecg_offset} outside the file"))
         })?;
     // Files written while recording may claim 0 samples; then the file's length decides.
-    let available = data.len() / 2 / n_leads;
+    let available = data_len / 2 / n_leads;
     // Some writers store the total sample count instead of the count per lead (ishneholterlib's
     // validity check accepts both); take the reading that fits the file.
-    let total_available = data.len() / 2;
+    let total_available = data_len / 2;
     let frames = if samples_per_lead == 0 {
         available
     } else if samples_per_lead.saturating_mul(n_leads) <= total_available {
@@ -82,19 +101,22 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
     } else {
         samples_per_lead
     };
-    let total = checked_values(F, frames, n_leads, data.len() / 2)?;
-    let mut channels: Vec<Channel> = (0..n_leads)
+    checked_values(F, frames, n_leads, total_available)?;
+    let mut names: Vec<String> = (0..n_leads)
         .map(|lead| {
             let code = usize::try_from(i16_at(148 + 2 * lead)).unwrap_or(0);
-            Channel {
-                name: LEADS
-                    .get(code)
-                    .map_or_else(|| format!("lead {code}"), |s| (*s).to_string()),
-                unit: "mV".into(),
-                samples: Vec::with_capacity(frames),
-            }
+            LEADS
+                .get(code)
+                .map_or_else(|| format!("lead {code}"), |s| (*s).to_string())
         })
         .collect();
+    // Duplicate names (e.g. two "bipolar" leads) get their position appended.
+    let given = names.clone();
+    for (i, name) in names.iter_mut().enumerate() {
+        if given.iter().filter(|n| *n == name).count() > 1 {
+            *name = format!("{name} {}", i + 1);
+        }
+    }
     let scales: Vec<f64> = (0..n_leads)
         .map(|lead| {
             let nv = f64::from(i16_at(196 + 2 * lead));
@@ -105,18 +127,6 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
             }
         })
         .collect();
-    for (k, pair) in data[..total * 2].chunks_exact(2).enumerate() {
-        let lead = k % n_leads;
-        let value = f64::from(i16::from_le_bytes([pair[0], pair[1]]));
-        channels[lead].samples.push(value * scales[lead]);
-    }
-    // Duplicate names (e.g. two "bipolar" leads) get their position appended.
-    let names: Vec<String> = channels.iter().map(|c| c.name.clone()).collect();
-    for (i, c) in channels.iter_mut().enumerate() {
-        if names.iter().filter(|n| **n == c.name).count() > 1 {
-            c.name = format!("{} {}", c.name, i + 1);
-        }
-    }
     let mut metadata = BTreeMap::new();
     metadata.insert("format".into(), "ISHNE".into());
     for (key, value) in [
@@ -152,12 +162,145 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
         }
         (_, clock) => clock,
     };
-    Ok(Recording {
-        channels,
-        sampling_rate_hz: f64::from(rate),
+    Ok(Layout {
+        ecg_offset,
+        frames,
+        names,
+        scales,
+        rate: f64::from(rate),
         start,
         metadata,
-        device_interpretation: None,
+    })
+}
+
+impl Layout {
+    /// Lead `lead` of the interleaved 16-bit samples `data` (whole frames), in mV.
+    fn lead_of(&self, data: &[u8], lead: usize) -> Vec<f64> {
+        let width = self.names.len();
+        data.chunks_exact(2 * width)
+            .map(|frame| {
+                let o = 2 * lead;
+                f64::from(i16::from_le_bytes([frame[o], frame[o + 1]])) * self.scales[lead]
+            })
+            .collect()
+    }
+
+    /// The recording of `channels`' samples.
+    fn recording(&self, samples: Vec<Vec<f64>>) -> Recording {
+        Recording {
+            channels: self
+                .names
+                .iter()
+                .zip(samples)
+                .map(|(name, samples)| Channel {
+                    name: name.clone(),
+                    unit: "mV".into(),
+                    samples,
+                })
+                .collect(),
+            sampling_rate_hz: self.rate,
+            start: self.start.clone(),
+            metadata: self.metadata.clone(),
+            device_interpretation: None,
+        }
+    }
+}
+
+/// Reads an ISHNE Holter ECG file.
+///
+/// # Errors
+/// [`FormatError::Invalid`] for a short header, absurd lead counts, rates or offsets, or an ECG block
+/// shorter than the header claims; [`FormatError::UnsupportedFeature`] for annotation files.
+pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
+    let layout = layout(bytes, bytes.len())?;
+    let width = layout.names.len();
+    let data = &bytes[layout.ecg_offset..layout.ecg_offset + layout.frames * width * 2];
+    let samples = (0..width).map(|lead| layout.lead_of(data, lead)).collect();
+    Ok(layout.recording(samples))
+}
+
+/// One lead of an ISHNE file on disk, read a stretch at a time.
+#[derive(Debug)]
+struct LeadFile {
+    file: Mutex<File>,
+    path: PathBuf,
+    ecg_offset: u64,
+    width: usize,
+    lead: usize,
+    frames: usize,
+    scale: f64,
+}
+
+impl ChannelFile for LeadFile {
+    fn len(&self) -> usize {
+        self.frames
+    }
+
+    fn read(&self, from: usize, to: usize) -> Result<Vec<f64>, FormatError> {
+        let to = to.min(self.frames);
+        if from >= to {
+            return Ok(Vec::new());
+        }
+        let frame = 2 * self.width as u64;
+        let bytes = read_at(
+            &self.file,
+            &self.path,
+            self.ecg_offset + from as u64 * frame,
+            (to - from) as u64 * frame,
+        )?;
+        let o = 2 * self.lead;
+        Ok(bytes
+            .chunks_exact(2 * self.width)
+            .map(|f| f64::from(i16::from_le_bytes([f[o], f[o + 1]])) * self.scale)
+            .collect())
+    }
+}
+
+/// Opens the ISHNE file `path` for reading a stretch at a time ([`crate::stream`]), with its
+/// first `head_s` seconds read.
+///
+/// # Errors
+/// As [`read`], and [`FormatError::Io`] when the file cannot be read.
+pub fn open(path: &Path, head_s: f64) -> Result<StreamedRecord, FormatError> {
+    let (file, size) = open_limited(path)?;
+    let mut header = Vec::new();
+    (&file)
+        .take(522)
+        .read_to_end(&mut header)
+        .map_err(io_error(path))?;
+    let size =
+        usize::try_from(size).map_err(|_| FormatError::TooLarge(path.display().to_string()))?;
+    let layout = layout(&header, size)?;
+    let width = layout.names.len();
+    let mut signals = Vec::with_capacity(width);
+    for (lead, scale) in layout.scales.iter().enumerate() {
+        let (file, _) = open_limited(path)?;
+        signals.push(LeadFile {
+            file: Mutex::new(file),
+            path: path.to_path_buf(),
+            ecg_offset: layout.ecg_offset as u64,
+            width,
+            lead,
+            frames: layout.frames,
+            scale: *scale,
+        });
+    }
+    let head_frames = if head_s.is_finite() && head_s > 0.0 {
+        ((head_s * layout.rate).round() as usize).min(layout.frames)
+    } else {
+        0
+    };
+    let samples = signals
+        .iter()
+        .map(|s| s.read(0, head_frames))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(StreamedRecord {
+        head: layout.recording(samples),
+        n_frames: layout.frames,
+        signals: signals
+            .into_iter()
+            .map(|s| Box::new(s) as Box<dyn ChannelFile>)
+            .collect(),
     })
 }
 
@@ -231,6 +374,43 @@ pub(crate) mod tests {
         let mut bytes = ishne(&[(6, 2500)], 200, &[1, 2, 3, 4]);
         bytes.truncate(bytes.len() - 2);
         assert!(read(&bytes).unwrap_err().to_string().contains("truncated"));
+    }
+
+    #[test]
+    fn a_file_read_a_stretch_at_a_time_gives_the_samples_of_a_whole_read() {
+        let leads = [(5, 2500), (6, 1000), (11, 3000)];
+        let frames = 1201;
+        let samples: Vec<i16> = (0..frames * 3)
+            .map(|i| i16::try_from((i * 7919 + 13) % 60_000).unwrap_or(0) - 30_000)
+            .collect();
+        let bytes = ishne(&leads, 200, &samples);
+        let whole = read(&bytes).unwrap();
+        let dir = std::env::temp_dir().join(format!("cardio-ishne-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("day.ecg");
+        std::fs::write(&path, &bytes).unwrap();
+
+        let streamed = crate::open_path(&path, 2.0).unwrap().unwrap();
+
+        assert_eq!(streamed.n_frames, frames);
+        let mut head = whole.clone();
+        for c in &mut head.channels {
+            c.samples.truncate(400);
+        }
+        assert_eq!(streamed.head, head);
+        for (signal, channel) in streamed.signals.iter().zip(&whole.channels) {
+            assert_eq!(signal.len(), frames);
+            for (a, b) in [(0, frames), (1, 2), (399, 1200), (1200, 5000)] {
+                assert_eq!(
+                    signal.read(a, b).unwrap(),
+                    channel.samples[a..b.min(frames)]
+                );
+            }
+        }
+        std::fs::write(&path, &bytes[..bytes.len() - 2]).unwrap();
+        let err = crate::open_path(&path, 2.0).unwrap_err();
+        assert!(err.to_string().contains("truncated"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -60,6 +60,7 @@ pub mod ishne;
 pub mod mat;
 pub mod muse;
 pub mod pdf;
+pub mod stream;
 pub mod wfdb;
 pub mod write;
 
@@ -67,6 +68,7 @@ pub mod write;
 mod proptests;
 
 pub use detect::{detect, Format};
+pub use stream::{open_path, ChannelFile, StreamedRecord};
 
 /// Largest number of sample values (all channels together) any reader will produce: 134 M,
 /// which takes a 48-hour Holter of 2 leads at 360 Hz (124 M values) or of 3 leads at 200 Hz

@@ -29,7 +29,7 @@ use codec::Codec;
 pub(crate) use header::looks_like_header;
 use header::start_time;
 pub use header::{parse_header, Header, SignalSpec};
-pub use stream::{open_record, SignalFile, StreamedRecord};
+pub use stream::{open_record, SignalFile};
 
 const HEA: Format = Format::WfdbHeader;
 

@@ -1,7 +1,7 @@
-//! A WFDB record on disk read a stretch at a time: the header and the sizes of its signal files
-//! are checked when it is opened, its first seconds are read as a [`Recording`], and every signal
-//! can then be read from any frame to any other straight from its file, so that a day-long
-//! Holter record (94 MB of format 212, 500 MB as numbers) is never held whole.
+//! A WFDB record on disk read a stretch at a time ([`crate::stream`]): the header and the sizes
+//! of its signal files are checked when it is opened, its first seconds are read as a
+//! [`Recording`](crate::Recording), and every signal can then be read from any frame to any other
+//! straight from its file.
 //!
 //! The samples are those [`read_record`](super::read_record) gives, to the bit (the same
 //! conversion, the same NaN for the invalid-sample code and for frames a skew moves past the
@@ -9,7 +9,7 @@
 
 use std::{
     fs::File,
-    io::{Read, Seek, SeekFrom},
+    io::Read,
     path::{Path, PathBuf},
     sync::Mutex,
 };
@@ -18,7 +18,8 @@ use super::{
     channel_name, codec::Codec, parse_header, physical, record_metadata, signal_metadata,
     start_time, SignalSpec, HEA,
 };
-use crate::{Channel, FormatError, Recording, MAX_FILE_BYTES};
+use crate::stream::{io_error, open_limited, read_at, ChannelFile, StreamedRecord};
+use crate::{Channel, FormatError, Recording};
 
 /// One signal of a record, read from its file on demand.
 #[derive(Debug)]
@@ -37,34 +38,12 @@ pub struct SignalFile {
     n_frames: usize,
 }
 
-/// A record opened for reading a stretch at a time.
-#[derive(Debug)]
-pub struct StreamedRecord {
-    /// The record's first seconds (every signal), with the metadata a whole read gives (the
-    /// checksum excepted).
-    pub head: Recording,
-    /// Every signal, in the header's order.
-    pub signals: Vec<SignalFile>,
-    /// Frames in the record.
-    pub n_frames: usize,
-}
-
-impl SignalFile {
-    /// Frames in the record.
-    pub fn len(&self) -> usize {
+impl ChannelFile for SignalFile {
+    fn len(&self) -> usize {
         self.n_frames
     }
 
-    /// Whether the record has no frame.
-    pub fn is_empty(&self) -> bool {
-        self.n_frames == 0
-    }
-
-    /// Frames `from..to` of this signal in physical units (clamped to the record's length).
-    ///
-    /// # Errors
-    /// [`FormatError::Io`] when the file cannot be read.
-    pub fn read(&self, from: usize, to: usize) -> Result<Vec<f64>, FormatError> {
+    fn read(&self, from: usize, to: usize) -> Result<Vec<f64>, FormatError> {
         let to = to.min(self.n_frames);
         if from >= to {
             return Ok(Vec::new());
@@ -90,25 +69,13 @@ impl SignalFile {
             })
             .collect())
     }
+}
 
+impl SignalFile {
     /// The file's samples `first..first + count` (every signal of the file, interleaved).
     fn decode(&self, first: usize, count: usize) -> Result<Vec<i32>, FormatError> {
         let (offset, len, lead) = self.codec.span(first, count);
-        let io = |reason| FormatError::Io {
-            path: self.path.display().to_string(),
-            reason,
-        };
-        let len = usize::try_from(len).map_err(|_| FormatError::TooLarge("a stretch".into()))?;
-        let mut bytes = vec![0u8; len];
-        {
-            let mut file = self
-                .file
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            file.seek(SeekFrom::Start(self.data_start + offset))
-                .map_err(io)?;
-            file.read_exact(&mut bytes).map_err(io)?;
-        }
+        let bytes = read_at(&self.file, &self.path, self.data_start + offset, len)?;
         let mut values = self.codec.decode(&bytes, lead + count);
         values.drain(..lead.min(values.len()));
         Ok(values)
@@ -120,16 +87,12 @@ impl SignalFile {
 ///
 /// # Errors
 /// As [`read_record`](super::read_record): header errors, a signal file that cannot be opened,
-/// is larger than [`MAX_FILE_BYTES`] or shorter than the header claims, or one whose name is not
+/// is larger than [`crate::MAX_FILE_BYTES`] or shorter than the header claims, or one whose name is not
 /// a plain file name.
 pub fn open_record(header_path: &Path, head_s: f64) -> Result<StreamedRecord, FormatError> {
-    let io = |path: &Path| {
-        let path = path.display().to_string();
-        move |reason| FormatError::Io { path, reason }
-    };
     let mut text = String::new();
     File::open(header_path)
-        .map_err(io(header_path))?
+        .map_err(io_error(header_path))?
         .take(1 << 20)
         .read_to_string(&mut text)
         .map_err(|_| FormatError::invalid(HEA, "the header is not UTF-8 text"))?;
@@ -174,14 +137,7 @@ pub fn open_record(header_path: &Path, head_s: f64) -> Result<StreamedRecord, Fo
         }
         let codec = Codec::for_format(first.format)?;
         let path = dir.join(file);
-        let handle = File::open(&path).map_err(io(&path))?;
-        let size = handle.metadata().map_err(io(&path))?.len();
-        if size > MAX_FILE_BYTES {
-            return Err(FormatError::TooLarge(format!(
-                "{} (larger than {MAX_FILE_BYTES} bytes)",
-                path.display()
-            )));
-        }
+        let (handle, size) = open_limited(&path)?;
         let data_len = size.checked_sub(first.byte_offset as u64).ok_or_else(|| {
             FormatError::invalid(
                 HEA,
@@ -244,7 +200,10 @@ pub fn open_record(header_path: &Path, head_s: f64) -> Result<StreamedRecord, Fo
             metadata,
             device_interpretation: None,
         },
-        signals,
+        signals: signals
+            .into_iter()
+            .map(|s| Box::new(s) as Box<dyn ChannelFile>)
+            .collect(),
         n_frames,
     })
 }

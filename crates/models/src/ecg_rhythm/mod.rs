@@ -28,7 +28,7 @@ pub mod twelve_lead;
 use std::io;
 use std::sync::OnceLock;
 
-use cardio_formats::{wfdb::StreamedRecord, Recording};
+use cardio_formats::{Recording, StreamedRecord};
 
 pub use crate::ecg_lead::{has_unit, mv_per_unit, pick_lead};
 use serde::{Deserialize, Serialize};
@@ -293,8 +293,8 @@ impl Model {
         }
     }
 
-    /// [`Model::predict_for`] of a WFDB record on disk, opened by
-    /// [`cardio_formats::wfdb::open_record`] with its first [`HEAD_S`] seconds read: the lead is
+    /// [`Model::predict_for`] of a record on disk (WFDB, ISHNE), opened by
+    /// [`cardio_formats::open_path`] with its first [`HEAD_S`] seconds read: the lead is
     /// chosen ([`pick_lead`]) and the 12-lead reading and the one-piece judgement made on those
     /// seconds, which hold all they read, and a long lead is read whole from its file a window and
     /// an hour at a time ([`holter::read_lead`]), never held whole. The result is the one a whole
@@ -317,7 +317,7 @@ impl Model {
         let fs = head.sampling_rate_hz;
         let rhythm = match rec.signals.get(lead) {
             Some(signal) if holter::is_long(rec.n_frames, fs) => {
-                let on_disk = holter::OnDisk::new(signal, &head.channels[lead], fs);
+                let on_disk = holter::OnDisk::new(signal.as_ref(), &head.channels[lead], fs);
                 let whole = holter::read_lead(self, &on_disk).map_err(|e| {
                     PredictError::Unusable(format!("The recording could not be read: {e}"))
                 })?;

@@ -8,7 +8,7 @@
 
 use std::{fmt, sync::Arc};
 
-use cardio_formats::{wfdb::StreamedRecord, Recording};
+use cardio_formats::{Recording, StreamedRecord};
 use cardio_models::prediction::{PredictError, Prediction};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -66,7 +66,7 @@ pub trait SignalModel: Send + Sync {
         self.predict(recording)
     }
 
-    /// Predicts from a WFDB record on disk read a stretch at a time (a day-long Holter record is
+    /// Predicts from a record on disk (WFDB, ISHNE) read a stretch at a time (a day-long Holter record is
     /// never held whole); `None` when this model reads whole recordings only, or when the record
     /// is no longer than the seconds already read into `recording.head`.
     fn predict_streamed(

@@ -1,12 +1,12 @@
 //! The analysed lead of a long record, read a stretch at a time: held in memory ([`InMemory`],
-//! a recording already read) or read from its file on demand ([`OnDisk`], a WFDB record opened
-//! with [`cardio_formats::wfdb::open_record`]), so that a day-long record is analysed without
+//! a recording already read) or read from its file on demand ([`OnDisk`], a record opened
+//! with [`cardio_formats::open_path`]), so that a day-long record is analysed without
 //! ever being held whole. Both give the same samples, so the reading is the same.
 
 use std::borrow::Cow;
 use std::convert::Infallible;
 
-use cardio_formats::{wfdb::SignalFile, Channel, FormatError, Recording};
+use cardio_formats::{Channel, ChannelFile, FormatError, Recording};
 
 use super::super::{has_unit, mv_per_unit};
 
@@ -143,7 +143,7 @@ impl LongLead for InMemory<'_> {
 /// A lead of a record on disk, read from its file a stretch at a time.
 #[derive(Debug, Clone, Copy)]
 pub struct OnDisk<'a> {
-    signal: &'a SignalFile,
+    signal: &'a dyn ChannelFile,
     fs: f64,
     scale: f64,
     calibrated: bool,
@@ -151,7 +151,7 @@ pub struct OnDisk<'a> {
 
 impl<'a> OnDisk<'a> {
     /// The signal `signal` whose first seconds are `head` (its name and unit), at `fs` Hz.
-    pub fn new(signal: &'a SignalFile, head: &Channel, fs: f64) -> Self {
+    pub fn new(signal: &'a dyn ChannelFile, head: &Channel, fs: f64) -> Self {
         Self {
             signal,
             fs,
