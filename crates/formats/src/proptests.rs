@@ -217,6 +217,32 @@ proptest! {
     }
 
     #[test]
+    fn streamed_records_never_panic_when_mutated(
+        header_edits in edits(), data_edits in edits(), ishne_edits in edits(),
+        from in 0usize..20, len in 0usize..20,
+    ) {
+        let dir = std::env::temp_dir().join(format!(
+            "cardio-stream-fuzz-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (header, data) = valid_wfdb();
+        std::fs::write(dir.join("r.hea"), mutate(header.into_bytes(), &header_edits)).unwrap();
+        std::fs::write(dir.join("rec.dat"), mutate(data, &data_edits)).unwrap();
+        let bytes = ishne::tests::ishne(&[(6, 2500), (11, 1000), (0, -5)], 200, &[1, -2, 3, 4, 5, 6, 7, 8, 9]);
+        std::fs::write(dir.join("h.ecg"), mutate(bytes, &ishne_edits)).unwrap();
+        for file in ["r.hea", "h.ecg"] {
+            if let Ok(Some(record)) = crate::open_path(&dir.join(file), 0.01) {
+                for signal in &record.signals {
+                    let _ = signal.read(from, from + len);
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn aecg_never_panics_when_mutated(e in edits()) {
         let _ = aecg::read(&mutate(aecg::tests::SAMPLE.as_bytes().to_vec(), &e));
     }
