@@ -318,6 +318,9 @@ impl Model {
                     start_s: w.start_s,
                     end_s: w.end_s,
                     shown: w.probabilities.map(|p| p.on_decision_scale(threshold)),
+                    rate_bpm: median(&w.intervals_ms)
+                        .filter(|ms| *ms > 0.0)
+                        .map(|ms| 60_000.0 / ms),
                 })
                 .collect();
             record::decide(&judged, duration)

@@ -23,6 +23,9 @@
 //!   the advice ("N % of the analysed windows looked like atrial fibrillation"), as for a short
 //!   recording. Single 10-s windows like AF are not rare in sinus rhythm (BIDMC, card): without
 //!   the 30-s rule an ICU monitor's 8 minutes of sinus rhythm would be called AF.
+//! - **Rate episodes**: runs of judged windows whose pulse rate (60 000 over the median pulse
+//!   interval) is over 100 bpm (`tachycardia`) or under 60 bpm (`bradycardia`), the long ECG's
+//!   thresholds, lasting at least [`MIN_RATE_EPISODE_S`] (30 s, the ECG's window).
 //! - **Burden**: AF episode seconds over analysed (not noisy) seconds.
 //! - **Label** (one decision): `af` when any AF episode was found; otherwise, among the windows
 //!   called normal or irregular, `irregular` when those called irregular cover more time than
@@ -36,6 +39,7 @@ use serde_json::{json, Map, Value};
 
 use super::classifier::{RhythmProbabilities, WindowLabel};
 use crate::catalogue::{minutes, whole, Advice};
+use crate::ecg_rhythm::holter::beats::{BRADYCARDIA_BPM, TACHYCARDIA_BPM};
 use crate::ecg_rhythm::holter::episodes::{self, Episode, Kind};
 
 /// A PPG longer than this is read whole, s.
@@ -44,6 +48,9 @@ pub const LONG_S: f64 = 60.0;
 pub const WINDOW_S: f64 = super::predict::WINDOW_S;
 /// Least duration of an AF episode, s.
 pub const MIN_AF_EPISODE_S: f64 = 30.0;
+/// Least duration of a tachycardia or bradycardia episode, s: the long ECG's window (30 s), so
+/// that a pulse record and an ECG of the same heart give the same episodes.
+pub const MIN_RATE_EPISODE_S: f64 = crate::ecg_rhythm::holter::WINDOW_S;
 
 /// Whether a PPG of `duration_s` is read whole.
 pub fn is_long(duration_s: f64) -> bool {
@@ -66,6 +73,8 @@ pub struct Judged {
     pub end_s: f64,
     /// The probabilities on the decision scale (AF at 0.5), `None` when noisy.
     pub shown: Option<RhythmProbabilities>,
+    /// The pulse rate, bpm (60 000 over the median pulse interval; `None` when noisy or unknown).
+    pub rate_bpm: Option<f64>,
 }
 
 impl Judged {
@@ -88,7 +97,7 @@ pub struct Decision {
     pub confidence: f64,
     /// The mean probabilities of the windows that carry the label (`None` for `noisy`).
     pub shown: Option<RhythmProbabilities>,
-    /// `af` and `noisy` episodes, sorted by start.
+    /// `af`, `noisy`, `tachycardia` and `bradycardia` episodes, sorted by start.
     pub episodes: Vec<Episode>,
     /// Length of the record, s.
     pub duration_s: f64,
@@ -136,6 +145,28 @@ pub fn af_episodes(windows: &[(f64, f64, bool)]) -> Vec<Episode> {
         .collect()
 }
 
+/// Tachycardia and bradycardia episodes: runs of consecutive judged windows whose pulse rate is
+/// over [`TACHYCARDIA_BPM`] (under [`BRADYCARDIA_BPM`]), the long ECG's thresholds, lasting at
+/// least [`MIN_RATE_EPISODE_S`].
+pub fn rate_episodes(windows: &[Judged]) -> Vec<Episode> {
+    let runs = |kind: Kind, f: &dyn Fn(f64) -> bool| {
+        let flags: Vec<(f64, f64, bool)> = windows
+            .iter()
+            .map(|w| {
+                let rate = w.rate_bpm.filter(|_| w.shown.is_some());
+                (w.start_s, w.end_s, rate.is_some_and(f))
+            })
+            .collect();
+        episodes::runs(kind, &flags)
+            .into_iter()
+            .filter(|e| e.duration_s() >= MIN_RATE_EPISODE_S - 1e-9)
+            .collect::<Vec<_>>()
+    };
+    let mut out = runs(Kind::Tachycardia, &|r| r > TACHYCARDIA_BPM);
+    out.extend(runs(Kind::Bradycardia, &|r| r < BRADYCARDIA_BPM));
+    out
+}
+
 /// The decision over `windows` of a record of `duration_s` (see the module documentation).
 pub fn decide(windows: &[Judged], duration_s: f64) -> Decision {
     let flags = |f: &dyn Fn(&Judged) -> bool| -> Vec<(f64, f64, bool)> {
@@ -145,6 +176,7 @@ pub fn decide(windows: &[Judged], duration_s: f64) -> Decision {
     let af = af_episodes(&flags(&|w| w.label() == Some(WindowLabel::Af)));
     let mut all = af.clone();
     all.extend(noisy_runs);
+    all.extend(rate_episodes(windows));
     all.sort_by(|a, b| a.start_s.total_cmp(&b.start_s).then(a.kind.cmp(&b.kind)));
     let noisy_s = episodes::seconds(&all, Kind::Noisy);
     let analysed_s = (duration_s - noisy_s).max(0.0);
@@ -322,6 +354,7 @@ mod tests {
                 start_s: 10.0 * i as f64,
                 end_s: 10.0 * (i + 1) as f64,
                 shown: probs(l, p),
+                rate_bpm: Some(72.0),
             })
             .collect()
     }
@@ -330,6 +363,38 @@ mod tests {
     const A: Option<WindowLabel> = Some(WindowLabel::Af);
     const I: Option<WindowLabel> = Some(WindowLabel::Irregular);
     const X: Option<WindowLabel> = None;
+
+    #[test]
+    fn tachycardia_and_bradycardia_are_runs_of_judged_windows_of_thirty_seconds_or_more() {
+        let mut w = windows(&[N, N, N, N, N, N, N, N, N, X, N, N, N, N, N, N], 0.9);
+        for (i, rate) in [
+            120.0, 130.0, 125.0, 72.0, 48.0, 45.0, 72.0, 50.0, 50.0, 50.0, 50.0,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            w[i].rate_bpm = Some(rate);
+        }
+        // Windows 12-15 under 60 bpm, 40 s; window 9 (noisy) breaks the run of 7-10.
+        for x in &mut w[12..16] {
+            x.rate_bpm = Some(55.0);
+        }
+        w[11].rate_bpm = None;
+
+        let e = rate_episodes(&w);
+
+        let kinds: Vec<(Kind, f64, f64)> = e.iter().map(|e| (e.kind, e.start_s, e.end_s)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (Kind::Tachycardia, 0.0, 30.0),
+                (Kind::Bradycardia, 120.0, 160.0)
+            ]
+        );
+        let d = decide(&w, 160.0);
+        assert!(d.episodes.iter().any(|e| e.kind == Kind::Tachycardia));
+        assert_eq!(d.label, "normal");
+    }
 
     #[test]
     fn a_record_over_a_minute_is_long_and_tiled_in_ten_second_windows() {
