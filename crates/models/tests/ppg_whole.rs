@@ -145,19 +145,30 @@ fn bidmc(n: usize) -> Option<Prediction> {
     Some(predict(&format!("bidmc {n:02}"), &bidmc_record(n)?))
 }
 
-/// The ECG model's reading of lead II of BIDMC record `n` (read whole): `(label, AF burden)`.
-fn bidmc_ecg(n: usize) -> Option<(String, f64)> {
+/// The ECG model's reading of lead II of BIDMC record `n` (read whole).
+fn bidmc_ecg_prediction(n: usize) -> Option<Prediction> {
     let mut rec = bidmc_record(n)?;
     rec.channels.retain(|c| c.name.trim() == "II");
-    let p = cardio_models::ecg_rhythm::model()
+    cardio_models::ecg_rhythm::model()
         .unwrap()
         .predict(&rec)
-        .ok()?;
+        .ok()
+}
+
+/// The ECG model's reading of lead II of BIDMC record `n` (read whole): `(label, AF burden)`.
+fn bidmc_ecg(n: usize) -> Option<(String, f64)> {
+    let p = bidmc_ecg_prediction(n)?;
     let burden = p
         .details
         .get("af_burden")
         .and_then(serde_json::Value::as_f64)?;
     Some((p.label, burden))
+}
+
+/// Seconds in episodes of `kind`.
+fn seconds(p: &Prediction, kind: &str) -> f64 {
+    // + 0.0: an empty sum is -0.
+    episodes(p, kind).iter().map(|(a, b)| b - a).sum::<f64>() + 0.0
 }
 
 /// Records whose lead II the ECG model reads as normal sinus rhythm (the table of the card has
@@ -187,23 +198,56 @@ fn bidmc_records_in_sinus_rhythm_are_analysed_whole_without_af() {
     }
 }
 
+/// The pulse's rate episodes are the ECG's: BIDMC 15 and 25 (ICU patients, tachycardic
+/// throughout by lead II) are tachycardia from end to end by the pulse too, and BIDMC 01 has
+/// none by either.
+#[test]
+fn a_long_pulse_record_gives_the_rate_episodes_of_its_ecg() {
+    for (n, tachycardic) in [(15, true), (25, true), (1, false)] {
+        let (Some(p), Some(ecg)) = (bidmc(n), bidmc_ecg_prediction(n)) else {
+            return;
+        };
+        let (ppg_s, ecg_s) = (seconds(&p, "tachycardia"), seconds(&ecg, "tachycardia"));
+        if tachycardic {
+            assert!(ecg_s > 400.0, "bidmc {n:02}: ECG {ecg_s} s");
+            assert!(
+                ppg_s > 0.9 * ecg_s,
+                "bidmc {n:02}: PPG {ppg_s} s, ECG {ecg_s} s"
+            );
+        } else {
+            assert_eq!((ppg_s, ecg_s), (0.0, 0.0), "bidmc {n:02}");
+        }
+        assert_eq!(seconds(&p, "bradycardia"), 0.0, "bidmc {n:02}");
+    }
+}
+
 #[test]
 #[ignore = "prints the figures of every BIDMC record for the model card"]
 fn bidmc_figures_of_every_record() {
-    println!("record\tlabel\tanalysed_s\tnoisy_s\taf_burden\taf_windows\taf_episodes\tecg_II_label\tecg_II_af_burden");
+    println!("record\tlabel\tanalysed_s\tnoisy_s\taf_burden\taf_windows\taf_episodes\tecg_II_label\tecg_II_af_burden\ttachy_s ppg/ecg\tbrady_s ppg/ecg");
     for n in 1..=53 {
         let Some(p) = bidmc(n) else {
             return;
         };
+        let ecg = bidmc_ecg_prediction(n);
+        let rate = |kind: &str| {
+            format!(
+                "{}/{}",
+                seconds(&p, kind),
+                ecg.as_ref().map_or(f64::NAN, |e| seconds(e, kind))
+            )
+        };
         println!(
-            "{n:02}\t{}\t{}\t{}\t{}\t{}\t{}\t{:?}",
+            "{n:02}\t{}\t{}\t{}\t{}\t{}\t{}\t{:?}\t{}\t{}",
             p.label,
             f(&p, "analysed_s"),
             f(&p, "noisy_s"),
             f(&p, "af_burden"),
             p.details["af_windows"],
             episodes(&p, "af").len(),
-            bidmc_ecg(n)
+            bidmc_ecg(n),
+            rate("tachycardia"),
+            rate("bradycardia")
         );
     }
 }
