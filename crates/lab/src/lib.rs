@@ -15,6 +15,7 @@
 //! dates.
 
 pub mod beat_classes;
+pub mod circor;
 pub mod clinical;
 pub mod ecg12;
 pub mod ecg_rhythm;
