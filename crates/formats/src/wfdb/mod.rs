@@ -50,65 +50,16 @@ where
     if header.signals.is_empty() {
         return Err(FormatError::invalid(HEA, "the record has no signals"));
     }
-    // Group the signals by file, keeping the header's order.
-    let mut files: Vec<(String, Vec<usize>)> = Vec::new();
-    for (i, s) in header.signals.iter().enumerate() {
-        if s.samples_per_frame != 1 {
-            return Err(FormatError::feature(
-                HEA,
-                format!(
-                    "signal {i} has {} samples per frame (multi-frequency records)",
-                    s.samples_per_frame
-                ),
-            ));
-        }
-        match files.iter_mut().find(|(name, _)| *name == s.file_name) {
-            Some((_, members)) => members.push(i),
-            None => files.push((s.file_name.clone(), vec![i])),
-        }
-    }
+    let files = signal_files(&header)?;
     let mut digital: Vec<Vec<i32>> = vec![Vec::new(); header.signals.len()];
     let mut invalid_code = vec![0i32; header.signals.len()];
     let mut n_frames = header.n_samples;
-    for (file_name, members) in &files {
-        let first = &header.signals[members[0]];
-        if let Some(other) = members
-            .iter()
-            .find(|&&m| header.signals[m].format != first.format)
-        {
-            return Err(FormatError::invalid(
-                HEA,
-                format!(
-                    "signals {} and {other} share {file_name} but not their format",
-                    members[0]
-                ),
-            ));
-        }
-        let codec = Codec::for_format(first.format)?;
-        let bytes = load(file_name)?;
-        let data = bytes.get(first.byte_offset..).ok_or_else(|| {
-            FormatError::invalid(
-                HEA,
-                format!(
-                    "{file_name} is shorter than its byte offset {}",
-                    first.byte_offset
-                ),
-            )
-        })?;
+    for file in &files {
+        let (codec, members) = (&file.codec, &file.members);
+        let bytes = load(&file.name)?;
+        let data = &bytes[bytes.len() - file.data_len(bytes.len())?..];
         let width = members.len();
-        let available_frames = codec.samples_in(data.len()) / width;
-        let frames = match header.n_samples {
-            Some(n) if n > available_frames => {
-                return Err(FormatError::invalid(
-                    HEA,
-                    format!(
-                        "{file_name} holds {available_frames} samples per signal but the header claims {n} (truncated file?)"
-                    ),
-                ))
-            }
-            Some(n) => n,
-            None => available_frames,
-        };
+        let frames = file.frames(&header, data.len())?;
         let total = checked_values(HEA, frames, width, codec.samples_in(data.len()))?;
         let stream = codec.decode(data, total);
         drop(bytes);
@@ -181,6 +132,85 @@ fn signal_metadata(metadata: &mut BTreeMap<String, String>, i: usize, spec: &Sig
         ("adc_zero", spec.adc_zero.to_string()),
     ] {
         metadata.insert(format!("signal.{i}.{key}"), value);
+    }
+}
+
+/// A signal file of a record: its name, the signals stored in it (in the header's order,
+/// interleaved frame by frame), their codec and the byte where their samples start.
+struct FileSpec {
+    name: String,
+    members: Vec<usize>,
+    codec: Codec,
+    byte_offset: usize,
+}
+
+/// The record's signal files in the header's order, checked: one sample per frame, one format
+/// per file.
+fn signal_files(header: &Header) -> Result<Vec<FileSpec>, FormatError> {
+    let mut files: Vec<FileSpec> = Vec::new();
+    for (i, s) in header.signals.iter().enumerate() {
+        if s.samples_per_frame != 1 {
+            return Err(FormatError::feature(
+                HEA,
+                format!(
+                    "signal {i} has {} samples per frame (multi-frequency records)",
+                    s.samples_per_frame
+                ),
+            ));
+        }
+        if let Some(file) = files.iter_mut().find(|f| f.name == s.file_name) {
+            let first = file.members[0];
+            if header.signals[first].format != s.format {
+                return Err(FormatError::invalid(
+                    HEA,
+                    format!(
+                        "signals {first} and {i} share {} but not their format",
+                        s.file_name
+                    ),
+                ));
+            }
+            file.members.push(i);
+        } else {
+            files.push(FileSpec {
+                name: s.file_name.clone(),
+                members: vec![i],
+                codec: Codec::for_format(s.format)?,
+                byte_offset: s.byte_offset,
+            });
+        }
+    }
+    Ok(files)
+}
+
+impl FileSpec {
+    /// Bytes of samples in the file of `len` bytes: what follows its byte offset.
+    fn data_len(&self, len: usize) -> Result<usize, FormatError> {
+        len.checked_sub(self.byte_offset).ok_or_else(|| {
+            FormatError::invalid(
+                HEA,
+                format!(
+                    "{} is shorter than its byte offset {}",
+                    self.name, self.byte_offset
+                ),
+            )
+        })
+    }
+
+    /// Frames the file holds with `data_len` bytes of samples: the header's count, refused when
+    /// the file holds fewer; every whole frame when the header gives none.
+    fn frames(&self, header: &Header, data_len: usize) -> Result<usize, FormatError> {
+        let available = self.codec.samples_in(data_len) / self.members.len();
+        match header.n_samples {
+            Some(n) if n > available => Err(FormatError::invalid(
+                HEA,
+                format!(
+                    "{} holds {available} samples per signal but the header claims {n} (truncated file?)",
+                    self.name
+                ),
+            )),
+            Some(n) => Ok(n),
+            None => Ok(available),
+        }
     }
 }
 

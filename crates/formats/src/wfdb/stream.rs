@@ -15,8 +15,8 @@ use std::{
 };
 
 use super::{
-    channel_name, codec::Codec, parse_header, physical, record_metadata, signal_metadata,
-    start_time, SignalSpec, HEA,
+    channel_name, codec::Codec, parse_header, physical, record_metadata, signal_files,
+    signal_metadata, start_time, SignalSpec, HEA,
 };
 use crate::stream::{io_error, open_limited, read_at, ChannelFile, StreamedRecord};
 use crate::{Channel, FormatError, Recording};
@@ -101,78 +101,40 @@ pub fn open_record(header_path: &Path, head_s: f64) -> Result<StreamedRecord, Fo
         return Err(FormatError::invalid(HEA, "the record has no signals"));
     }
     let dir = header_path.parent().unwrap_or_else(|| Path::new("."));
-    let mut signals: Vec<SignalFile> = Vec::with_capacity(header.signals.len());
-    for (i, spec) in header.signals.iter().enumerate() {
-        if spec.samples_per_frame != 1 {
-            return Err(FormatError::feature(
-                HEA,
-                format!(
-                    "signal {i} has {} samples per frame (multi-frequency records)",
-                    spec.samples_per_frame
-                ),
-            ));
-        }
-        let file = &spec.file_name;
-        if file.contains(['/', '\\']) || file == ".." || file == "." {
+    let mut signals: Vec<(usize, SignalFile)> = Vec::with_capacity(header.signals.len());
+    for file in signal_files(&header)? {
+        let name = &file.name;
+        if name.contains(['/', '\\']) || name == ".." || name == "." {
             return Err(FormatError::invalid(
                 HEA,
-                format!("signal file name {file:?} is not a plain file name"),
+                format!("signal file name {name:?} is not a plain file name"),
             ));
         }
-        let members: Vec<usize> = (0..header.signals.len())
-            .filter(|&j| header.signals[j].file_name == *file)
-            .collect();
-        let first = &header.signals[members[0]];
-        if let Some(other) = members
-            .iter()
-            .find(|&&m| header.signals[m].format != first.format)
-        {
-            return Err(FormatError::invalid(
-                HEA,
-                format!(
-                    "signals {} and {other} share {file} but not their format",
-                    members[0]
-                ),
+        let path = dir.join(name);
+        let (_, size) = open_limited(&path)?;
+        let size = usize::try_from(size).map_err(|_| FormatError::TooLarge(name.clone()))?;
+        let file_frames = file.frames(&header, file.data_len(size)?)?;
+        for (member, &i) in file.members.iter().enumerate() {
+            let (handle, _) = open_limited(&path)?;
+            signals.push((
+                i,
+                SignalFile {
+                    file: Mutex::new(handle),
+                    path: path.clone(),
+                    codec: Codec::for_format(file.codec.format)?,
+                    spec: header.signals[i].clone(),
+                    data_start: file.byte_offset as u64,
+                    width: file.members.len(),
+                    member,
+                    file_frames,
+                    n_frames: 0,
+                },
             ));
         }
-        let codec = Codec::for_format(first.format)?;
-        let path = dir.join(file);
-        let (handle, size) = open_limited(&path)?;
-        let data_len = size.checked_sub(first.byte_offset as u64).ok_or_else(|| {
-            FormatError::invalid(
-                HEA,
-                format!(
-                    "{file} is shorter than its byte offset {}",
-                    first.byte_offset
-                ),
-            )
-        })?;
-        let width = members.len();
-        let available_frames = codec.samples_in(data_len as usize) / width;
-        let file_frames = match header.n_samples {
-            Some(n) if n > available_frames => {
-                return Err(FormatError::invalid(
-                    HEA,
-                    format!(
-                        "{file} holds {available_frames} samples per signal but the header claims {n} (truncated file?)"
-                    ),
-                ))
-            }
-            Some(n) => n,
-            None => available_frames,
-        };
-        signals.push(SignalFile {
-            file: Mutex::new(handle),
-            path,
-            codec,
-            spec: spec.clone(),
-            data_start: first.byte_offset as u64,
-            width,
-            member: members.iter().position(|&m| m == i).unwrap_or(0),
-            file_frames,
-            n_frames: 0,
-        });
     }
+    // Back in the header's order.
+    signals.sort_by_key(|(i, _)| *i);
+    let mut signals: Vec<SignalFile> = signals.into_iter().map(|(_, s)| s).collect();
     let n_frames = signals.iter().map(|s| s.file_frames).min().unwrap_or(0);
     for s in &mut signals {
         s.n_frames = n_frames;

@@ -10,6 +10,28 @@ use cardio_formats::{Channel, ChannelFile, FormatError, Recording};
 
 use super::super::{has_unit, mv_per_unit};
 
+/// What a lead's samples are: their rate and unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LeadInfo {
+    /// Sampling rate, Hz.
+    pub fs: f64,
+    /// Millivolts per unit of [`LongLead::raw`].
+    pub scale: f64,
+    /// Whether the lead's unit is known (a calibrated lead).
+    pub calibrated: bool,
+}
+
+impl LeadInfo {
+    /// The rate and unit of `channel` at `fs` Hz.
+    pub fn of(channel: &Channel, fs: f64) -> Self {
+        Self {
+            fs,
+            scale: mv_per_unit(channel),
+            calibrated: has_unit(channel),
+        }
+    }
+}
+
 /// A lead read a stretch at a time.
 pub trait LongLead {
     /// Why a stretch could not be read.
@@ -23,14 +45,23 @@ pub trait LongLead {
         self.len() == 0
     }
 
+    /// The samples' rate and unit.
+    fn info(&self) -> LeadInfo;
+
     /// Sampling rate, Hz.
-    fn fs(&self) -> f64;
+    fn fs(&self) -> f64 {
+        self.info().fs
+    }
 
     /// Millivolts per unit of [`LongLead::raw`].
-    fn scale(&self) -> f64;
+    fn scale(&self) -> f64 {
+        self.info().scale
+    }
 
     /// Whether the lead's unit is known (a calibrated lead).
-    fn calibrated(&self) -> bool;
+    fn calibrated(&self) -> bool {
+        self.info().calibrated
+    }
 
     /// Samples `a..b` in the lead's own unit (clamped to the lead; NaN where a sample is
     /// missing).
@@ -92,25 +123,28 @@ impl<'a> Stretch<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct InMemory<'a> {
     samples: &'a [f64],
-    fs: f64,
-    scale: f64,
-    calibrated: bool,
+    info: LeadInfo,
 }
 
 impl<'a> InMemory<'a> {
     /// Lead `lead` of `rec` (which must exist).
     pub fn of(rec: &'a Recording, lead: usize) -> Self {
         let channel = &rec.channels[lead];
-        Self::channel(channel, rec.sampling_rate_hz)
-    }
-
-    /// A channel at `fs` Hz.
-    pub fn channel(channel: &'a Channel, fs: f64) -> Self {
         Self {
             samples: &channel.samples,
-            fs,
-            scale: mv_per_unit(channel),
-            calibrated: has_unit(channel),
+            info: LeadInfo::of(channel, rec.sampling_rate_hz),
+        }
+    }
+
+    /// A lead already in millivolts at `fs` Hz.
+    pub fn millivolts(mv: &'a [f64], fs: f64) -> Self {
+        Self {
+            samples: mv,
+            info: LeadInfo {
+                fs,
+                scale: 1.0,
+                calibrated: true,
+            },
         }
     }
 }
@@ -122,16 +156,8 @@ impl LongLead for InMemory<'_> {
         self.samples.len()
     }
 
-    fn fs(&self) -> f64 {
-        self.fs
-    }
-
-    fn scale(&self) -> f64 {
-        self.scale
-    }
-
-    fn calibrated(&self) -> bool {
-        self.calibrated
+    fn info(&self) -> LeadInfo {
+        self.info
     }
 
     fn raw(&self, a: usize, b: usize) -> Result<Cow<'_, [f64]>, Infallible> {
@@ -144,9 +170,7 @@ impl LongLead for InMemory<'_> {
 #[derive(Debug, Clone, Copy)]
 pub struct OnDisk<'a> {
     signal: &'a dyn ChannelFile,
-    fs: f64,
-    scale: f64,
-    calibrated: bool,
+    info: LeadInfo,
 }
 
 impl<'a> OnDisk<'a> {
@@ -154,9 +178,7 @@ impl<'a> OnDisk<'a> {
     pub fn new(signal: &'a dyn ChannelFile, head: &Channel, fs: f64) -> Self {
         Self {
             signal,
-            fs,
-            scale: mv_per_unit(head),
-            calibrated: has_unit(head),
+            info: LeadInfo::of(head, fs),
         }
     }
 }
@@ -168,16 +190,8 @@ impl LongLead for OnDisk<'_> {
         self.signal.len()
     }
 
-    fn fs(&self) -> f64 {
-        self.fs
-    }
-
-    fn scale(&self) -> f64 {
-        self.scale
-    }
-
-    fn calibrated(&self) -> bool {
-        self.calibrated
+    fn info(&self) -> LeadInfo {
+        self.info
     }
 
     fn raw(&self, a: usize, b: usize) -> Result<Cow<'_, [f64]>, FormatError> {

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::lead::LongLead;
+use super::lead::{InMemory, LongLead};
 use crate::gbdt::Gbdt;
 pub use features::{features, has_intervals, NAMES, N_FEATURES};
 pub use patterns::Patterns;
@@ -143,8 +143,7 @@ pub fn classed_beats(mv: &[f64], fs: f64) -> (Vec<f64>, Vec<BeatClass>) {
 
 /// [`classed_beats`] in pieces of `piece_s` seconds.
 pub fn classed_beats_in(mv: &[f64], fs: f64, piece_s: f64) -> (Vec<f64>, Vec<BeatClass>) {
-    let lead = Millivolts { mv, fs };
-    match classed_beats_of(&lead, piece_s) {
+    match classed_beats_of(&InMemory::millivolts(mv, fs), piece_s) {
         Ok(classed) => classed,
         Err(never) => match never {},
     }
@@ -174,37 +173,6 @@ pub fn classed_beats_of<L: LongLead>(
         Ok(times.into_iter().zip(classes).collect())
     })?;
     Ok(classed.into_iter().unzip())
-}
-
-/// A lead already in millivolts, whole in memory.
-struct Millivolts<'a> {
-    mv: &'a [f64],
-    fs: f64,
-}
-
-impl LongLead for Millivolts<'_> {
-    type Error = std::convert::Infallible;
-
-    fn len(&self) -> usize {
-        self.mv.len()
-    }
-
-    fn fs(&self) -> f64 {
-        self.fs
-    }
-
-    fn scale(&self) -> f64 {
-        1.0
-    }
-
-    fn calibrated(&self) -> bool {
-        true
-    }
-
-    fn raw(&self, a: usize, b: usize) -> Result<std::borrow::Cow<'_, [f64]>, Self::Error> {
-        let b = b.min(self.mv.len());
-        Ok(std::borrow::Cow::Borrowed(&self.mv[a.min(b)..b]))
-    }
 }
 
 /// Makes `N` every `S` beat inside one of `af` (AF episodes `(start, end)`, s, widened by
