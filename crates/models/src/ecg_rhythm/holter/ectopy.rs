@@ -112,7 +112,7 @@ pub fn regular_without_classed(
         .filter(|&i| classes[i..i + 3].iter().all(|c| *c == BeatClass::N))
         .map(|i| {
             let (a, b) = (beats[i + 1] - beats[i], beats[i + 2] - beats[i + 1]);
-            (b - a).abs() / (0.5 * (a + b)).max(1e-6)
+            change(a, b)
         })
         .collect();
     if d.len() < MIN_NORMAL_TRIPLES {
@@ -128,8 +128,7 @@ pub fn regular_without_classed(
             });
         return all > 0 && ectopic as f64 >= ECTOPIC_SHARE * all as f64;
     }
-    d.sort_unstable_by(f64::total_cmp);
-    d[d.len() / 2] < REGULAR_NORMAL
+    median_under(&mut d, MIN_NORMAL_TRIPLES, REGULAR_NORMAL)
 }
 
 /// Whether the sinus rhythm of `[start_s, end_s)` is regular across its ventricular ectopic beats:
@@ -166,14 +165,10 @@ pub fn regular_sinus_cycles(
         .windows(2)
         .filter_map(|w| {
             let (a, b) = (w[0]?, w[1]?);
-            Some((b - a).abs() / (0.5 * (a + b)).max(1e-6))
+            Some(change(a, b))
         })
         .collect();
-    if d.len() < MIN_NORMAL_TRIPLES {
-        return false;
-    }
-    d.sort_unstable_by(f64::total_cmp);
-    d[d.len() / 2] < REGULAR_NORMAL
+    median_under(&mut d, MIN_NORMAL_TRIPLES, REGULAR_NORMAL)
 }
 
 /// The median normalised difference of the two intervals of every three consecutive `kept`
@@ -183,19 +178,25 @@ fn regular(kept: &[f64]) -> bool {
         .windows(3)
         .map(|w| {
             let (a, b) = (w[1] - w[0], w[2] - w[1]);
-            (b - a).abs() / (0.5 * (a + b)).max(1e-6)
+            change(a, b)
         })
         .collect();
-    median_under(&mut d)
+    median_under(&mut d, MIN_TRIPLES, REGULAR_DOMINANT)
 }
 
-/// At least [`MIN_TRIPLES`] differences whose median is under [`REGULAR_DOMINANT`].
-fn median_under(d: &mut [f64]) -> bool {
-    if d.len() < MIN_TRIPLES {
+/// Whether there are at least `least` interval changes `d` and their median is under `limit`
+/// (`d` is sorted).
+fn median_under(d: &mut [f64], least: usize, limit: f64) -> bool {
+    if d.len() < least {
         return false;
     }
     d.sort_unstable_by(f64::total_cmp);
-    d[d.len() / 2] < REGULAR_DOMINANT
+    d[d.len() / 2] < limit
+}
+
+/// The change from interval `a` to interval `b` over their mean.
+fn change(a: f64, b: f64) -> f64 {
+    (b - a).abs() / (0.5 * (a + b)).max(1e-6)
 }
 
 #[cfg(test)]
