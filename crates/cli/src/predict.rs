@@ -116,8 +116,8 @@ fn model(kind: Kind) -> anyhow::Result<Arc<dyn SignalModel>> {
 }
 
 /// Reads and scores one input. A WFDB record or ISHNE file on disk longer than what the model
-/// reads at its start is read from its files a stretch at a time when the model can (the ECG rhythm model: a
-/// day-long Holter record is never held whole); everything else is read whole.
+/// reads at its start is read from its files a stretch at a time when the model can (the ECG
+/// rhythm model: a day-long Holter record is never held whole); everything else is read whole.
 pub fn predict_input(
     model: &dyn SignalModel,
     input: &Input,

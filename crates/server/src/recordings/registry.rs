@@ -66,9 +66,9 @@ pub trait SignalModel: Send + Sync {
         self.predict(recording)
     }
 
-    /// Predicts from a record on disk (WFDB, ISHNE) read a stretch at a time (a day-long Holter record is
-    /// never held whole); `None` when this model reads whole recordings only, or when the record
-    /// is no longer than the seconds already read into `recording.head`.
+    /// Predicts from a record on disk (WFDB, ISHNE) read a stretch at a time (a day-long Holter
+    /// record is never held whole); `None` when this model reads whole recordings only, or when
+    /// the record is no longer than the seconds already read into `recording.head`.
     fn predict_streamed(
         &self,
         recording: &StreamedRecord,
