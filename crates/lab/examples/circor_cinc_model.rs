@@ -26,13 +26,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use cardio_lab::circor::{self, Murmur, Patient};
+use cardio_lab::clinical::metrics::auroc;
+use cardio_lab::parallel::{par_map, THREADS};
 use cardio_lab::resample::{draw, percentile_nearest, SplitMix64};
 use cardio_models::pcg_model;
 use cardio_models::prediction::PredictError;
 
 const SEED: u64 = 2022;
 const BOOTSTRAP_DRAWS: usize = 2000;
-const THREADS: usize = 2;
 
 /// Which recordings a row of the answers table counts.
 type Keep<'a> = Box<dyn Fn(&Rec) -> bool + 'a>;
@@ -76,56 +77,11 @@ impl Rec {
     }
 }
 
-fn par_map<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
-    let f = &f;
-    let mut out: Vec<Option<R>> = (0..jobs.len()).map(|_| None).collect();
-    let parts: Vec<Vec<(usize, R)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..THREADS)
-            .map(|t| {
-                s.spawn(move || {
-                    jobs.iter()
-                        .enumerate()
-                        .skip(t)
-                        .step_by(THREADS)
-                        .map(|(i, j)| (i, f(j)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("worker panicked"))
-            .collect()
-    });
-    for part in parts {
-        for (i, r) in part {
-            out[i] = Some(r);
-        }
-    }
-    out.into_iter().map(|r| r.expect("every job ran")).collect()
-}
-
-/// Mann-Whitney AUC (ties half) of scores of positives vs negatives.
+/// AUC of scores of positives (label 1) against negatives (the lab's Mann-Whitney AUROC, ties
+/// one half); NaN without both classes.
 fn auc(pairs: &[(f64, usize)]) -> f64 {
-    let mut v: Vec<(f64, usize)> = pairs.to_vec();
-    v.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let n1 = v.iter().filter(|p| p.1 == 1).count() as f64;
-    let n0 = v.len() as f64 - n1;
-    if n1 == 0.0 || n0 == 0.0 {
-        return f64::NAN;
-    }
-    let mut rank_sum = 0.0;
-    let mut i = 0;
-    while i < v.len() {
-        let mut j = i;
-        while j + 1 < v.len() && v[j + 1].0 == v[i].0 {
-            j += 1;
-        }
-        let avg = (i + j) as f64 / 2.0 + 1.0;
-        rank_sum += avg * v[i..=j].iter().filter(|p| p.1 == 1).count() as f64;
-        i = j + 1;
-    }
-    (rank_sum - n1 * (n1 + 1.0) / 2.0) / (n1 * n0)
+    let (scores, y): (Vec<f64>, Vec<bool>) = pairs.iter().map(|&(s, l)| (s, l == 1)).unzip();
+    auroc(&scores, &y).unwrap_or(f64::NAN)
 }
 
 /// A reason with its numbers as `#`, so that reasons group.

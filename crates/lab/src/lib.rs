@@ -23,6 +23,7 @@ pub mod eval;
 pub mod gate;
 pub mod gbdt;
 pub mod ludb;
+pub mod parallel;
 pub mod pcg_model;
 pub mod ppg_rhythm;
 pub mod resample;

@@ -19,8 +19,9 @@ use std::path::Path;
 use cardio_models::pcg_model::{features, spectrogram};
 
 use super::data::Record;
-use super::validation::{inner_folds_of_outer, par_map, stratified_folds, FOLDS, SEED};
+use super::validation::{inner_folds_of_outer, stratified_folds, FOLDS, SEED};
 use super::PcgError;
+use crate::parallel::par_map;
 
 /// Quantisation steps per unit of the natural log.
 pub const STEPS: f64 = 10.0;

@@ -31,6 +31,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::gbdt::{balanced_weights, fit};
+use crate::parallel::par_map;
 use cardio_models::gbdt::{Gbdt, GbdtConfig};
 pub use cardio_models::pcg_model::decision::{decide, gate, Decision};
 use cardio_models::pcg_model::features::Measured;
@@ -97,38 +98,6 @@ pub struct Settings {
     pub min_periodicity: f64,
     /// Inner-CV MAcc of the choice.
     pub inner_macc: f64,
-}
-
-/// Runs `f` on every job, two threads at a time, results in job order.
-pub(crate) fn par_map<J: Sync, R: Send>(jobs: &[J], f: impl Fn(&J) -> R + Sync) -> Vec<R> {
-    const THREADS: usize = 2;
-    let f = &f;
-    let mut out: Vec<Option<R>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..THREADS)
-            .map(|t| {
-                s.spawn(move || {
-                    jobs.iter()
-                        .enumerate()
-                        .skip(t)
-                        .step_by(THREADS)
-                        .map(|(i, j)| (i, f(j)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        let mut out: Vec<Option<R>> = (0..jobs.len()).map(|_| None).collect();
-        for h in handles {
-            if let Ok(part) = h.join() {
-                for (i, r) in part {
-                    out[i] = Some(r);
-                }
-            }
-        }
-        out
-    });
-    out.iter_mut()
-        .map(|r| r.take().expect("every job ran"))
-        .collect()
 }
 
 /// Every recording's features and measured values (`None` when it could not be analysed).
