@@ -28,7 +28,7 @@ use std::time::Instant;
 use cardio_lab::circor::{self, Murmur, Patient};
 use cardio_lab::clinical::metrics::auroc;
 use cardio_lab::parallel::{par_map, THREADS};
-use cardio_lab::resample::{draw, percentile_nearest, SplitMix64};
+use cardio_lab::resample::{bootstrap_groups, percentile_nearest, SplitMix64};
 use cardio_models::pcg_model;
 use cardio_models::prediction::PredictError;
 
@@ -272,22 +272,12 @@ fn main() -> ExitCode {
     let all: Vec<usize> = (0..n_pat).collect();
     let point = figures(&patients, &recs, &recs_of_pat, &pat_abnormal, &all);
     let t_boot = Instant::now();
-    let mut rng = SplitMix64::new(SEED);
-    let mut boots: [Vec<f64>; 6] = Default::default();
-    for _ in 0..BOOTSTRAP_DRAWS {
-        let rows: Vec<usize> = (0..children.len())
-            .flat_map(|_| pats_of[draw(&mut rng, children.len())].iter().copied())
-            .collect();
-        let f = figures(&patients, &recs, &recs_of_pat, &pat_abnormal, &rows);
-        for (b, v) in boots.iter_mut().zip(f) {
-            if v.is_finite() {
-                b.push(v);
-            }
-        }
-    }
-    for b in &mut boots {
-        b.sort_unstable_by(f64::total_cmp);
-    }
+    let boots = bootstrap_groups(
+        &pats_of,
+        BOOTSTRAP_DRAWS,
+        &mut SplitMix64::new(SEED),
+        |rows| figures(&patients, &recs, &recs_of_pat, &pat_abnormal, rows).to_vec(),
+    );
     let boot_s = t_boot.elapsed().as_secs_f64();
 
     // Counts.

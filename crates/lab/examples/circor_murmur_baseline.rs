@@ -26,7 +26,7 @@ use cardio_lab::clinical::metrics::auroc;
 use cardio_lab::gbdt::{balanced_weights, fit};
 use cardio_lab::parallel::{par_map, THREADS};
 use cardio_lab::pcg_model::validation::config_candidates;
-use cardio_lab::resample::{draw, grouped_folds, percentile_nearest, SplitMix64};
+use cardio_lab::resample::{bootstrap_groups, grouped_folds, percentile_nearest, SplitMix64};
 use cardio_models::gbdt::GbdtConfig;
 use cardio_models::pcg_model::features;
 
@@ -332,21 +332,9 @@ fn main() -> ExitCode {
     let point = figures(&patients, &pred_present, &all, &pairs_of(&all));
     let t_boot = Instant::now();
     let mut rng = SplitMix64::new(SEED);
-    let mut boots: [Vec<f64>; 4] = Default::default();
-    for _ in 0..BOOTSTRAP_DRAWS {
-        let rows: Vec<usize> = (0..children.len())
-            .flat_map(|_| pats_of[draw(&mut rng, children.len())].iter().copied())
-            .collect();
-        let f = figures(&patients, &pred_present, &rows, &pairs_of(&rows));
-        for (b, v) in boots.iter_mut().zip(f) {
-            if v.is_finite() {
-                b.push(v);
-            }
-        }
-    }
-    for b in &mut boots {
-        b.sort_unstable_by(f64::total_cmp);
-    }
+    let boots = bootstrap_groups(&pats_of, BOOTSTRAP_DRAWS, &mut rng, |rows| {
+        figures(&patients, &pred_present, rows, &pairs_of(rows)).to_vec()
+    });
     let boot_s = t_boot.elapsed().as_secs_f64();
 
     // Counts.

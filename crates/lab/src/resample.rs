@@ -72,6 +72,38 @@ pub fn draw(rng: &mut SplitMix64, n: usize) -> usize {
     (rng.next_u64() % n as u64) as usize
 }
 
+/// A bootstrap over groups (a patient's or a child's recordings): `draws` times, as many groups as
+/// there are, drawn with replacement from `rng`, their members (in group order) given to
+/// `figures`; for each figure, its finite values over the draws, sorted. Empty when there is no
+/// group.
+pub fn bootstrap_groups(
+    groups: &[Vec<usize>],
+    draws: usize,
+    rng: &mut SplitMix64,
+    mut figures: impl FnMut(&[usize]) -> Vec<f64>,
+) -> Vec<Vec<f64>> {
+    let mut boot: Vec<Vec<f64>> = Vec::new();
+    if groups.is_empty() {
+        return boot;
+    }
+    for _ in 0..draws {
+        let members: Vec<usize> = (0..groups.len())
+            .flat_map(|_| groups[draw(rng, groups.len())].iter().copied())
+            .collect();
+        let values = figures(&members);
+        boot.resize_with(boot.len().max(values.len()), Vec::new);
+        for (b, v) in boot.iter_mut().zip(values) {
+            if v.is_finite() {
+                b.push(v);
+            }
+        }
+    }
+    for b in &mut boot {
+        b.sort_unstable_by(f64::total_cmp);
+    }
+    boot
+}
+
 /// The `q` quantile of sorted values by the nearest rank (`sorted[round((n - 1) q)]`); NaN when
 /// empty.
 pub fn percentile_nearest(sorted: &[f64], q: f64) -> f64 {
@@ -116,6 +148,26 @@ mod tests {
         assert_eq!(percentile_linear(&v, 0.5), 2.5);
         assert!(percentile_nearest(&[], 0.5).is_nan());
         assert!(percentile_linear(&[], 0.5).is_nan());
+    }
+
+    #[test]
+    fn a_group_bootstrap_draws_whole_groups_and_keeps_finite_values_sorted() {
+        // Group 0 has one member, group 1 two: a draw holds 2, 3 or 4 members, never a group cut.
+        let groups = vec![vec![0], vec![1, 2]];
+        let mut sizes = Vec::new();
+        let boot = bootstrap_groups(&groups, 200, &mut SplitMix64::new(7), |m| {
+            sizes.push(m.len());
+            assert!(m.windows(2).all(|w| w != [1, 1] && w != [2, 2]), "{m:?}");
+            vec![m.len() as f64, if m.contains(&0) { 1.0 } else { f64::NAN }]
+        });
+        assert_eq!(boot.len(), 2);
+        assert_eq!(boot[0].len(), 200);
+        assert!(boot[0].windows(2).all(|w| w[0] <= w[1]));
+        assert!(sizes.iter().all(|n| [2, 3, 4].contains(n)));
+        assert!(sizes.contains(&2) && sizes.contains(&4));
+        // Draws without group 0 give NaN for the second figure and are left out.
+        assert!(boot[1].len() < 200 && boot[1].iter().all(|v| *v == 1.0));
+        assert!(bootstrap_groups(&[], 10, &mut SplitMix64::new(7), |_| vec![1.0]).is_empty());
     }
 
     #[test]

@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::{group_keys, read_patients, read_segments, CircorError, RecordingRef, Segment, State};
 use crate::eval::delineation::Estimate;
 use crate::eval::{percent, qrs::pair_up, Counts};
-use crate::resample::{draw, percentile_nearest, SplitMix64};
+use crate::resample::{bootstrap_groups, percentile_nearest, SplitMix64};
 
 /// Matching tolerance around an annotated sound's centre, seconds (Springer, D. B., Tarassenko,
 /// L., Clifford, G. D. (2016), "Logistic regression-HSMM-based heart sound segmentation", *IEEE
@@ -234,30 +234,24 @@ pub fn summarise(rows: &[RecordingRow]) -> [SoundSummary; 2] {
     for (i, r) in rows.iter().enumerate() {
         by_group.entry(r.group.as_str()).or_default().push(i);
     }
-    let groups: Vec<&Vec<usize>> = by_group.values().collect();
-    let mut boot: Vec<Vec<f64>> = (0..12)
-        .map(|_| Vec::with_capacity(BOOTSTRAP_DRAWS))
-        .collect();
-    let mut rng = SplitMix64::new(SEED);
-    if !groups.is_empty() {
-        for _ in 0..BOOTSTRAP_DRAWS {
-            let picked: Vec<&Vec<usize>> = (0..groups.len())
-                .map(|_| groups[draw(&mut rng, groups.len())])
-                .collect();
-            let values = figures(picked.iter().flat_map(|g| g.iter().map(|&i| &rows[i])));
-            for (b, v) in boot.iter_mut().zip(values) {
-                if let Some(v) = v {
-                    b.push(v);
-                }
-            }
-        }
-    }
+    let groups: Vec<Vec<usize>> = by_group.into_values().collect();
+    let boot = bootstrap_groups(
+        &groups,
+        BOOTSTRAP_DRAWS,
+        &mut SplitMix64::new(SEED),
+        |members| {
+            figures(members.iter().map(|&i| &rows[i]))
+                .iter()
+                .map(|v| v.unwrap_or(f64::NAN))
+                .collect()
+        },
+    );
     let point = figures(rows.iter());
     let mut est = [Estimate::default(); 12];
-    for (j, b) in boot.iter_mut().enumerate() {
-        b.sort_unstable_by(f64::total_cmp);
+    for (j, e) in est.iter_mut().enumerate() {
+        let b = boot.get(j).map_or(&[][..], Vec::as_slice);
         let q = |p: f64| (!b.is_empty()).then(|| percentile_nearest(b, p));
-        est[j] = Estimate {
+        *e = Estimate {
             value: point[j],
             lo: q(0.025),
             hi: q(0.975),
