@@ -257,11 +257,11 @@ impl ChannelFile for LeadFile {
 }
 
 /// Opens the ISHNE file `path` for reading a stretch at a time ([`crate::stream`]), with its
-/// first `head_s` seconds read.
+/// first `head_s` seconds read; `None` when the file is no longer than that (read it whole).
 ///
 /// # Errors
 /// As [`read`], and [`FormatError::Io`] when the file cannot be read.
-pub fn open(path: &Path, head_s: f64) -> Result<StreamedRecord, FormatError> {
+pub fn open(path: &Path, head_s: f64) -> Result<Option<StreamedRecord>, FormatError> {
     let (file, size) = open_limited(path)?;
     let mut header = Vec::new();
     (&file)
@@ -290,18 +290,21 @@ pub fn open(path: &Path, head_s: f64) -> Result<StreamedRecord, FormatError> {
     } else {
         0
     };
+    if layout.frames <= head_frames {
+        return Ok(None);
+    }
     let samples = signals
         .iter()
         .map(|s| s.read(0, head_frames))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(StreamedRecord {
+    Ok(Some(StreamedRecord {
         head: layout.recording(samples),
         n_frames: layout.frames,
         signals: signals
             .into_iter()
             .map(|s| Box::new(s) as Box<dyn ChannelFile>)
             .collect(),
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -391,6 +394,7 @@ pub(crate) mod tests {
         std::fs::write(&path, &bytes).unwrap();
 
         let streamed = crate::open_path(&path, 2.0).unwrap().unwrap();
+        assert!(crate::open_path(&path, 6.005).unwrap().is_none());
 
         assert_eq!(streamed.n_frames, frames);
         let mut head = whole.clone();

@@ -47,7 +47,9 @@ pub struct StreamedRecord {
 }
 
 /// Opens `path` for reading a stretch at a time, with its first `head_s` seconds read: a WFDB
-/// record by its `.hea`, an ISHNE file by its magic number; `None` for any other file.
+/// record by its `.hea`, an ISHNE file by its magic number; `None` for any other file, and for a
+/// record no longer than `head_s` (nothing to gain: read it whole, which also checks a WFDB
+/// checksum).
 ///
 /// # Errors
 /// The format's errors for a file that is one of those but cannot be read.
@@ -56,7 +58,7 @@ pub fn open_path(path: &Path, head_s: f64) -> Result<Option<StreamedRecord>, For
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("hea"))
     {
-        return crate::wfdb::open_record(path, head_s).map(Some);
+        return crate::wfdb::open_record(path, head_s);
     }
     let mut magic = Vec::new();
     File::open(path)
@@ -65,7 +67,7 @@ pub fn open_path(path: &Path, head_s: f64) -> Result<Option<StreamedRecord>, For
         .read_to_end(&mut magic)
         .map_err(io_error(path))?;
     if magic == b"ISHNE1.0" {
-        return crate::ishne::open(path, head_s).map(Some);
+        return crate::ishne::open(path, head_s);
     }
     Ok(None)
 }

@@ -284,8 +284,9 @@ fn a_record_read_from_its_file_gives_the_result_of_a_whole_read() {
     let whole = model
         .predict(&cardio_formats::read_path(&path).unwrap())
         .unwrap();
-    let record =
-        cardio_formats::wfdb::open_record(&path, cardio_models::ecg_rhythm::HEAD_S).unwrap();
+    let record = cardio_formats::wfdb::open_record(&path, cardio_models::ecg_rhythm::HEAD_S)
+        .unwrap()
+        .unwrap();
     let streamed = model.predict_streamed(&record, None).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 

@@ -83,13 +83,13 @@ impl SignalFile {
 }
 
 /// Opens the record whose header is `header_path` (its signal files beside it) and reads its
-/// first `head_s` seconds.
+/// first `head_s` seconds; `None` when the record is no longer than that (read it whole).
 ///
 /// # Errors
 /// As [`read_record`](super::read_record): header errors, a signal file that cannot be opened,
 /// is larger than [`crate::MAX_FILE_BYTES`] or shorter than the header claims, or one whose name is not
 /// a plain file name.
-pub fn open_record(header_path: &Path, head_s: f64) -> Result<StreamedRecord, FormatError> {
+pub fn open_record(header_path: &Path, head_s: f64) -> Result<Option<StreamedRecord>, FormatError> {
     let mut text = String::new();
     File::open(header_path)
         .map_err(io_error(header_path))?
@@ -144,6 +144,9 @@ pub fn open_record(header_path: &Path, head_s: f64) -> Result<StreamedRecord, Fo
     } else {
         0
     };
+    if n_frames <= head_frames {
+        return Ok(None);
+    }
     let mut metadata = record_metadata(&header);
     let mut channels = Vec::with_capacity(signals.len());
     for (i, s) in signals.iter().enumerate() {
@@ -154,7 +157,7 @@ pub fn open_record(header_path: &Path, head_s: f64) -> Result<StreamedRecord, Fo
             samples: s.read(0, head_frames)?,
         });
     }
-    Ok(StreamedRecord {
+    Ok(Some(StreamedRecord {
         head: Recording {
             channels,
             sampling_rate_hz: header.sampling_rate_hz,
@@ -167,5 +170,5 @@ pub fn open_record(header_path: &Path, head_s: f64) -> Result<StreamedRecord, Fo
             .map(|s| Box::new(s) as Box<dyn ChannelFile>)
             .collect(),
         n_frames,
-    })
+    }))
 }
