@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use cardio_lab::circor::{self, Murmur, Patient};
+use cardio_lab::circor::{self, Murmur, MurmurTally, Patient};
 use cardio_lab::clinical::metrics::auroc;
 use cardio_lab::parallel::{par_map, THREADS};
 use cardio_lab::resample::{bootstrap_groups, percentile_nearest, SplitMix64};
@@ -121,8 +121,7 @@ fn figures(
 ) -> [f64; 6] {
     let mut pairs = Vec::new();
     let (mut r_tp, mut r_np, mut r_tn, mut r_nn) = (0.0, 0.0, 0.0, 0.0);
-    let (mut num, mut den) = (0.0, 0.0);
-    let (mut tp, mut np, mut tn, mut na) = (0.0, 0.0, 0.0, 0.0);
+    let mut tally = MurmurTally::default();
     for &p in rows {
         for &i in &recs_of_pat[p] {
             let r = &recs[i];
@@ -145,33 +144,15 @@ fn figures(
                 pairs.push((s, l));
             }
         }
-        match patients[p].murmur {
-            Murmur::Present => {
-                den += 5.0;
-                np += 1.0;
-                if pat_abnormal[p] {
-                    num += 5.0;
-                    tp += 1.0;
-                }
-            }
-            Murmur::Unknown => den += 3.0,
-            Murmur::Absent => {
-                den += 1.0;
-                na += 1.0;
-                if !pat_abnormal[p] {
-                    num += 1.0;
-                    tn += 1.0;
-                }
-            }
-        }
+        tally.add(patients[p].murmur, pat_abnormal[p]);
     }
     [
         auc(&pairs),
         ratio(r_tp, r_np),
         ratio(r_tn, r_nn),
-        ratio(tp, np),
-        ratio(tn, na),
-        ratio(num, den),
+        tally.sensitivity(),
+        tally.specificity(),
+        tally.weighted_accuracy(),
     ]
 }
 

@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use cardio_lab::circor::{self, Murmur, Patient};
+use cardio_lab::circor::{self, Murmur, MurmurTally, Patient};
 use cardio_lab::clinical::metrics::auroc;
 use cardio_lab::gbdt::{balanced_weights, fit};
 use cardio_lab::parallel::{par_map, THREADS};
@@ -78,30 +78,6 @@ fn patient_max(recs: &[Rec], scores: &[f64], n_patients: usize) -> Vec<f64> {
     m
 }
 
-/// Weighted accuracy numerator and denominator of `patients` (Unknown counted, never right).
-fn weighted(patients: &[Patient], maxes: &[f64], t: f64, rows: &[usize]) -> (f64, f64) {
-    let (mut num, mut den) = (0.0, 0.0);
-    for &p in rows {
-        let pred_present = maxes[p] >= t;
-        match patients[p].murmur {
-            Murmur::Present => {
-                den += 5.0;
-                if pred_present {
-                    num += 5.0;
-                }
-            }
-            Murmur::Unknown => den += 3.0,
-            Murmur::Absent => {
-                den += 1.0;
-                if !pred_present {
-                    num += 1.0;
-                }
-            }
-        }
-    }
-    (num, den)
-}
-
 /// The threshold maximising the weighted accuracy of `rows`: midpoints of the distinct patient
 /// maxima, plus below-all and above-all; ties go to the highest threshold.
 fn choose_threshold(patients: &[Patient], maxes: &[f64], rows: &[usize]) -> (f64, f64) {
@@ -117,8 +93,11 @@ fn choose_threshold(patients: &[Patient], maxes: &[f64], rows: &[usize]) -> (f64
     cands.push(1.0 + 1e-9);
     let mut best = (f64::NAN, f64::NEG_INFINITY);
     for t in cands {
-        let (n, d) = weighted(patients, maxes, t, rows);
-        let acc = n / d;
+        let mut tally = MurmurTally::default();
+        for &p in rows {
+            tally.add(patients[p].murmur, maxes[p] >= t);
+        }
+        let acc = tally.weighted_accuracy();
         if acc >= best.1 {
             best = (t, acc);
         }
@@ -140,30 +119,16 @@ fn figures(
     rows: &[usize],
     rec_pairs: &[(f64, usize)],
 ) -> [f64; 4] {
-    let (mut num, mut den) = (0.0, 0.0);
-    let (mut tp, mut np, mut tn, mut na) = (0.0, 0.0, 0.0, 0.0);
+    let mut tally = MurmurTally::default();
     for &p in rows {
-        match patients[p].murmur {
-            Murmur::Present => {
-                den += 5.0;
-                np += 1.0;
-                if pred_present[p] {
-                    num += 5.0;
-                    tp += 1.0;
-                }
-            }
-            Murmur::Unknown => den += 3.0,
-            Murmur::Absent => {
-                den += 1.0;
-                na += 1.0;
-                if !pred_present[p] {
-                    num += 1.0;
-                    tn += 1.0;
-                }
-            }
-        }
+        tally.add(patients[p].murmur, pred_present[p]);
     }
-    [num / den, tp / np, tn / na, auc(rec_pairs)]
+    [
+        tally.weighted_accuracy(),
+        tally.sensitivity(),
+        tally.specificity(),
+        auc(rec_pairs),
+    ]
 }
 
 fn main() -> ExitCode {

@@ -129,6 +129,69 @@ impl fmt::Display for Site {
     }
 }
 
+/// The Challenge's murmur score over patients, `(5·TP_present + 3·TP_unknown + TP_absent) /
+/// (5·N_present + 3·N_unknown + N_absent)` (Reyna et al. 2023), with the sensitivity on Present
+/// and the specificity on Absent patients, for calls of Present or Absent only (an Unknown
+/// patient is never right).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MurmurTally {
+    num: f64,
+    den: f64,
+    tp: f64,
+    n_present: f64,
+    tn: f64,
+    n_absent: f64,
+}
+
+impl MurmurTally {
+    /// Counts a patient whose reference label is `truth`, called Present or not.
+    pub fn add(&mut self, truth: Murmur, called_present: bool) {
+        match truth {
+            Murmur::Present => {
+                self.den += 5.0;
+                self.n_present += 1.0;
+                if called_present {
+                    self.num += 5.0;
+                    self.tp += 1.0;
+                }
+            }
+            Murmur::Unknown => self.den += 3.0,
+            Murmur::Absent => {
+                self.den += 1.0;
+                self.n_absent += 1.0;
+                if !called_present {
+                    self.num += 1.0;
+                    self.tn += 1.0;
+                }
+            }
+        }
+    }
+
+    /// The weighted accuracy; NaN without patients.
+    pub fn weighted_accuracy(&self) -> f64 {
+        share(self.num, self.den)
+    }
+
+    /// Present patients called Present; NaN without any.
+    pub fn sensitivity(&self) -> f64 {
+        share(self.tp, self.n_present)
+    }
+
+    /// Absent patients not called Present; NaN without any.
+    pub fn specificity(&self) -> f64 {
+        share(self.tn, self.n_absent)
+    }
+}
+
+/// `num / den`, NaN when `den` is 0.
+fn share(num: f64, den: f64) -> f64 {
+    if den > 0.0 {
+        num / den
+    } else {
+        f64::NAN
+    }
+}
+
 /// The patient-level murmur label (`#Murmur:`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Murmur {
@@ -612,6 +675,20 @@ mod tests {
 
     const PATIENT_TXT: &str = "7 1 4000\nAV 7_AV.hea 7_AV.wav 7_AV.tsv\n#Murmur: Absent\n\
                                #Campaign: CC2015\n#Additional ID: nan\n";
+
+    #[test]
+    fn the_murmur_tally_weighs_present_five_unknown_three_absent_one() {
+        let mut t = MurmurTally::default();
+        assert!(t.weighted_accuracy().is_nan());
+        t.add(Murmur::Present, true);
+        t.add(Murmur::Present, false);
+        t.add(Murmur::Unknown, true);
+        t.add(Murmur::Absent, false);
+        t.add(Murmur::Absent, true);
+        // (5 + 1) / (5 + 5 + 3 + 1 + 1)
+        assert!((t.weighted_accuracy() - 6.0 / 15.0).abs() < 1e-12);
+        assert_eq!((t.sensitivity(), t.specificity()), (0.5, 0.5));
+    }
 
     #[test]
     fn the_sample_has_ten_patients_thirty_recordings_and_its_murmur_labels() {

@@ -18,6 +18,8 @@ use cardio_models::gate::nonheart::{self, Kind, KINDS};
 use cardio_models::gate::GateModality;
 use cardio_models::pcg_model::features::prepare_channel;
 
+use crate::parallel::par_map;
+
 /// Seeds of the non-heart signals per kind.
 pub const SEEDS_PER_KIND: u64 = 40;
 
@@ -50,32 +52,11 @@ pub enum GateDataError {
 /// A job: read a file and cut it into examples.
 type Job = Box<dyn Fn() -> Result<Vec<Example>, GateDataError> + Send + Sync>;
 
-/// A finished job: its index and its examples.
-type Done = (usize, Result<Vec<Example>, GateDataError>);
-
-/// Runs the jobs on two threads, results in job order.
+/// Runs the jobs on two threads ([`par_map`]), examples in job order.
 fn run(jobs: &[Job]) -> Result<Vec<Example>, GateDataError> {
-    const THREADS: usize = 2;
-    let parts: Vec<Vec<Done>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..THREADS)
-            .map(|t| {
-                s.spawn(move || {
-                    jobs.iter()
-                        .enumerate()
-                        .skip(t)
-                        .step_by(THREADS)
-                        .map(|(i, j)| (i, j()))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
-    });
-    let mut all: Vec<Done> = parts.into_iter().flatten().collect();
-    all.sort_by_key(|(i, _)| *i);
     let mut out = Vec::new();
-    for (_, r) in all {
-        out.extend(r?);
+    for examples in par_map(jobs, |job| job()) {
+        out.extend(examples?);
     }
     Ok(out)
 }
