@@ -22,7 +22,7 @@ export TEST_PEER_PYTHON ?= $(PEER_VENV)/bin/python
 NEUROKIT_VENV ?= $(HOME)/.cache/cardio/neurokit-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build build-web deps-web chromium s3-server peer-readers neurokit-venv test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput bench-holter golden train-ppg train-pcg clean
+.PHONY: help run build build-web deps-web chromium s3-server peer-readers neurokit-venv test check-layering test-rust test-web lint fmt fmt-check clippy gen-client check-client e2e bench bench-api bench-throughput bench-holter golden train-ppg train-pcg train-murmur clean
 
 help:
 	@echo "make run          build the web app and the server (release) and serve http://127.0.0.1:8080"
@@ -37,6 +37,7 @@ help:
 	@echo "make golden       recompute the signal crate's golden vectors with SciPy/NeuroKit2 (venv outside the repo)"
 	@echo "make train-ppg    retrain the PPG rhythm model (trees and waveform network; PyTorch in a venv outside the repo)"
 	@echo "make train-pcg    retrain the heart-sound model (networks and trees; PyTorch in a venv outside the repo)"
+	@echo "make train-murmur retrain the murmur model on CirCor (boosted trees in Rust; about 3 min on two cores)"
 	@echo "make fmt | lint   format | lint everything"
 
 ## Setup -------------------------------------------------------------------------------------------
@@ -181,6 +182,12 @@ train-pcg:
 	cp $(PCG_TRAIN_DIR)/pcg-cnn.bin $(PCG_TRAIN_DIR)/pcg-cnn-inner.bin crates/models/params/
 	cargo build --release -p cardio-lab --example pcg_model
 	$(CARGO_TARGET_DIR)/release/examples/pcg_model train
+
+# Retrains the murmur model (crates/models/cards/murmur.md) on the whole CirCor training set laid out
+# as $(CARDIO_DATASETS)/circor/training_data (see ../shared/datasets/circor_sample/SOURCE.md for
+# where it is); boosted trees in Rust, fixed seeds: the same parameters on every run.
+train-murmur:
+	cargo run --release -p cardio -- train murmur
 
 ## Housekeeping ------------------------------------------------------------------------------------
 fmt: deps-web

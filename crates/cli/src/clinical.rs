@@ -64,6 +64,8 @@ enum PredictModel {
     Pcg(crate::predict::PredictSignalArgs),
     /// Pulse rhythm: normal, af, irregular, noisy.
     Ppg(crate::predict::PredictSignalArgs),
+    /// Heart murmur per patient: present, absent, unknown, with sites, timing and grade.
+    Murmur(crate::murmur::PredictMurmurArgs),
 }
 
 #[derive(Args)]
@@ -126,6 +128,7 @@ pub fn predict(args: &PredictArgs) -> anyhow::Result<bool> {
         PredictModel::Ecg(args) => return run(Kind::Ecg, args),
         PredictModel::Pcg(args) => return run(Kind::Pcg, args),
         PredictModel::Ppg(args) => return run(Kind::Ppg, args),
+        PredictModel::Murmur(args) => return crate::murmur::predict(args),
     };
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;

@@ -2,6 +2,7 @@
 //! (`cardio_lab::eval`), printed as tables or, with `--json`, as one JSON object.
 //! `cardio eval clinical` (in `crate::clinical`) prints the clinical model's validation table.
 //! `cardio eval holter` scores the whole-record reading of long ECGs on MIT-BIH (`cardio_lab::eval::holter`).
+//! `cardio eval murmur` cross-validates the murmur model on CirCor (`cardio_lab::circor::murmur`).
 //!
 //! A dataset that is not unpacked prints a skip line and the other parts still run; an error inside
 //! a dataset is reported and makes the command exit with status 1 after the other parts ran.
@@ -42,6 +43,8 @@ enum EvalCommand {
     Ecg12(DelineationArgs),
     /// Long records read whole: AF episodes and burden on MIT-BIH against its rhythm annotations.
     Holter(DelineationArgs),
+    /// The murmur model's 5-fold CV on CirCor (grouped by child), with 95 % CIs.
+    Murmur(DelineationArgs),
 }
 
 /// Flags of `cardio eval delineation`.
@@ -127,6 +130,13 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<bool> {
             "holter",
             cardio_lab::eval::holter::evaluate,
             cardio_lab::eval::holter::table,
+        ),
+        EvalCommand::Murmur(args) => run_on(
+            args,
+            "circor",
+            "murmur",
+            cardio_lab::circor::murmur::evaluate,
+            cardio_lab::circor::murmur::table,
         ),
     }
 }

@@ -32,6 +32,7 @@ mod device;
 mod eval;
 mod gate;
 mod inputs;
+mod murmur;
 mod predict;
 mod signal_models;
 mod train;

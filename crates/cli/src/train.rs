@@ -22,6 +22,8 @@ enum TrainModel {
     Pcg(crate::signal_models::TrainSignalArgs),
     /// Refit the PPG rhythm model on CinC 2017 and MIT-BIH intervals and rewrite its parameters.
     Ppg(crate::signal_models::TrainSignalArgs),
+    /// Refit the murmur model on CirCor and rewrite its committed parameters.
+    Murmur(crate::murmur::TrainMurmurArgs),
     /// Refit the plausibility gates (real recordings against seeded non-heart signals).
     Gate(crate::gate::GateArgs),
 }
@@ -33,6 +35,7 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
         TrainModel::Ecg(args) => signal_models::train(SignalModel::Ecg, args),
         TrainModel::Pcg(args) => signal_models::train(SignalModel::Pcg, args),
         TrainModel::Ppg(args) => signal_models::train(SignalModel::Ppg, args),
+        TrainModel::Murmur(args) => crate::murmur::train(args),
         TrainModel::Gate(args) => crate::gate::train(args),
     }
 }

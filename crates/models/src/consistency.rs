@@ -20,6 +20,8 @@
 //! 6. **12-lead statements** (ECG): a normal rhythm never comes with an atrial fibrillation or
 //!    flutter statement; atrial fibrillation decided by the statements always comes with one; a
 //!    result that could not be judged carries no measurement and no statement.
+//! 7. **Murmur** (heart sounds): a result that could not be judged says the murmur is unknown; a
+//!    normal result whose murmur model hears a murmur says so in its first advice, and only then.
 
 use serde_json::{Map, Value};
 
@@ -47,7 +49,11 @@ fn labels(m: Modality) -> &'static [(&'static str, Option<bool>, &'static [&'sta
             ("noisy", None, &["ecg.noisy_1"]),
         ],
         Modality::Pcg => &[
-            ("normal", Some(false), &["pcg.normal_1"]),
+            (
+                "normal",
+                Some(false),
+                &["pcg.normal_1", "pcg.normal_murmur_1"],
+            ),
             ("abnormal", Some(true), &["pcg.abnormal_1"]),
             ("unsure", None, &["pcg.unsure_1"]),
         ],
@@ -255,6 +261,28 @@ pub fn contradictions(m: Modality, p: &Prediction) -> Vec<String> {
             out.push(format!(
                 "measurements or statements are given for the label {}",
                 p.label
+            ));
+        }
+    }
+    // 7. The murmur (heart sounds): a recording that could not be judged has no murmur verdict
+    //    but unknown; a normal result that hears a murmur says so first.
+    if m == Modality::Pcg {
+        let verdict = d
+            .get("murmur")
+            .and_then(|v| v.get("verdict"))
+            .and_then(Value::as_str);
+        if finding.is_none() && verdict.is_some_and(|v| v != "unknown") {
+            out.push(format!(
+                "a murmur verdict {verdict:?} for the label {}",
+                p.label
+            ));
+        }
+        let first = p.advice.first().map(|a| a.code.as_str());
+        if p.label == "normal"
+            && (verdict == Some("present")) != (first == Some("pcg.normal_murmur_1"))
+        {
+            out.push(format!(
+                "the murmur verdict {verdict:?} and the first advice {first:?} disagree"
             ));
         }
     }

@@ -33,6 +33,7 @@ pub mod ecg_lead;
 pub mod ecg_rhythm;
 pub mod gate;
 pub mod gbdt;
+pub mod murmur;
 pub mod pcg_model;
 pub mod ppg_rhythm;
 pub mod prediction;

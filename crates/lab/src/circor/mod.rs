@@ -38,6 +38,7 @@
 //! }
 //! ```
 
+pub mod murmur;
 pub mod segmentation;
 
 use std::collections::BTreeMap;

@@ -65,11 +65,10 @@ pub fn dataset(root: &Path) -> Result<validation::Dataset, PcgError> {
     let records = data::load(root)?;
     // Each recording is judged by a plausibility gate trained without it (the gate's own grouped
     // 5-fold CV), not by the committed gate, which was trained on all of them.
-    let examples =
-        crate::gate::data::load(root, GateModality::Pcg).map_err(|e| PcgError::Read {
-            path: "the plausibility gate's examples".into(),
-            reason: e.to_string(),
-        })?;
+    let examples = crate::gate::data::load_cinc2016_gate(root).map_err(|e| PcgError::Read {
+        path: "the plausibility gate's examples".into(),
+        reason: e.to_string(),
+    })?;
     let refused =
         crate::gate::validation::out_of_fold_refusals(&examples, GateModality::Pcg, "CinC 2016");
     let folds = validation::stratified_folds(&records, validation::FOLDS, validation::SEED);

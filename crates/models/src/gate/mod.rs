@@ -84,10 +84,6 @@ pub const ECG_AMPLITUDE_MV: (f64, f64) = (0.05, 30.0);
 pub const BEAT_RATE_BPM: (f64, f64) = (25.0, 250.0);
 /// Fewest beats found for a verdict.
 pub const MIN_BEATS: usize = 3;
-/// A heart-sound recording is refused as voice-like when all three hold: lag-1 correlation below
-/// the first (broadband, where heart sounds at 1 kHz lie mostly below 150 Hz), envelope periodicity
-/// at a heart-beat period below the second, and share of power below the band under the third.
-pub const PCG_VOICE_LIKE: (f64, f64, f64) = (0.56, 0.45, 0.05);
 /// Largest share of samples held at the signal's rails (saturation).
 pub const MAX_CLIPPED: f64 = 0.02;
 /// Largest share of samples equal to their predecessor.
@@ -435,22 +431,6 @@ pub fn hand_rules(f: &[f64], m: GateModality) -> Option<String> {
         if amp.is_finite() && amp < lo {
             return Some(format!(
                 "an amplitude of {amp:.3} mV peak to peak is too small for an ECG (at least {lo} mV): check the units or the electrode contact"
-            ));
-        }
-    }
-    if m == GateModality::Pcg {
-        let (lag1, period, low) = (
-            at("lag1_autocorrelation"),
-            at("envelope_periodicity"),
-            at("low_fraction"),
-        );
-        let (max_lag1, max_period, max_low) = PCG_VOICE_LIKE;
-        if lag1 < max_lag1 && period < max_period && low < max_low {
-            return Some(format!(
-                "broadband and without a heart-beat rhythm, as a voice or noise is: the sample-to-sample correlation is {lag1:.2} (heart sounds lie above {max_lag1}), the periodicity of the envelope at a heart-beat period {period:.2} (below {max_period}) and the share of power below {} Hz {:.0} % (below {:.0} %)",
-                features::band(m).0,
-                100.0 * low,
-                100.0 * max_low
             ));
         }
     }

@@ -208,6 +208,12 @@ impl Model {
         &self.params
     }
 
+    /// Why a measured recording cannot be judged (it is then `unsure`), or `None`: the model's own
+    /// quality gate, the one [`Model::predict`] applies.
+    pub fn unjudged(&self, m: &features::Measured) -> Option<String> {
+        decision::gate(m, self.params.min_periodicity, self.params.min_cycles)
+    }
+
     /// Classifies one recording (the first channels are compared and the one with the clearest
     /// heart-sound rhythm is used).
     ///
@@ -250,7 +256,19 @@ impl Model {
             Decision::Abnormal => prob_abnormal,
             Decision::Unsure => prob_unsure,
         };
+        // The murmur model reads the same prepared recording; a recording that could not be
+        // judged has no murmur verdict but "unknown".
+        let murmur = if decision == Decision::Unsure {
+            crate::murmur::Verdict::unread()
+        } else {
+            let model = crate::murmur::model()?;
+            let reading = model
+                .read_prepared(&prepared, &extracted)
+                .map_err(|e| PredictError::Unusable(e.to_string()))?;
+            model.decide(&[Some(reading)])
+        };
         let mut details = Map::new();
+        details.insert("murmur".into(), murmur.to_value());
         details.insert(
             "model".into(),
             ModelInfo {
@@ -300,7 +318,14 @@ impl Model {
         details.insert("channel_index".into(), json!(m.channel_index));
         details.insert("sampling_rate_hz".into(), num(Some(m.sampling_rate_hz)));
         details.insert("analysis_rate_hz".into(), num(Some(features::ANALYSIS_HZ)));
+        let murmur_heard = murmur.verdict == crate::murmur::decision::Verdict::Present;
         let mut advice: Vec<Advice> = match decision {
+            Decision::Normal if murmur_heard => {
+                vec![
+                    Advice::new("pcg.normal_murmur_1"),
+                    Advice::new("pcg.normal_2"),
+                ]
+            }
             Decision::Normal => vec![Advice::new("pcg.normal_1"), Advice::new("pcg.normal_2")],
             Decision::Abnormal => {
                 vec![Advice::new("pcg.abnormal_1"), Advice::new("pcg.abnormal_2")]
