@@ -7,6 +7,7 @@
 //! CARDIO_DATASETS=... cargo run --release -p cardio-lab --example circor_murmur -- [--cache FILE]
 //! ```
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -74,8 +75,7 @@ fn write_cache(path: &PathBuf, d: &murmur::Data) {
             Ok(f) => {
                 s.push_str("ok");
                 for v in f {
-                    s.push(' ');
-                    s.push_str(&format!("{v:e}"));
+                    let _ = write!(s, " {v:e}");
                 }
             }
             Err(e) => {

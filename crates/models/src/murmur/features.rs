@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn a_recording_without_cycles_has_its_timing_block_missing() {
         let flat_noise: Vec<f64> = (0..8000)
-            .map(|i| ((i * 7919) % 101) as f64 / 101.0 - 0.5)
+            .map(|i| f64::from((i * 7919) % 101) / 101.0 - 0.5)
             .collect();
         let v = timing_block(&prepared(flat_noise)).unwrap();
         assert_eq!(v.len(), timing_names().len());
