@@ -38,18 +38,9 @@ pub const SEED: u64 = 2022;
 /// Bootstrap draws of the CIs.
 pub const BOOTSTRAP_DRAWS: usize = 2000;
 
-/// The boosted trees' setting (the heart-sound model's first, `pcg_model::validation`).
+/// The boosted trees' setting: the heart-sound model's first (`pcg_model::validation`).
 pub fn config(seed: u64) -> GbdtConfig {
-    GbdtConfig {
-        rounds: 250,
-        learning_rate: 0.05,
-        max_depth: 3,
-        min_child_weight: 2.0,
-        lambda: 1.0,
-        subsample: 0.8,
-        colsample: 0.5,
-        seed,
-    }
+    crate::pcg_model::validation::config_candidates(seed)[0].clone()
 }
 
 /// One recording and its features (or why the model cannot read it).
