@@ -1,7 +1,9 @@
 //! The murmur model's training and validation on CirCor (`cards/murmur.md`; what
 //! `cardio eval murmur` and `cardio train murmur` run).
 //!
-//! Every recording gets the features of `cardio_models::murmur::features` and a presence label:
+//! Every recording the heart-sound model can judge (as in the product: a recording it calls
+//! `unsure` is not read, and a patient with none is Unknown) gets the features of
+//! `cardio_models::murmur::features` and a presence label:
 //! Absent for an Absent patient's recordings, Present for a Present patient's recordings at the
 //! sites where the murmur is heard (`#Murmur locations`), Unknown for an Unknown patient's; a Present
 //! patient's recordings at other sites are not trained on (the murmur may be faint there). Three
@@ -94,13 +96,18 @@ pub fn load(dir: &Path) -> Result<Data, CircorError> {
     })
 }
 
-/// The features of one recording file, or why there are none.
+/// The features of one recording file, or why there are none: as the product reads it, a
+/// recording the heart-sound model would call `unsure` (its plausibility gate and quality checks)
+/// is not read.
 pub fn measure(path: &Path) -> Result<Vec<f64>, String> {
     let rec = cardio_formats::read_path(path).map_err(|e| format!("read: {e}"))?;
     let prepared = cardio_models::pcg_model::features::prepare(&rec).map_err(|e| e.to_string())?;
-    features::extract(&prepared)
-        .map(|e| e.values)
-        .map_err(|e| e.to_string())
+    let extracted = features::extract(&prepared).map_err(|e| e.to_string())?;
+    let pcg = cardio_models::pcg_model::model().map_err(|e| e.to_string())?;
+    match pcg.unjudged(&extracted.measured) {
+        Some(reason) => Err(format!("not judged: {reason}")),
+        None => Ok(extracted.values),
+    }
 }
 
 /// The presence class a recording is trained on (see the module's doc).
