@@ -5,8 +5,9 @@
 //! `cardio eval murmur` cross-validates them on CirCor (`cardio_lab::circor::murmur`).
 //!
 //! Each recording is read as `cardio predict pcg` reads it: a recording the heart-sound model cannot
-//! judge (its quality gate) counts as unreadable, and a patient with no readable recording is
-//! `unknown`. The CSV is `patient,verdict,probability,sites,timing,grade`, `sites` the sites where
+//! judge (its quality gate) or that cannot be read counts as unread (the reason on stderr), and a
+//! patient with no read recording is `unknown`; a path that does not exist, or a folder without a
+//! recording, is an error row and exit status 1. The CSV is `patient,verdict,probability,sites,timing,grade`, `sites` the sites where
 //! a murmur is heard (`+`-joined, the probability of a murmur at the verdict's threshold or above);
 //! the JSON adds every recording's site, probabilities and why it was not read.
 
@@ -75,6 +76,9 @@ fn is_recording(path: &Path) -> bool {
 
 /// The recordings of one patient path, in name order.
 fn recordings(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    if !path.exists() {
+        anyhow::bail!("{}: no such file or folder", path.display());
+    }
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
@@ -128,6 +132,11 @@ pub fn predict(args: &PredictMurmurArgs) -> anyhow::Result<bool> {
             }
         };
         let readings: Vec<Result<Reading, String>> = files.iter().map(|f| read_one(f)).collect();
+        for (f, r) in files.iter().zip(&readings) {
+            if let Err(e) = r {
+                eprintln!("{}: not read: {e}", f.display());
+            }
+        }
         let usable: Vec<Option<Reading>> =
             readings.iter().map(|r| r.as_ref().ok().cloned()).collect();
         let verdict = model.decide(&usable);

@@ -120,6 +120,40 @@ fn a_patient_folder_and_a_single_recording_give_one_row_each() {
 }
 
 #[test]
+fn a_path_that_does_not_exist_is_an_error_row_and_exit_status_one() {
+    let missing = temp_dir("missing").join("no-such-patient");
+    let out = cardio(&["predict", "murmur", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{HEADER}\n{},,,,,\n", missing.to_str().unwrap())
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.trim(),
+        format!("{}: no such file or folder", missing.display())
+    );
+}
+
+#[test]
+fn a_recording_that_cannot_be_read_leaves_its_patient_unknown_and_says_why() {
+    let dir = temp_dir("corrupt").join("patient");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("p_AV.wav"), b"RIFF not a wave file").unwrap();
+    let out = cardio(&["predict", "murmur", dir.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{HEADER}\n{},unknown,,,,\n", dir.to_str().unwrap())
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("{}: not read: ", dir.join("p_AV.wav").display())),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_folder_without_recordings_is_an_error_row_and_exit_status_one() {
     let empty = temp_dir("empty");
     std::fs::write(empty.join("notes.txt"), "no sound here").unwrap();
