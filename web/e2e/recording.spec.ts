@@ -182,11 +182,18 @@ test('the whole screening in the browser: intake, clinical data, heart sounds an
   await shot('pcg');
   await page.getByRole('link', { name: 'Continue to PPG' }).click();
 
+  // Until the next step is shown, the previous step's buttons, texts and file input are still on the
+  // page: wait for the new step (its URL, its patient, its status) before acting on it.
+  await expect(page).toHaveURL(new RegExp(`/sensor-ppg\\?screening=${screeningId}$`));
+  await expect(page.getByRole('region', { name: 'Patient' })).toContainText(lastName);
+  await expect(page.locator('.upload-step__status dd')).toHaveText('Ready');
   await page.getByRole('button', { name: 'Start Recording' }).click();
   await expect(page.getByText(/^Analysed: /)).toBeVisible({ timeout: 30_000 });
   await shot('ppg');
   await page.getByRole('link', { name: 'Continue to ECG' }).click();
 
+  await expect(page).toHaveURL(new RegExp(`/sensor-ecg\\?screening=${screeningId}$`));
+  await expect(page.getByRole('region', { name: 'Patient' })).toContainText(lastName);
   await page.locator('input[type=file]').setInputFiles({ name: 'ecg.csv', mimeType: 'text/csv', buffer: ecgCsv(30) });
   await page.getByRole('button', { name: 'Analyze ECG Data' }).click();
   const combined = page.getByRole('region', { name: 'Combined screening result' });
