@@ -63,6 +63,59 @@ test('heart sounds recorded from the microphone are stored with the screening an
   await context.close();
 });
 
+test('heart sounds recorded at two auscultation sites give one murmur verdict over both', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await createAccount(context.request, { name: 'Paul Wood', email: uniqueEmail('sites') });
+  const { screeningId } = await createPatientWithScreening(context.request, { firstName: 'Ines', lastName: 'Roth' });
+
+  await page.goto(`/sensor-pcg?screening=${screeningId}`);
+  await expect(page.getByRole('region', { name: 'Patient' })).toContainText('Ines Roth');
+  const recordAt = async (site: 'AV' | 'MV') => {
+    const button = page.getByRole('button', { name: new RegExp(`^${site} `) });
+    await button.click();
+    await expect(button).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('button', { name: 'Start Recording' }).click();
+    await expect(page.locator('.upload-step__status dd')).toHaveText('Recording...');
+    await expect
+      .poll(async () => Number.parseFloat((await page.locator('.recorder__figures dd').first().textContent()) ?? '0'), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThan(7);
+    await page.getByRole('button', { name: 'Stop Recording' }).click();
+    await expect(page.locator('.upload-step__status dd')).toHaveText('Completed', { timeout: 20_000 });
+    await expect(page.getByTestId(`site-status-${site}`)).not.toHaveText('Not recorded');
+  };
+  await recordAt('AV');
+  await recordAt('MV');
+
+  const analyses = (await (await context.request.get(`/api/analyses?screening_id=${screeningId}`)).json()) as {
+    site: string;
+  }[];
+  expect(analyses.map((a) => a.site)).toEqual(['MV', 'AV']);
+  const screening = await (await context.request.get(`/api/screenings/${screeningId}`)).json();
+  const murmur = screening.murmur;
+  expect(murmur.sites.map((s: { site: string }) => s.site)).toEqual(['AV', 'MV']);
+  const words: Record<string, string> = {
+    present: 'Murmur present',
+    absent: 'No murmur heard',
+    unknown: 'Unknown: the recordings do not allow a verdict',
+  };
+  const summary = page.getByRole('region', { name: 'Heart murmur' });
+  await expect(summary.getByTestId('murmur-verdict')).toContainText(words[murmur.verdict as string] ?? '?');
+  await expect(summary).toContainText('Read over 2 of 4 auscultation sites.');
+  await page.screenshot({ path: join('e2e', 'screenshots', 'light-workflow-pcg-sites.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join('e2e', 'screenshots', 'dark-phone-workflow-pcg-sites.png'), fullPage: true });
+  await context.close();
+});
+
 test('an uploaded 1-kHz heart-sound file plays back (upsampled in the browser)', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();

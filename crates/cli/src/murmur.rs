@@ -18,7 +18,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use cardio_models::murmur::{self, Reading};
+use cardio_models::murmur::{self, site::Site, Reading};
 use cardio_models::pcg_model::{self, features};
 
 /// Flags of `cardio predict murmur`.
@@ -52,14 +52,16 @@ pub struct TrainMurmurArgs {
     out: Option<PathBuf>,
 }
 
-/// The auscultation sites a file name may carry (CirCor's spelling).
-pub const SITES: [&str; 5] = ["AV", "PV", "TV", "MV", "Phc"];
-
-/// The site in a recording's file name (`50782_MV_2.wav` -> `MV`), or `None`.
+/// The site in a recording's file name (`50782_MV_2.wav` -> `MV`; any of the murmur model's sites,
+/// CirCor's spelling, in any case), or `None`.
 pub fn site_of(path: &Path) -> Option<&'static str> {
     let stem = path.file_stem()?.to_str()?;
-    stem.split(['_', '-', ' ', '.'])
-        .find_map(|part| SITES.iter().find(|s| s.eq_ignore_ascii_case(part)).copied())
+    stem.split(['_', '-', ' ', '.']).find_map(|part| {
+        Site::ALL
+            .iter()
+            .map(|s| s.label())
+            .find(|s| s.eq_ignore_ascii_case(part))
+    })
 }
 
 /// Whether a folder entry is a recording to read (not a segmentation, header or text file).

@@ -91,6 +91,19 @@ fn every_sample_recording_is_read_and_its_heart_sound_result_holds_one_verdict()
         } else {
             assert!(shown["timing"].is_null() && shown["grade"].is_null());
         }
+        // The stored result carries the reading from which a verdict over sites is decided again.
+        match murmur::Reading::from_value(shown) {
+            Some(back) if result.label != "unsure" => {
+                assert_eq!(
+                    back.probabilities,
+                    reading.probabilities,
+                    "{}",
+                    path.display()
+                );
+            }
+            None if result.label == "unsure" => {}
+            other => panic!("{}: read back {other:?}", path.display()),
+        }
         if *at_site {
             heard.push(reading.probabilities[1]);
         } else if label == "Absent" {

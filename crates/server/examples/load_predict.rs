@@ -113,6 +113,7 @@ fn model_cpu_ms(
         patient_id: None,
         screening_id: None,
         sampling_rate: None,
+        site: None,
     };
     // Whole batches between two readings: the kernel's counters may move by a scheduler tick
     // (4 ms here), far coarser than one run.

@@ -65,6 +65,7 @@ use crate::{
         backup::BackupList, backup::BackupSummary, backup::Counts,
         crate::recordings::registry::ModelSummary, crate::recordings::registry::Metric,
         combine::CombinedResult, combine::ModalityResult, combine::ModalityStatus,
+        crate::records::murmur::MurmurResult, crate::records::murmur::SiteMurmur,
         devices::DeviceType, devices::DeviceStatus, devices::NetworkDevice, devices::RegisteredDevice,
         devices::NewDevice, devices::DeviceRename, devices::DeviceRecording, devices::HeartbeatAck,
         devices::AttachRequest, devices::DevicePush, devices::log::LogEntry, devices::log::LogType,

@@ -10,6 +10,7 @@ import { AnalysisWaveform } from './waveform/AnalysisWaveform';
 import { clinicalFactors, clinicalFields, type ClinicalAttribute } from '../lib/clinicalFactors';
 import { modalityOfModel, reasonText, useClinicalText } from '../lib/clinicalText';
 import { detailLabel, detailValue, percent } from '../lib/prediction';
+import { recordingMurmur } from '../lib/auscultation';
 import { ECG12_PANEL_KEYS, ecg12Details } from '../lib/ecg12';
 import { EpisodesPanel } from './recording/EpisodesPanel';
 import { RECORD_KEYS, recordDetails } from './recording/recordTimeline';
@@ -187,7 +188,12 @@ export function PredictionResultView({
       {loadWaveform && kind && result.analysis_id ? (
         <section aria-labelledby={`${ids}-waveform`}>
           <h3 id={`${ids}-waveform`}>{t('waveform.title')}</h3>
-          <AnalysisWaveform analysisId={result.analysis_id} kind={kind} load={loadWaveform} />
+          <AnalysisWaveform
+            analysisId={result.analysis_id}
+            kind={kind}
+            load={loadWaveform}
+            murmurTiming={recordingMurmur(result.details)?.timing}
+          />
         </section>
       ) : null}
       {kind === 'ecg' && review?.interpretation ? (

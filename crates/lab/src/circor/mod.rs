@@ -42,7 +42,6 @@ pub mod murmur;
 pub mod segmentation;
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -84,51 +83,8 @@ pub enum CircorError {
     },
 }
 
-/// An auscultation site.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Site {
-    /// Aortic valve (`AV`).
-    #[serde(rename = "AV")]
-    Av,
-    /// Pulmonary valve (`PV`).
-    #[serde(rename = "PV")]
-    Pv,
-    /// Tricuspid valve (`TV`).
-    #[serde(rename = "TV")]
-    Tv,
-    /// Mitral valve (`MV`).
-    #[serde(rename = "MV")]
-    Mv,
-    /// Any other site (`Phc`).
-    Phc,
-}
-
-impl Site {
-    /// Every site, in the dataset's order.
-    pub const ALL: [Self; 5] = [Self::Av, Self::Pv, Self::Tv, Self::Mv, Self::Phc];
-
-    /// The dataset's spelling: `AV`, `PV`, `TV`, `MV`, `Phc`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Av => "AV",
-            Self::Pv => "PV",
-            Self::Tv => "TV",
-            Self::Mv => "MV",
-            Self::Phc => "Phc",
-        }
-    }
-
-    /// The site spelled as the dataset spells it; `None` for anything else.
-    pub fn from_label(label: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.label() == label)
-    }
-}
-
-impl fmt::Display for Site {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.label())
-    }
-}
+/// An auscultation site (the murmur model's table).
+pub use cardio_models::murmur::site::Site;
 
 /// The Challenge's murmur score over patients, `(5·TP_present + 3·TP_unknown + TP_absent) /
 /// (5·N_present + 3·N_unknown + N_absent)` (Reyna et al. 2023), with the sensitivity on Present

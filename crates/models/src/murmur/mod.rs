@@ -6,9 +6,11 @@
 //! - [`features`]: the heart-sound model's features and a block of when sound fills systole and
 //!   diastole.
 //! - [`decision`]: the patient's verdict from its recordings' probabilities.
+//! - [`site`]: the auscultation sites.
 
 pub mod decision;
 pub mod features;
+pub mod site;
 
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +39,11 @@ impl Timing {
             Self::Holosystolic => "holosystolic",
         }
     }
+
+    /// The timing spelled as [`Timing::as_str`] spells it.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.as_str() == text)
+    }
 }
 
 /// The Levine grade of a systolic murmur (CirCor grades I-III of VI).
@@ -64,6 +71,11 @@ impl Grade {
             Self::II => "II/VI",
             Self::III => "III/VI",
         }
+    }
+
+    /// The grade spelled as [`Grade::as_str`] spells it.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|g| g.as_str() == text)
     }
 }
 
@@ -134,6 +146,28 @@ pub struct Reading {
     pub timing: Timing,
     /// The most probable grade, were a murmur there.
     pub grade: Grade,
+}
+
+impl Reading {
+    /// The reading a result's `details.murmur` carries ([`Verdict::recording_value`]); `None` when
+    /// the recording was not read (no probabilities) or the value is not one.
+    pub fn from_value(value: &serde_json::Value) -> Option<Self> {
+        let p = value.get("probabilities")?;
+        let mut probabilities = [0.0; 3];
+        for (slot, class) in probabilities.iter_mut().zip(decision::CLASSES) {
+            *slot = p.get(class.as_str())?.as_f64()?;
+        }
+        let text = |key: &str| value.get(key).and_then(serde_json::Value::as_str);
+        Some(Self {
+            probabilities,
+            // A recording without a murmur carries no timing or grade; they are only read for the
+            // recording that decides a Present verdict, which has them.
+            timing: text("timing")
+                .and_then(Timing::parse)
+                .unwrap_or(Timing::Holosystolic),
+            grade: text("grade").and_then(Grade::parse).unwrap_or(Grade::I),
+        })
+    }
 }
 
 /// A loaded model.
@@ -273,6 +307,22 @@ impl Verdict {
             "timing": self.timing.map(Timing::as_str),
             "grade": self.grade.map(Grade::as_str),
         })
+    }
+
+    /// One recording's `details.murmur`: [`Verdict::to_value`] with the reading's probabilities
+    /// (`{absent, present, unknown}`), from which a patient's verdict over several recordings is
+    /// decided again later ([`Reading::from_value`]); `None` for a recording not read.
+    pub fn recording_value(&self, reading: Option<&Reading>) -> serde_json::Value {
+        let mut value = self.to_value();
+        if let (Some(r), Some(map)) = (reading, value.as_object_mut()) {
+            let probabilities: serde_json::Map<String, serde_json::Value> = decision::CLASSES
+                .iter()
+                .zip(r.probabilities)
+                .map(|(c, p)| (c.as_str().to_string(), serde_json::json!(p)))
+                .collect();
+            map.insert("probabilities".into(), probabilities.into());
+        }
+        value
     }
 }
 

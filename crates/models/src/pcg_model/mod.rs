@@ -258,17 +258,17 @@ impl Model {
         };
         // The murmur model reads the same prepared recording; a recording that could not be
         // judged has no murmur verdict but "unknown".
-        let murmur = if decision == Decision::Unsure {
-            crate::murmur::Verdict::unread()
+        let (murmur, reading) = if decision == Decision::Unsure {
+            (crate::murmur::Verdict::unread(), None)
         } else {
             let model = crate::murmur::model()?;
             let reading = model
                 .read_prepared(&prepared, &extracted)
                 .map_err(|e| PredictError::Unusable(e.to_string()))?;
-            model.decide(&[Some(reading)])
+            (model.decide(&[Some(reading.clone())]), Some(reading))
         };
         let mut details = Map::new();
-        details.insert("murmur".into(), murmur.to_value());
+        details.insert("murmur".into(), murmur.recording_value(reading.as_ref()));
         details.insert(
             "model".into(),
             ModelInfo {

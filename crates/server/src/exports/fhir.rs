@@ -7,7 +7,10 @@
 //!   QTc 8636-3, P/QRS/T axes 8626-4/8632-2/8638-7, UCUM `ms` and `deg`); the clinical
 //!   parameters (age LOINC 30525-0, cholesterol 2093-3, fasting glucose 1558-6; the others, which
 //!   LOINC has no code for, by text); each recording's analysed channel as `valueSampledData`
-//!   (origin, period in ms, factor, dimensions; at most the first 60 s);
+//!   (origin, period in ms, factor, dimensions; at most the first 60 s); a heart-sound recording's
+//!   murmur ([`murmur_observation`]: SNOMED CT 88610006 "Heart murmur", present 52101004 / absent
+//!   2667000 / unknown 261665006, the auscultation site as `bodySite`, timing and Levine grade as
+//!   components);
 //! - `DiagnosticReport`s for the analyses and the combined screenings (`conclusion`; status
 //!   `final` once the doctor signed it off, `preliminary` before); an ECG's report leads its
 //!   conclusion with the interpretation the doctor confirmed, each statement also a
@@ -104,6 +107,59 @@ fn category(code: &str) -> Value {
 
 fn loinc(code: &str, display: &str) -> Value {
     json!({"coding": [{"system": LOINC, "code": code, "display": display}], "text": display})
+}
+
+/// SNOMED CT "Heart murmur" (finding).
+const HEART_MURMUR: (&str, &str) = ("88610006", "Heart murmur");
+
+/// The SNOMED CT qualifier of a murmur verdict.
+fn murmur_value(verdict: &str) -> Value {
+    let (code, display) = match verdict {
+        "present" => ("52101004", "Present"),
+        "absent" => ("2667000", "Absent"),
+        _ => ("261665006", "Unknown"),
+    };
+    json!({"coding": [{"system": SNOMED, "code": code, "display": display}], "text": verdict})
+}
+
+/// A heart-sound analysis's murmur (`details.murmur`) as an exam `Observation`, with the
+/// recording's auscultation site as its body site; `None` for any other result.
+fn murmur_observation(a: &Analysis, subject: &str, device: &str) -> Option<Value> {
+    let m = a
+        .result
+        .details
+        .get("murmur")
+        .filter(|_| a.modality == Modality::Pcg)?;
+    let text = |k: &str| m.get(k).and_then(Value::as_str);
+    let mut observation = json!({
+        "resourceType": "Observation",
+        "status": "final",
+        "category": category("exam"),
+        "code": {
+            "coding": [{"system": SNOMED, "code": HEART_MURMUR.0, "display": HEART_MURMUR.1}],
+            "text": HEART_MURMUR.1,
+        },
+        "subject": {"reference": subject},
+        "effectiveDateTime": a.created_at,
+        "valueCodeableConcept": murmur_value(text("verdict").unwrap_or("unknown")),
+        "device": {"reference": device},
+    });
+    if let Some(site) = a.site {
+        observation["bodySite"] = json!({"text": format!("{} ({})", site.area(), site.label())});
+    }
+    let components: Vec<Value> = [
+        ("timing", "Murmur timing"),
+        ("grade", "Murmur grade (Levine)"),
+    ]
+    .into_iter()
+    .filter_map(|(key, name)| {
+        text(key).map(|v| json!({"code": {"text": name}, "valueCodeableConcept": {"text": v}}))
+    })
+    .collect();
+    if !components.is_empty() {
+        observation["component"] = json!(components);
+    }
+    Some(observation)
 }
 
 fn quantity(value: f64, unit: &str, code: &str) -> Value {
@@ -476,6 +532,9 @@ fn analysis_resources(
             }
         }
     }
+    if let Some(observation) = murmur_observation(a, subject, device) {
+        results.push(bundle.add(observation));
+    }
     if let Some((data, channel, _)) = signal.and_then(sampled_data) {
         let what = match a.modality {
             Modality::Ecg => format!("ECG waveform, lead {channel}"),
@@ -556,6 +615,19 @@ fn screening_report(bundle: &mut BundleBuilder, s: &Screening, subject: &str) {
         combined.risk_level,
         combined.rule
     );
+    if let Some(m) = &combined.murmur {
+        let heard: Vec<&str> = m.heard_at.iter().map(|x| x.label()).collect();
+        conclusion = format!(
+            "{conclusion} Heart murmur over {} auscultation site(s): {}{}.",
+            m.sites.len(),
+            m.verdict,
+            if heard.is_empty() {
+                String::new()
+            } else {
+                format!(", heard at {}", heard.join(", "))
+            }
+        );
+    }
     if let Some(note) = review_note(s.review.as_ref()) {
         conclusion = format!("{conclusion} {}", note.as_str().unwrap_or_default());
     }

@@ -134,6 +134,7 @@ pub fn stored_upload(blobs: &BlobStore, analysis: &Analysis) -> Result<Upload, A
         files,
         patient_id: None,
         screening_id: None,
+        site: analysis.site,
         sampling_rate: analysis
             .result
             .details

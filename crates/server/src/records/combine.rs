@@ -9,6 +9,10 @@
 //! modalities it rests on (`based_on` of `out_of`), so that a low risk from one modality is not read
 //! as a low risk overall.
 //!
+//! Heart sounds may be recorded at up to four auscultation sites: the heart-sound modality is the
+//! site whose newest recording gives the highest judged risk (the newest recording when none could be
+//! judged), and the result carries the murmur verdict over all sites ([`crate::records::murmur`]).
+//!
 //! The combination is a pure function of the screening's analyses: [`crate::records::screenings`] computes
 //! it from the current analyses on every read (and for `POST /api/screenings/{id}/combine`), so it
 //! can never be stale when a modality is added or replaced later.
@@ -19,7 +23,10 @@ use utoipa::ToSchema;
 
 use crate::{
     platform::error::ApiError,
-    records::analyses::{store::AdviceItem, store::Analysis, store::Modality},
+    records::{
+        analyses::{store::AdviceItem, store::Analysis, store::Modality},
+        murmur::{self, MurmurResult},
+    },
 };
 
 /// The rule, as the result states it.
@@ -48,7 +55,8 @@ pub struct ModalityResult {
     pub modality: Modality,
     /// Performed, inconclusive or not performed.
     pub status: ModalityStatus,
-    /// The analysis used (the newest of this modality in the screening).
+    /// The analysis used (the newest of this modality in the screening; for heart sounds, the
+    /// site's newest recording with the highest judged risk).
     pub analysis_id: Option<String>,
     /// Its machine label.
     pub label: Option<String>,
@@ -83,6 +91,10 @@ pub struct CombinedResult {
     /// The same as catalogue codes with parameters (the rule is `advice.combined.rule`).
     #[serde(default)]
     pub advice: Vec<AdviceItem>,
+    /// The heart-murmur verdict over the auscultation sites recorded; none without a heart-sound
+    /// result that carries one.
+    #[serde(default)]
+    pub murmur: Option<MurmurResult>,
     /// RFC 3339: when the newest result it rests on was stored (the combination is recomputed from
     /// the screening's current results whenever it is read).
     pub combined_at: String,
@@ -110,6 +122,22 @@ pub fn risk_level(risk: f64) -> &'static str {
     }
 }
 
+/// The analysis that stands for `modality`: the newest, or for heart sounds the newest of each site
+/// with the highest judged risk (the newest when none could be judged).
+fn standing_for(modality: Modality, analyses: &[Analysis]) -> Option<&Analysis> {
+    if modality != Modality::Pcg {
+        return analyses.iter().find(|a| a.modality == modality);
+    }
+    murmur::latest_per_site(analyses)
+        .into_iter()
+        .filter(|a| !inconclusive(&a.result.label))
+        .fold(None, |best: Option<&Analysis>, a| match best {
+            Some(b) if b.result.risk_score >= a.result.risk_score => best,
+            _ => Some(a),
+        })
+        .or_else(|| analyses.iter().find(|a| a.modality == modality))
+}
+
 /// Combines the newest analysis of each modality (`analyses`: the screening's, newest first).
 ///
 /// # Errors
@@ -120,30 +148,28 @@ pub fn combine_analyses(
 ) -> Result<CombinedResult, ApiError> {
     let modalities: Vec<ModalityResult> = ORDER
         .iter()
-        .map(
-            |&modality| match analyses.iter().find(|a| a.modality == modality) {
-                None => ModalityResult {
-                    modality,
-                    status: ModalityStatus::NotPerformed,
-                    analysis_id: None,
-                    label: None,
-                    prediction: None,
-                    risk_score: None,
-                },
-                Some(a) => ModalityResult {
-                    modality,
-                    status: if inconclusive(&a.result.label) {
-                        ModalityStatus::Inconclusive
-                    } else {
-                        ModalityStatus::Performed
-                    },
-                    analysis_id: Some(a.id.clone()),
-                    label: Some(a.result.label.clone()),
-                    prediction: Some(a.result.prediction.clone()),
-                    risk_score: Some(a.result.risk_score),
-                },
+        .map(|&modality| match standing_for(modality, analyses) {
+            None => ModalityResult {
+                modality,
+                status: ModalityStatus::NotPerformed,
+                analysis_id: None,
+                label: None,
+                prediction: None,
+                risk_score: None,
             },
-        )
+            Some(a) => ModalityResult {
+                modality,
+                status: if inconclusive(&a.result.label) {
+                    ModalityStatus::Inconclusive
+                } else {
+                    ModalityStatus::Performed
+                },
+                analysis_id: Some(a.id.clone()),
+                label: Some(a.result.label.clone()),
+                prediction: Some(a.result.prediction.clone()),
+                risk_score: Some(a.result.risk_score),
+            },
+        })
         .collect();
     let (driver, risk) = modalities
         .iter()
@@ -194,6 +220,7 @@ pub fn combine_analyses(
         modalities,
         recommendations,
         advice: advice.into_iter().map(Into::into).collect(),
+        murmur: murmur::over_sites(analyses),
         // Newest first, and the newest of all is always its modality's newest, hence used.
         combined_at: analyses
             .first()

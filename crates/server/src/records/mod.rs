@@ -1,9 +1,10 @@
-//! A doctor's records: patients, clinical parameters, screenings, analyses, reviews, sharing, reports and the dashboard.
+//! A doctor's records: patients, clinical parameters, screenings, analyses (with the murmur verdict over auscultation sites), reviews, sharing, reports and the dashboard.
 
 pub mod analyses;
 pub mod clinical;
 pub mod combine;
 pub mod dashboard;
+pub mod murmur;
 pub mod patients;
 pub mod reports;
 pub mod reviews;

@@ -78,7 +78,7 @@ fn validator_python() -> PathBuf {
 }
 
 /// Runs the validator; Ok(output) when valid, Err(reason) otherwise.
-fn validate(bundle: &Value) -> Result<String, String> {
+pub(crate) fn validate(bundle: &Value) -> Result<String, String> {
     let mut child = Command::new(validator_python())
         .args(["-c", VALIDATE])
         .stdin(Stdio::piped())
@@ -100,7 +100,7 @@ fn validate(bundle: &Value) -> Result<String, String> {
     }
 }
 
-fn resources<'a>(bundle: &'a Value, kind: &str) -> Vec<&'a Value> {
+pub(crate) fn resources<'a>(bundle: &'a Value, kind: &str) -> Vec<&'a Value> {
     bundle["entry"]
         .as_array()
         .unwrap()

@@ -18,6 +18,7 @@ mod health;
 mod isolation;
 mod logging;
 mod migrations;
+mod murmur_sites;
 mod notifications;
 mod patients;
 mod predict;

@@ -28,7 +28,7 @@ crate::backend_tests!(
 );
 
 /// The PDF's text with runs of whitespace made single spaces.
-fn pdf_text(response: &TestResponse) -> String {
+pub(crate) fn pdf_text(response: &TestResponse) -> String {
     assert_eq!(response.status, StatusCode::OK, "{}", response.text);
     assert_eq!(
         response.headers[header::CONTENT_TYPE].to_str().unwrap(),

@@ -1159,6 +1159,8 @@ export interface components {
             review?: null | components["schemas"]["Review"];
             /** @description The screening it belongs to, when given. */
             screeningId?: string | null;
+            /** @description Where on the chest a heart-sound recording was taken (`AV`, `PV`, `TV`, `MV`), when given. */
+            site?: string | null;
         };
         /** @description Which screening a pushed recording belongs to. */
         AttachRequest: {
@@ -1496,6 +1498,7 @@ export interface components {
             driver: components["schemas"]["Modality"];
             /** @description Each modality, in the workflow's order (clinical, PCG, PPG, ECG). */
             modalities: components["schemas"]["ModalityResult"][];
+            murmur?: null | components["schemas"]["MurmurResult"];
             /** @description How many modalities a screening has (4: clinical, PCG, PPG, ECG). */
             out_of: number;
             /** @description Plain recommendations, in English; never a diagnosis. */
@@ -1985,7 +1988,10 @@ export interface components {
         Modality: "clinical" | "ecg" | "pcg" | "ppg";
         /** @description One modality's part of the combined result. */
         ModalityResult: {
-            /** @description The analysis used (the newest of this modality in the screening). */
+            /**
+             * @description The analysis used (the newest of this modality in the screening; for heart sounds, the
+             *     site's newest recording with the highest judged risk).
+             */
             analysis_id?: string | null;
             /** @description Its machine label. */
             label?: string | null;
@@ -2025,6 +2031,27 @@ export interface components {
             analyses: components["schemas"]["ByModality"];
             /** @description `YYYY-MM` (UTC). */
             month: string;
+        };
+        /** @description The screening's murmur verdict over its sites. */
+        MurmurResult: {
+            /** @description The grade at the site that decided a `present` verdict. */
+            grade?: string | null;
+            /** @description The sites where a murmur is heard, in the protocol's order. */
+            heard_at: string[];
+            /**
+             * Format: double
+             * @description The probability of that verdict (none when no recording could be read).
+             */
+            probability?: number | null;
+            /**
+             * @description Every site recorded, in the protocol's order (AV, PV, TV, MV, then a recording without a
+             *     site).
+             */
+            sites: components["schemas"]["SiteMurmur"][];
+            /** @description The timing at the site that decided a `present` verdict. */
+            timing?: string | null;
+            /** @description `present`, `absent` or `unknown` for the patient. */
+            verdict: string;
         };
         /** @description A registered network device. */
         NetworkDevice: {
@@ -2431,6 +2458,8 @@ export interface components {
             sampling_rate?: number | null;
             /** @description One of the user's screenings. */
             screening_id?: string | null;
+            /** @description Heart sounds only: where on the chest the recording was taken, `AV`, `PV`, `TV` or `MV`. */
+            site?: string | null;
         };
         /** @description The recovery codes of a new enrolment, shown once. */
         RecoveryCodes: {
@@ -2550,6 +2579,7 @@ export interface components {
             createdAt: string;
             /** @description Screening id (carried in the workflow URLs). */
             id: string;
+            murmur?: null | components["schemas"]["MurmurResult"];
             /** @description The patient. */
             patient: components["schemas"]["PatientSummary"];
             review?: null | components["schemas"]["Review"];
@@ -2665,6 +2695,24 @@ export interface components {
             password: string;
             /** @description `doctor` or `user`. */
             role: components["schemas"]["Role"];
+        };
+        /** @description The murmur reading of one site's newest recording. */
+        SiteMurmur: {
+            /** @description The analysis of that recording. */
+            analysis_id: string;
+            /** @description `I/VI`, `II/VI` or `III/VI`, when present. */
+            grade?: string | null;
+            /**
+             * Format: double
+             * @description The probability of that verdict (none for a recording that could not be read).
+             */
+            probability?: number | null;
+            /** @description `AV`, `PV`, `TV` or `MV`; none for a recording without a site. */
+            site?: string | null;
+            /** @description `early-systolic`, `mid-systolic` or `holosystolic`, when present. */
+            timing?: string | null;
+            /** @description `present`, `absent` or `unknown` at this site. */
+            verdict: string;
         };
         /**
          * @description One statement of the interpretation a doctor confirms: a code of the statements table

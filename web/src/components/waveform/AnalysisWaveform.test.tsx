@@ -122,4 +122,27 @@ describe('AnalysisWaveform', () => {
     play.mockRestore();
     pause.mockRestore();
   });
+
+  it('shades the murmur heard in a heart-sound recording in each systole, and says so', async () => {
+    const load = vi.fn<LoadWaveformWindow>((_, start, span) => Promise.resolve(heartWindow(start, span)));
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <AnalysisWaveform analysisId="a-7" kind="pcg" load={load} murmurTiming="holosystolic" />
+      </QueryClientProvider>,
+    );
+    const strip = await screen.findByRole('img', {
+      name: /PCG waveform.*the murmur \(holosystolic\) shaded in each systole/,
+    });
+    // Two systoles: S1 0.1 -> S2 0.4 and S1 0.9 -> S2 1.2.
+    expect(strip).toHaveAttribute('data-murmur-spans', '2');
+  });
+
+  it('shades nothing where no murmur was heard', async () => {
+    const load = vi.fn<LoadWaveformWindow>((_, start, span) => Promise.resolve(heartWindow(start, span)));
+    renderWith(load, 'pcg');
+    const strip = await screen.findByRole('img', { name: /PCG waveform/ });
+    expect(strip).toHaveAttribute('data-murmur-spans', '0');
+    expect(strip.getAttribute('aria-label')).not.toMatch(/murmur/);
+  });
 });

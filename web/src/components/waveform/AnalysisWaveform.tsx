@@ -25,6 +25,7 @@ import {
 import { MedianPanel } from './MedianPanel';
 import { layoutRows, layoutSpan } from './paperLayout';
 import { SignalStrip } from './SignalStrip';
+import { isMurmurTiming } from '../../lib/auscultation';
 import { WaveformPlayback } from './WaveformPlayback';
 import { useElementWidth } from '../../lib/useElementWidth';
 
@@ -86,9 +87,12 @@ export function AnalysisWaveform({
   calibrateHref,
   seek,
   onView,
+  murmurTiming = null,
 }: {
   analysisId: string;
   kind: WaveformKind;
+  /** Heart sounds: the timing of the murmur heard in this recording, shaded in each systole. */
+  murmurTiming?: string | null;
   load: LoadWaveformWindow;
   /** Where this screen is calibrated for true size (the Settings page), when the page gives it. */
   calibrateHref?: string;
@@ -215,7 +219,10 @@ export function AnalysisWaveform({
     to: clock(Math.min(from + span, total || from + span)),
     total: clock(total),
   });
-  const canvasLabel = t('waveform.canvasLabel', { kind: kind.toUpperCase(), range });
+  const shaded = kind === 'pcg' && isMurmurTiming(murmurTiming);
+  const canvasLabel = shaded
+    ? `${t('waveform.canvasLabel', { kind: kind.toUpperCase(), range })}; ${t('waveform.murmurShaded', { timing: t(`murmur.timings.${murmurTiming}`) })}`
+    : t('waveform.canvasLabel', { kind: kind.toUpperCase(), range });
 
   let body;
   if (query.isError) {
@@ -251,7 +258,9 @@ export function AnalysisWaveform({
       />
     );
   } else {
-    body = <SignalStrip data={data} from={from} span={span} width={width} label={canvasLabel} />;
+    body = (
+      <SignalStrip data={data} from={from} span={span} width={width} label={canvasLabel} murmurTiming={murmurTiming} />
+    );
   }
   const cursor =
     playhead !== null && playhead >= from && playhead <= from + span ? (

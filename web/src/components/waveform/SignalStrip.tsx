@@ -3,6 +3,7 @@ import type { WaveformView } from '../../api/client';
 import { useResolvedTheme } from '../../lib/theme';
 import { columnsForTime, drawColumns, median, prepareCanvas, readPalette } from './draw';
 import { marksInView } from './geometry';
+import { murmurSpans } from '../../lib/auscultation';
 
 /** Height of the strip, CSS pixels. */
 export const STRIP_HEIGHT = 220;
@@ -17,7 +18,8 @@ function valueAt(samples: readonly (number | null)[], rate: number, start: numbe
 
 /**
  * A heart-sound (PCG) or pulse (PPG) strip: the analysed channel scaled to the visible window,
- * S1 and S2 marked with labelled lines (PCG) or pulse peaks with dots (PPG), seconds below.
+ * S1 and S2 marked with labelled lines (PCG), the part of each systole where a murmur was heard
+ * shaded, or pulse peaks with dots (PPG), seconds below.
  */
 export function SignalStrip({
   data,
@@ -25,12 +27,15 @@ export function SignalStrip({
   span,
   width,
   label,
+  murmurTiming = null,
 }: {
   data: WaveformView;
   from: number;
   span: number;
   width: number;
   label: string;
+  /** The timing of a murmur heard in this recording (PCG), shaded in each systole. */
+  murmurTiming?: string | null;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   // Colours come from the theme's CSS variables: draw again when it changes.
@@ -82,6 +87,15 @@ export function SignalStrip({
     }
     context.stroke();
 
+    const shaded = data.kind === 'pcg' ? murmurSpans(data.s1_s, data.s2_s, murmurTiming) : [];
+    context.fillStyle = palette.markA;
+    context.globalAlpha = 0.16;
+    for (const [a, b] of shaded) {
+      if (b < from || a > from + span) continue;
+      context.fillRect((a - from) * pxPerS, 0, (b - a) * pxPerS, plotHeight);
+    }
+    context.globalAlpha = 1;
+
     drawColumns(context, columnsForTime(samples, rate, data.start_s, from, from + span, width), 0, toY, trace, 1);
 
     if (data.kind === 'pcg') {
@@ -113,7 +127,7 @@ export function SignalStrip({
         context.fill();
       }
     }
-  }, [data, channel, from, span, width, theme]);
+  }, [data, channel, from, span, width, theme, murmurTiming]);
 
   const marks = data.kind === 'pcg' ? data.s1_s.length + data.s2_s.length : data.beats_s.length;
   return (
@@ -125,6 +139,7 @@ export function SignalStrip({
       role="img"
       aria-label={label}
       data-marks={marks}
+      data-murmur-spans={data.kind === 'pcg' ? murmurSpans(data.s1_s, data.s2_s, murmurTiming).length : undefined}
     />
   );
 }

@@ -19,6 +19,7 @@ import {
   type WaveformSeek,
   type WaveformWindowState,
 } from '../../components/waveform/AnalysisWaveform';
+import { recordingMurmur } from '../../lib/auscultation';
 
 /** Records longer than this (seconds: the most the waveform API returns at once) get the timeline. */
 const LONG_RECORD_S = 60;
@@ -51,6 +52,7 @@ export function AnalysisRecording({ analysis }: { analysis: Analysis }) {
         calibrateHref={`${paths.settings}#screen`}
         seek={seek}
         onView={setView}
+        murmurTiming={recordingMurmur(analysis.result.details)?.timing}
       />
       {record.episodes !== null ? (
         <EpisodesPanel

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, CheckCircle2, CircleDashed, CircleSlash, Download, FileText, LoaderCircle } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MurmurSummary } from '../../components/MurmurSummary';
 import { Link } from 'react-router';
 import { ApiError, type Analysis, type ClinicalRecord, type CombinedResult, type Screening } from '../../api/client';
 import { predictClinical, predictUpload } from '../../api/predict';
@@ -409,6 +410,7 @@ function CombinedView({ result, onAnalyzeAnother }: { result: CombinedResult; on
           </tbody>
         </table>
       </div>
+      {result.murmur ? <MurmurSummary murmur={result.murmur} /> : null}
       <p className="muted">{t('sensor.rule', { rule: text.rule() })}</p>
       <section aria-labelledby="combined-recommendations">
         <h3 id="combined-recommendations">{t('results.recommendations')}</h3>

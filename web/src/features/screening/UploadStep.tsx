@@ -24,6 +24,10 @@ import { useVideoPpg } from './recording/useVideoPpg';
 import { MIN_VIDEO_S, VIDEO_LIMIT_S, type VideoReadError } from './recording/videoPulse';
 import { useScreeningFromUrl } from './useScreeningFromUrl';
 import { findingText } from '../../lib/clinicalText';
+import type { Analysis, MurmurResult } from '../../api/client';
+import { MurmurSummary } from '../../components/MurmurSummary';
+import { SITES, isSite, type Site } from '../../lib/auscultation';
+import { AuscultationSites } from './AuscultationSites';
 
 type UploadKind = 'pcg' | 'ppg';
 
@@ -73,6 +77,8 @@ function videoProblemMessage(problem: VideoReadError, t: TFunction): string {
  * screening and analyses at once (status Ready → Completed); Remove returns to Ready; Continue needs a
  * completed step. The step can also record from the microphone (PCG) or the camera (PPG); on the PPG
  * step a video file is first read into a pulse signal in the browser, since the server decodes no video.
+ * Heart sounds are recorded at the auscultation sites (AV, PV, TV, MV; one is enough to continue), and
+ * the step shows the murmur verdict over the sites recorded.
  */
 export function UploadStep({ kind, missingText, back, next }: UploadStepProps) {
   const { t } = useTranslation();
@@ -82,9 +88,24 @@ export function UploadStep({ kind, missingText, back, next }: UploadStepProps) {
   return (
     <>
       <ScreeningPatient screening={query.data} />
-      <UploadPanel kind={kind} screeningId={id} back={back(id)} next={{ ...next, to: next.to(id) }} />
+      <UploadPanel
+        kind={kind}
+        screeningId={id}
+        back={back(id)}
+        next={{ ...next, to: next.to(id) }}
+        murmur={query.data.murmur ?? null}
+      />
     </>
   );
+}
+
+/** The newest heart-sound analysis of each site (`analyses` newest first). */
+function newestPerSite(analyses: Analysis[] | undefined): Partial<Record<Site, Analysis>> {
+  const out: Partial<Record<Site, Analysis>> = {};
+  for (const a of analyses ?? []) {
+    if (a.modality === 'pcg' && isSite(a.site) && !out[a.site]) out[a.site] = a;
+  }
+  return out;
 }
 
 function UploadPanel({
@@ -92,11 +113,14 @@ function UploadPanel({
   screeningId,
   back,
   next,
+  murmur,
 }: {
   kind: UploadKind;
   screeningId: string;
   back: string;
   next: { to: string; label: string; reason: string };
+  /** The screening's murmur verdict over its sites (heart sounds). */
+  murmur: MurmurResult | null;
 }) {
   const { t } = useTranslation();
   const analyses = useScreeningAnalyses(screeningId);
@@ -106,11 +130,12 @@ function UploadPanel({
   const [removed, setRemoved] = useState(false);
   const [showResult, setShowResult] = useState(false);
   const [source, setSource] = useState<'upload' | 'recording' | null>(null);
+  const [site, setSite] = useState<Site>('AV');
   const send = (chosen: File, from: 'upload' | 'recording') => {
     setFile(chosen);
     setSource(from);
     setRemoved(false);
-    upload.mutate(chosen);
+    upload.mutate({ file: chosen, site: kind === 'pcg' ? site : undefined });
   };
   const onRecorded = (recording: File) => send(recording, 'recording');
   const microphone = useAudioRecording(PCG_LIMIT_MS, onRecorded);
@@ -123,9 +148,21 @@ function UploadPanel({
   // The figures and live waveform follow the video being read (or just read), else the recorder.
   const live = video.status === 'ready' ? recorder : video;
 
-  const stored = removed ? undefined : analyses.data?.find((a) => a.modality === kind)?.result;
+  const perSite = newestPerSite(analyses.data);
+  // Heart sounds: the selected site's newest recording (one from before sites were recorded, or
+  // attached from a device, stands for the step while no site has one).
+  const newest =
+    kind === 'pcg'
+      ? (perSite[site] ??
+        (Object.keys(perSite).length === 0 ? analyses.data?.find((a) => a.modality === 'pcg') : undefined))
+      : analyses.data?.find((a) => a.modality === kind);
+  const stored = removed ? undefined : newest?.result;
   const result = upload.data ?? stored;
   const completed = !upload.isPending && result !== undefined;
+  // One site is enough to continue: this one, or another already recorded.
+  const stepDone =
+    completed ||
+    (kind === 'pcg' && !upload.isPending && SITES.some((other) => other !== site && perSite[other] !== undefined));
   const status = recording
     ? t('sensor.status.recording')
     : readingVideo
@@ -149,6 +186,18 @@ function UploadPanel({
     // was until then, and stays if the video cannot be read).
     if (kind === 'ppg' && isVideoFile(chosen)) void video.read(chosen);
     else send(chosen, 'upload');
+  };
+
+  const selectSite = (next: Site) => {
+    if (next === site) return;
+    setSite(next);
+    setFile(null);
+    setFileError(null);
+    setRemoved(false);
+    setSource(null);
+    recorder.retry();
+    video.reset();
+    upload.reset();
   };
 
   const remove = () => {
@@ -179,6 +228,14 @@ function UploadPanel({
           {t(`sensor.${kind}UploadTitle`)}
         </h2>
         <p className="muted">{t(`sensor.${kind}UploadText`)}</p>
+        {kind === 'pcg' ? (
+          <AuscultationSites
+            selected={site}
+            onSelect={selectSite}
+            recorded={perSite}
+            disabled={recording || upload.isPending}
+          />
+        ) : null}
         <dl className="upload-step__status">
           <div>
             <dt>{t('sensor.statusLabel')}</dt>
@@ -203,6 +260,11 @@ function UploadPanel({
         ) : null}
         {
           <div className="recorder" aria-disabled={source === 'upload'}>
+            {kind === 'pcg' ? (
+              <p className="recorder__site">
+                {t('sensor.sites.recordingAt', { site: `${site} — ${t(`sensor.sites.names.${site}`)}` })}
+              </p>
+            ) : null}
             <p className="muted">{t(kind === 'pcg' ? 'sensor.recordHint' : 'sensor.cameraHint')}</p>
             <div className="recorder__controls">
               <button
@@ -302,6 +364,7 @@ function UploadPanel({
             </button>
           </div>
         ) : null}
+        {kind === 'pcg' && murmur ? <MurmurSummary murmur={murmur} /> : null}
       </section>
       <div className="step-actions">
         <Link to={back} className="button button--secondary">
@@ -309,7 +372,7 @@ function UploadPanel({
           {t('common.back')}
         </Link>
         <div className="step-actions__next">
-          {completed ? (
+          {stepDone ? (
             <Link to={next.to} className="button button--primary">
               {next.label}
             </Link>

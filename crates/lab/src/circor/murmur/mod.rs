@@ -31,7 +31,7 @@ use crate::parallel::par_map;
 use crate::resample::{grouped_folds, SplitMix64};
 
 mod report;
-pub use report::{report, table, Figure, MurmurReport};
+pub use report::{report, table, Figure, MurmurReport, Segmentation};
 
 /// Outer and inner folds.
 pub const FOLDS: usize = 5;
@@ -437,7 +437,8 @@ pub fn train(data: &Data) -> (cardio_models::murmur::Params, MurmurReport) {
     (params, report)
 }
 
-/// `cardio eval murmur`: loads `$CARDIO_DATASETS/circor/training_data` and cross-validates.
+/// `cardio eval murmur`: loads `$CARDIO_DATASETS/circor/training_data`, cross-validates, and
+/// scores the heart-sound segmentation the features rest on against the experts' S1 and S2.
 ///
 /// # Errors
 /// [`crate::eval::EvalError::MissingDataset`] when the folder does not exist; a read error
@@ -455,7 +456,17 @@ pub fn evaluate(root: &Path) -> Result<MurmurReport, crate::eval::EvalError> {
         reason: e.to_string(),
     })?;
     let (calls, per_fold) = cross_validate(&data);
-    Ok(report(&data, &calls, &per_fold))
+    let mut out = report(&data, &calls, &per_fold);
+    let seg = super::segmentation::evaluate(&dir).map_err(|e| crate::eval::EvalError::Content {
+        path: dir.clone(),
+        reason: e.to_string(),
+    })?;
+    out.segmentation = Some(report::Segmentation {
+        tolerance_ms: seg.tolerance_ms,
+        recordings_scored: seg.scored,
+        sounds: seg.all,
+    });
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -62,6 +62,21 @@ pub struct MurmurReport {
     pub confusion: [[usize; 3]; 3],
     /// Each outer fold's thresholds (present, unknown) and inner weighted accuracy.
     pub folds: Vec<[f64; 3]>,
+    /// The segmentation the features rest on against the experts' (S1 and S2 within 60 ms of the
+    /// annotated centre, `crate::circor::segmentation`); `None` until [`super::evaluate`] scores it.
+    pub segmentation: Option<Segmentation>,
+}
+
+/// The product's heart-sound segmentation against CirCor's expert segmentation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Segmentation {
+    /// Matching tolerance around an annotated sound's centre, milliseconds.
+    pub tolerance_ms: f64,
+    /// Recordings scored (of those the patient files list).
+    pub recordings_scored: usize,
+    /// S1 and S2 over every scored recording: Se, +P and F1 pooled and averaged, percent, with
+    /// 95 % CIs over children.
+    pub sounds: Vec<crate::circor::segmentation::SoundSummary>,
 }
 
 fn ratio(num: f64, den: f64) -> f64 {
@@ -212,6 +227,7 @@ pub fn report(data: &Data, calls: &[Call], per_fold: &[(Thresholds, f64)]) -> Mu
             .iter()
             .map(|(t, a)| [t.present, t.unknown, *a])
             .collect(),
+        segmentation: None,
     }
 }
 
@@ -264,6 +280,30 @@ pub fn table(r: &MurmurReport) -> String {
     .ok();
     for (name, row) in ["present", "absent", "unknown"].iter().zip(&r.confusion) {
         writeln!(out, "  {name:<8} {:>4} {:>4} {:>4}", row[0], row[1], row[2]).ok();
+    }
+    if let Some(seg) = &r.segmentation {
+        writeln!(
+            out,
+            "segmentation against the experts' ({} recordings, a sound within {:.0} ms of the annotated centre):",
+            seg.recordings_scored, seg.tolerance_ms
+        )
+        .ok();
+        let est = |e: &crate::eval::delineation::Estimate| match (e.value, e.lo, e.hi) {
+            (Some(v), Some(lo), Some(hi)) => format!("{v:.1} % [{lo:.1}-{hi:.1}]"),
+            (Some(v), _, _) => format!("{v:.1} %"),
+            _ => "-".into(),
+        };
+        for s in &seg.sounds {
+            writeln!(
+                out,
+                "  {}: F1 {}, Se {}, +P {} (pooled)",
+                s.sound,
+                est(&s.pooled_f1),
+                est(&s.pooled_se),
+                est(&s.pooled_ppv)
+            )
+            .ok();
+        }
     }
     for (k, f) in r.folds.iter().enumerate() {
         writeln!(

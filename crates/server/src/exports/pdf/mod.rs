@@ -16,6 +16,7 @@
 //! - [`paper`]: the strips; [`twelve`]: the 12-lead page at true scale (landscape);
 //! - [`interpretation`]: an ECG's measurements and statements as carts print them;
 //! - [`holter`]: the summary of a long ECG read whole (episodes, AF burden, rate trend, strips);
+//! - [`murmur`]: a heart murmur at each auscultation site and over the sites, in words;
 //! - [`numbers`]: numbers as the report prints them (percentages).
 //!
 //! Only the owner downloads a report (another account's record is a 404; a screening needs a
@@ -27,6 +28,7 @@ pub mod data;
 pub mod holter;
 pub mod interpretation;
 pub mod layout;
+pub mod murmur;
 pub mod numbers;
 pub mod paper;
 pub mod render;

@@ -301,6 +301,13 @@ pub(super) fn write_combined(out: &mut Writer, s: &Strings, combined: Option<&Co
         }
         out.field(modality_name(s, m.modality), &value, label_w);
     }
+    if let Some(m) = &c.murmur {
+        out.field(s.murmur, &super::murmur::screening_words(s, m), label_w);
+        for site in &m.sites {
+            let name = site.site.map_or("—", |x| super::murmur::site_name(s, x));
+            out.field(name, &super::murmur::site_words(s, site), label_w);
+        }
+    }
     let rule = catalogue::lookup(s.catalogue, "advice.combined.rule").unwrap_or(&c.rule);
     out.field(s.rule, rule, label_w);
     let recommendations = advice_lines(s, &c.advice, &c.recommendations);
@@ -399,6 +406,12 @@ pub(super) fn write_analysis(
     );
     for (label, value) in measured_values(s, &r.details) {
         out.field(&label, &value, LABEL_W);
+    }
+    if let Some(site) = a.site {
+        out.field(s.site, super::murmur::site_name(s, site), LABEL_W);
+    }
+    if let Some(words) = super::murmur::recording_words(s, &r.details) {
+        out.field(s.murmur, &words, LABEL_W);
     }
     if let Some(fields) = fields_used(s, &r.details) {
         out.field(s.computed_from, &fields, LABEL_W);

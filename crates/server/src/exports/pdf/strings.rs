@@ -208,6 +208,20 @@ pub struct Strings {
     pub af_strip: &'static str,
     /// Caption of the longest pause's strip, `{duration}` and `{at}` replaced.
     pub pause_strip: &'static str,
+    /// "Heart murmur" (the verdict over the auscultation sites).
+    pub murmur: &'static str,
+    /// Murmur verdicts: present, absent, unknown (the recordings do not allow a verdict).
+    pub murmur_verdicts: [&'static str; 3],
+    /// "heard at {sites}", `{sites}` replaced.
+    pub heard_at: &'static str,
+    /// "Auscultation site".
+    pub site: &'static str,
+    /// The four valve areas: AV, PV, TV, MV.
+    pub site_names: [&'static str; 4],
+    /// Murmur timings: early systolic, mid-systolic, holosystolic.
+    pub timings: [&'static str; 3],
+    /// "grade {grade}", `{grade}` replaced.
+    pub grade: &'static str,
 }
 
 /// English.
@@ -359,6 +373,18 @@ pub const EN: Strings = Strings {
     time_from_start: "Time from the start of the recording",
     af_strip: "Longest AF episode, from {at} ·",
     pause_strip: "Longest pause ({duration}) at {at} ·",
+    murmur: "Heart murmur",
+    murmur_verdicts: ["Present", "Absent", "Unknown (the recordings do not allow a verdict)"],
+    heard_at: "heard at {sites}",
+    site: "Auscultation site",
+    site_names: [
+        "Aortic area (AV)",
+        "Pulmonary area (PV)",
+        "Tricuspid area (TV)",
+        "Mitral area (MV)",
+    ],
+    timings: ["early systolic", "mid-systolic", "holosystolic"],
+    grade: "grade {grade}",
 };
 
 /// Spanish.
@@ -510,6 +536,18 @@ pub const ES: Strings = Strings {
     time_from_start: "Tiempo desde el inicio del registro",
     af_strip: "Episodio de FA más largo, desde {at} ·",
     pause_strip: "Pausa más larga ({duration}) a las {at} ·",
+    murmur: "Soplo cardíaco",
+    murmur_verdicts: ["Presente", "Ausente", "Desconocido (las grabaciones no permiten un veredicto)"],
+    heard_at: "se oye en {sites}",
+    site: "Foco de auscultación",
+    site_names: [
+        "Foco aórtico (AV)",
+        "Foco pulmonar (PV)",
+        "Foco tricuspídeo (TV)",
+        "Foco mitral (MV)",
+    ],
+    timings: ["protosistólico", "mesosistólico", "holosistólico"],
+    grade: "grado {grade}",
 };
 
 /// French.
@@ -661,6 +699,18 @@ pub const FR: Strings = Strings {
     time_from_start: "Temps depuis le début de l'enregistrement",
     af_strip: "Épisode de FA le plus long, à partir de {at} ·",
     pause_strip: "Pause la plus longue ({duration}) à {at} ·",
+    murmur: "Souffle cardiaque",
+    murmur_verdicts: ["Présent", "Absent", "Inconnu (les enregistrements ne permettent pas de conclure)"],
+    heard_at: "entendu en {sites}",
+    site: "Foyer d'auscultation",
+    site_names: [
+        "Foyer aortique (AV)",
+        "Foyer pulmonaire (PV)",
+        "Foyer tricuspide (TV)",
+        "Foyer mitral (MV)",
+    ],
+    timings: ["protosystolique", "mésosystolique", "holosystolique"],
+    grade: "grade {grade}",
 };
 
 /// The table of a language.

@@ -21,6 +21,7 @@ use axum::{
     routing::post,
     Router,
 };
+use cardio_models::murmur::site::Site;
 use cardio_models::{
     clinical::{self, ClinicalError, ClinicalInput},
     prediction::{PredictError, Prediction},
@@ -132,14 +133,19 @@ pub struct RecordingUpload {
     screening_id: Option<String>,
     /// Samples per second, for a bare list of values.
     sampling_rate: Option<f64>,
+    /// Heart sounds only: where on the chest the recording was taken, `AV`, `PV`, `TV` or `MV`.
+    site: Option<String>,
 }
 
-/// Whom a result is for, checked against the signed-in user's own records.
+/// Whom a result is for, checked against the signed-in user's own records (and where on the chest
+/// a heart-sound recording was taken).
 struct Owner {
     patient_id: Option<String>,
     screening_id: Option<String>,
     /// The patient record's sex (none without a patient, or for "other").
     patient_sex: Option<Sex>,
+    /// The auscultation site of a heart-sound recording.
+    site: Option<Site>,
 }
 
 async fn check_owner(
@@ -174,6 +180,7 @@ async fn check_owner(
         patient_id,
         screening_id,
         patient_sex,
+        site: None,
     })
 }
 
@@ -206,6 +213,7 @@ async fn store_result(
             patient_id: owner.patient_id.as_deref(),
             screening_id: owner.screening_id.as_deref(),
             modality,
+            site: owner.site,
             files,
             model: (&model_id, &model_version),
             result,
@@ -412,13 +420,14 @@ pub(crate) async fn analyse_upload(
     modality: Modality,
     model: Arc<dyn SignalModel>,
 ) -> Result<PredictionResult, ApiError> {
-    let owner = check_owner(
+    let mut owner = check_owner(
         state,
         user_id,
         upload.patient_id.clone(),
         upload.screening_id.clone(),
     )
     .await?;
+    owner.site = upload.site;
     let blobs = crate::admin::data_settings::blob_writer(state).await?;
     let file_name = upload.display_name();
     // Memory first (the decode may take a lot), then a core for the model.

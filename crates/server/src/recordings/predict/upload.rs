@@ -1,5 +1,5 @@
 //! Reading a recording upload: the multipart fields (`file`, `patient_id`, `screening_id`,
-//! `sampling_rate`), the size limit, the file-type rules of spec §5 per modality, and turning the
+//! `sampling_rate`, and `site` for heart sounds), the size limit, the file-type rules of spec §5 per modality, and turning the
 //! bytes into a [`Recording`] with `cardio-formats`.
 //!
 //! A file arrives streamed: [`read`] writes it to a temporary file under the data folder chunk by
@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use axum::extract::{multipart::MultipartError, Multipart};
 use cardio_formats::{FormatError, ReadOptions, Recording};
+use cardio_models::murmur::site::Site;
 use tokio::io::AsyncWriteExt;
 
 use crate::{platform::error::ApiError, records::analyses::store::Modality};
@@ -30,6 +31,13 @@ pub const PPG_FILE_ERROR: &str = "Please upload a CSV or TXT file";
 /// PPG from a camera video is not read (no video decoder on the server).
 pub const PPG_VIDEO_ERROR: &str =
     "Video PPG files cannot be analysed yet: upload the pulse signal as a CSV or TXT file.";
+/// A `site` field that is not one of the four valve areas.
+pub fn unknown_site(site: &str) -> String {
+    format!("The auscultation site must be AV, PV, TV or MV, not {site}.")
+}
+/// A `site` field on anything but heart sounds.
+pub const SITE_FOR_HEART_SOUNDS: &str =
+    "An auscultation site is given for heart-sound recordings only.";
 /// Spec §5: no file (ECG and PPG).
 pub const NO_FILE: &str = "Please select a file";
 /// Spec §5: no file (PCG).
@@ -84,6 +92,8 @@ pub struct Upload {
     pub screening_id: Option<String>,
     /// Sampling rate for bare value files.
     pub sampling_rate: Option<f64>,
+    /// Where on the chest a heart-sound recording was taken.
+    pub site: Option<Site>,
 }
 
 impl Upload {
@@ -150,14 +160,20 @@ pub struct Received {
     pub screening_id: Option<String>,
     /// Sampling rate for bare value files.
     pub sampling_rate: Option<f64>,
+    /// Where on the chest a heart-sound recording was taken.
+    pub site: Option<Site>,
 }
 
 impl Received {
-    /// Applies the file rules of spec §5 for `modality` ([`check_files`]).
+    /// Applies the file rules of spec §5 for `modality` ([`check_files`]); a site is for heart
+    /// sounds only.
     ///
     /// # Errors
-    /// As [`check_files`].
+    /// As [`check_files`]; 422 [`SITE_FOR_HEART_SOUNDS`].
     pub fn check(&self, modality: Modality) -> Result<(), ApiError> {
+        if self.site.is_some() && modality != Modality::Pcg {
+            return Err(ApiError::Validation(SITE_FOR_HEART_SOUNDS.into()));
+        }
         let files: Vec<FileInfo<'_>> = self
             .files
             .iter()
@@ -193,6 +209,7 @@ impl Received {
                 patient_id: self.patient_id,
                 screening_id: self.screening_id,
                 sampling_rate: self.sampling_rate,
+                site: self.site,
             })
         })
         .await?
@@ -217,6 +234,7 @@ pub async fn read(
         patient_id: None,
         screening_id: None,
         sampling_rate: None,
+        site: None,
     };
     let mut total = 0u64;
     let limit_bytes = limit as u64;
@@ -262,7 +280,7 @@ pub async fn read(
                     spool,
                 });
             }
-            "patient_id" | "screening_id" | "sampling_rate" => {
+            "patient_id" | "screening_id" | "sampling_rate" | "site" => {
                 let mut raw = Vec::new();
                 while let Some(chunk) = field
                     .chunk()
@@ -284,6 +302,12 @@ pub async fn read(
                 match name.as_str() {
                     "patient_id" => upload.patient_id = Some(text.to_owned()),
                     "screening_id" => upload.screening_id = Some(text.to_owned()),
+                    "site" => {
+                        upload.site = Some(
+                            Site::valve(text)
+                                .ok_or_else(|| ApiError::Validation(unknown_site(text)))?,
+                        );
+                    }
                     _ => upload.sampling_rate = Some(parse_sampling_rate(text)?),
                 }
             }
@@ -519,6 +543,7 @@ mod tests {
             patient_id: None,
             screening_id: None,
             sampling_rate: None,
+            site: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Analyses as stored: the types, their rows (with the patient's name and the newest review) and
 //! the queries, always scoped to the user; [`audit_read`] writes the audit row of reading one.
 
+use cardio_models::murmur::site::Site;
 use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, Any, Row, Transaction};
 use utoipa::ToSchema;
@@ -191,6 +192,9 @@ pub struct Analysis {
     pub patient_name: Option<String>,
     /// The screening it belongs to, when given.
     pub screening_id: Option<String>,
+    /// Where on the chest a heart-sound recording was taken (`AV`, `PV`, `TV`, `MV`), when given.
+    #[schema(value_type = Option<String>)]
+    pub site: Option<Site>,
     /// The uploaded file's name, for recordings.
     pub file_name: Option<String>,
     /// SHA-256 of the stored file, for recordings.
@@ -223,6 +227,8 @@ pub struct NewAnalysis<'a> {
     pub screening_id: Option<&'a str>,
     /// What the model read.
     pub modality: Modality,
+    /// The auscultation site of a heart-sound recording.
+    pub site: Option<Site>,
     /// Uploaded files; the first is the one named in `file_name` (a WFDB record's header).
     pub files: &'a [StoredFile],
     /// Model id and version.
@@ -264,8 +270,8 @@ pub async fn insert(tx: &mut Transaction<'_, Any>, new: &NewAnalysis<'_>) -> Res
     sqlx::query(
         "INSERT INTO analyses (id, user_id, patient_id, screening_id, modality, file_name, \
          file_sha256, file_size, label, prediction, confidence, risk_score, result_json, model_id, \
-         model_version, created_at, files_json) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+         model_version, created_at, files_json, site) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
     )
     .bind(new.id)
     .bind(new.user_id)
@@ -284,6 +290,7 @@ pub async fn insert(tx: &mut Transaction<'_, Any>, new: &NewAnalysis<'_>) -> Res
     .bind(new.model.1)
     .bind(new.created_at)
     .bind(files_json)
+    .bind(new.site.map(Site::label))
     .execute(&mut **tx)
     .await?;
     if let Some(patient) = new.patient_id {
@@ -303,12 +310,14 @@ pub(crate) fn row_to_analysis(row: &AnyRow) -> Result<Analysis, ApiError> {
             .map_err(|e| ApiError::Internal(format!("stored files do not parse: {e}")))?,
         None => Vec::new(),
     };
+    let site: Option<String> = row.try_get("site")?;
     Ok(Analysis {
         id: row.try_get("id")?,
         modality: Modality::from_stored(&modality),
         patient_id: row.try_get("patient_id")?,
         patient_name: row.try_get("patient_name")?,
         screening_id: row.try_get("screening_id")?,
+        site: site.as_deref().and_then(Site::valve),
         file_name: row.try_get("file_name")?,
         file_sha256: row.try_get("file_sha256")?,
         file_size: row.try_get("file_size")?,

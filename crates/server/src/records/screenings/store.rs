@@ -1,5 +1,6 @@
 //! Screenings as stored: the row, the screening as the pages read it (patient, clinical entry,
-//! combined result computed afresh, newest review) and the queries, always scoped to the doctor.
+//! combined result and murmur over the auscultation sites computed afresh, newest review) and the
+//! queries, always scoped to the doctor.
 
 use serde::{Deserialize, Serialize};
 use sqlx::{any::AnyRow, AnyConnection, Row};
@@ -8,9 +9,10 @@ use utoipa::ToSchema;
 use crate::{
     platform::{db::ms_to_rfc3339, error::ApiError, ids},
     records::{
-        analyses,
+        analyses::{self, store::Analysis},
         clinical::{self, store::ClinicalRecord},
         combine::{self, CombinedResult},
+        murmur::{self, MurmurResult},
         patients::{self, fields::Gender, PATIENT_NOT_FOUND},
     },
 };
@@ -47,6 +49,9 @@ pub struct Screening {
     /// The combined result of a completed screening, computed from its current analyses on every
     /// read (so it includes a modality added or replaced after completion); none for a draft.
     pub combined: Option<CombinedResult>,
+    /// The heart-murmur verdict over the auscultation sites recorded so far (draft or completed),
+    /// computed on every read; none without a heart-sound result that carries one.
+    pub murmur: Option<MurmurResult>,
     /// The current sign-off of the combined result; none while the review is pending.
     pub review: Option<crate::records::reviews::store::Review>,
     /// RFC 3339.
@@ -150,11 +155,13 @@ pub async fn assemble(
         Some(id) => clinical::store::find(conn, id, doctor_id).await?,
         None => None,
     };
+    let found = analyses::store::of_screening(conn, doctor_id, &row.id).await?;
     let combined = if row.status == COMPLETED {
-        combined_now(conn, &row.id, doctor_id).await?
+        combined_of(&row.id, &found)?
     } else {
         None
     };
+    let murmur = murmur::over_sites(&found);
     let review = crate::records::reviews::store::latest(
         conn,
         crate::records::reviews::store::Target::Screening,
@@ -173,20 +180,17 @@ pub async fn assemble(
         status: row.status,
         clinical,
         combined,
+        murmur,
         review,
         created_at: ms_to_rfc3339(row.created_at),
         updated_at: ms_to_rfc3339(row.updated_at),
     })
 }
 
-/// The combined result of the screening's current analyses; `None` when none could be judged.
-async fn combined_now(
-    conn: &mut AnyConnection,
-    id: &str,
-    doctor_id: &str,
-) -> Result<Option<CombinedResult>, ApiError> {
-    let found = analyses::store::of_screening(conn, doctor_id, id).await?;
-    match combine::combine_analyses(id, &found) {
+/// The combined result of the screening's current analyses (`found`, newest first); `None` when
+/// none could be judged.
+fn combined_of(id: &str, found: &[Analysis]) -> Result<Option<CombinedResult>, ApiError> {
+    match combine::combine_analyses(id, found) {
         Ok(combined) => Ok(Some(combined)),
         Err(ApiError::Validation(_)) => Ok(None),
         Err(other) => Err(other),

@@ -3,6 +3,7 @@ import { api, unwrap, type Analysis, type CombinedResult } from '../../../api/cl
 import { predictUpload } from '../../../api/predict';
 import { queryKeys } from '../../../api/queryKeys';
 import type { SignalKind } from '../../../lib/fileRules';
+import type { Site } from '../../../lib/auscultation';
 
 /** The analyses stored for a screening, newest first. */
 export function fetchScreeningAnalyses(screeningId: string): Promise<Analysis[]> {
@@ -21,14 +22,14 @@ export function useScreeningAnalyses(screeningId: string) {
 }
 
 /**
- * Uploads a recording for the screening: the server stores it and runs its model. The screening is
- * read again afterwards: a completed screening's combined result (computed by the server on every
- * read) now includes it.
+ * Uploads a recording for the screening (heart sounds at an auscultation site): the server stores it
+ * and runs its model. The screening is read again afterwards: its combined result (computed by the
+ * server on every read, with the murmur over the sites) now includes it.
  */
 export function useUploadRecording(kind: SignalKind, screeningId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => predictUpload(kind, file, { screeningId }),
+    mutationFn: ({ file, site }: { file: File; site?: Site }) => predictUpload(kind, file, { screeningId, site }),
     onSuccess: () => {
       for (const queryKey of [
         queryKeys.analyses,

@@ -1,0 +1,252 @@
+//! Heart sounds recorded at the auscultation sites of the protocol (AV, PV, TV, MV): each upload
+//! says its site, each result carries the murmur model's reading of that site, and the screening's
+//! murmur verdict is decided again over the newest recording of every site (present when heard at
+//! one), shown in the combined result, the PDF and the FHIR export. A bad site is refused with a
+//! clear error before anything is stored.
+
+use axum::http::StatusCode;
+use cardio_models::murmur::{self, Reading};
+use serde_json::{json, Value};
+
+use crate::{
+    fhir::{resources, validate},
+    helpers::{patient_form, Part, TestApp},
+    predict::{csv_recording, with_echo},
+    report_pdf::pdf_text,
+};
+
+crate::backend_tests!(
+    heart_sounds_at_two_sites_give_one_murmur_verdict_over_both,
+    a_site_that_is_not_a_valve_area_or_not_for_heart_sounds_is_refused,
+);
+
+/// A recording of CirCor patient 85133 (a murmur heard at all four sites), when the datasets are
+/// unpacked.
+fn circor_recording(site: &str) -> Option<Vec<u8>> {
+    let path =
+        cardio_testkit::dataset_file(&format!("circor_sample/training_data/85133_{site}.wav"))?;
+    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+async fn upload_at(app: &mut TestApp, screening: &str, site: &str, bytes: Vec<u8>) -> Value {
+    let response = app
+        .upload(
+            "/api/predict/pcg/upload",
+            &[
+                Part::file(&format!("heart-{site}.wav"), Some("audio/wav"), bytes),
+                Part::text("screening_id", screening),
+                Part::text("site", site),
+            ],
+        )
+        .await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text);
+    response.json()
+}
+
+pub async fn heart_sounds_at_two_sites_give_one_murmur_verdict_over_both(mut app: TestApp) {
+    let (Some(av), Some(mv), Some(pv)) = (
+        circor_recording("AV"),
+        circor_recording("MV"),
+        circor_recording("PV"),
+    ) else {
+        return;
+    };
+    app.signed_in_doctor().await;
+    let patient = app.create_patient(patient_form()).await;
+    let screening = app.create_screening(&patient).await;
+    // Recorded in the protocol's reverse order: the result lists them in the protocol's order.
+    let at_mv = upload_at(&mut app, &screening, "MV", mv).await;
+    let at_av = upload_at(&mut app, &screening, "AV", av).await;
+
+    let listed = app
+        .get(&format!("/api/analyses?screening_id={screening}"))
+        .await
+        .json();
+    let sites: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["site"].as_str().unwrap())
+        .collect();
+    assert_eq!(sites, ["AV", "MV"], "newest first");
+
+    // A clinical result, so that the screening can be combined whatever the heart sounds give.
+    let clinical = app
+        .post(
+            "/api/predict/clinical",
+            json!({
+                "age": 40, "chest_pain_type": 3, "cholesterol": 180, "fasting_blood_sugar": 90,
+                "exercise_induced_angina": 0, "vessels_colored_by_flourosopy": 0, "thalassemia": 0,
+                "screening_id": screening,
+            }),
+        )
+        .await;
+    assert_eq!(clinical.status, StatusCode::OK, "{}", clinical.text);
+    // The step reads the verdict from the draft screening, before anything is combined.
+    let draft = app
+        .get(&format!("/api/screenings/{screening}"))
+        .await
+        .json();
+    assert!(draft["combined"].is_null(), "{draft}");
+    let combined = app
+        .post(&format!("/api/screenings/{screening}/combine"), json!({}))
+        .await;
+    assert_eq!(combined.status, StatusCode::OK, "{}", combined.text);
+    let combined = combined.json();
+    assert_eq!(combined["murmur"], draft["murmur"]);
+    let m = &combined["murmur"];
+    let by_site: Vec<(&str, &str)> = m["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["site"].as_str().unwrap(),
+                s["analysis_id"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        by_site,
+        [
+            ("AV", at_av["analysis_id"].as_str().unwrap()),
+            ("MV", at_mv["analysis_id"].as_str().unwrap()),
+        ]
+    );
+    // Each site's verdict is its own result's; the patient's is the model's rule over both.
+    let results = [&at_av, &at_mv];
+    for (site, result) in m["sites"].as_array().unwrap().iter().zip(results) {
+        assert_eq!(site["verdict"], result["details"]["murmur"]["verdict"]);
+    }
+    let readings: Vec<Option<Reading>> = results
+        .iter()
+        .map(|r| Reading::from_value(&r["details"]["murmur"]))
+        .collect();
+    let decided = murmur::model().unwrap().decide(&readings);
+    assert_eq!(m["verdict"], decided.verdict.as_str(), "{m}");
+    let heard: Vec<&str> = m["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["verdict"] == "present")
+        .map(|s| s["site"].as_str().unwrap())
+        .collect();
+    assert_eq!(m["heard_at"], json!(heard));
+    assert_eq!(m["verdict"] == "present", !heard.is_empty(), "{m}");
+    if m["verdict"] == "present" {
+        assert!(m["timing"].is_string() && m["grade"].is_string(), "{m}");
+    }
+
+    // The PDF names the murmur and every site recorded.
+    let text = pdf_text(
+        &app.get(&format!("/api/screenings/{screening}/report.pdf"))
+            .await,
+    );
+    let word = match m["verdict"].as_str().unwrap() {
+        "present" => "Heart murmur Present — heard at",
+        "absent" => "Heart murmur Absent",
+        _ => "Heart murmur Unknown",
+    };
+    assert!(text.contains(word), "{text}");
+    assert!(
+        text.contains("Aortic area (AV)") && text.contains("Mitral area (MV)"),
+        "{text}"
+    );
+
+    // FHIR: one murmur Observation per recording, with its site, valid R4.
+    let bundle = app
+        .get(&format!("/api/patients/{patient}/fhir"))
+        .await
+        .json();
+    validate(&bundle).unwrap();
+    let murmurs: Vec<&Value> = resources(&bundle, "Observation")
+        .into_iter()
+        .filter(|o| o["code"]["coding"][0]["code"] == "88610006")
+        .collect();
+    let body_sites: Vec<&str> = murmurs
+        .iter()
+        .map(|o| o["bodySite"]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(murmurs.len(), 2);
+    assert!(
+        body_sites.contains(&"Aortic valve area (AV)"),
+        "{body_sites:?}"
+    );
+    assert!(
+        body_sites.contains(&"Mitral valve area (MV)"),
+        "{body_sites:?}"
+    );
+    for o in murmurs {
+        let verdict = o["valueCodeableConcept"]["text"].as_str().unwrap();
+        let code = o["valueCodeableConcept"]["coding"][0]["code"]
+            .as_str()
+            .unwrap();
+        let want = match verdict {
+            "present" => "52101004",
+            "absent" => "2667000",
+            _ => "261665006",
+        };
+        assert_eq!(code, want);
+    }
+
+    // A recording made again at a site replaces that site's, and only that site's.
+    let again = upload_at(&mut app, &screening, "AV", pv).await;
+    let combined = app
+        .post(&format!("/api/screenings/{screening}/combine"), json!({}))
+        .await
+        .json();
+    let ids: Vec<&str> = combined["murmur"]["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["analysis_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            again["analysis_id"].as_str().unwrap(),
+            at_mv["analysis_id"].as_str().unwrap()
+        ]
+    );
+}
+
+pub async fn a_site_that_is_not_a_valve_area_or_not_for_heart_sounds_is_refused(mut app: TestApp) {
+    with_echo(&mut app);
+    app.signed_in_doctor().await;
+    let patient = app.create_patient(patient_form()).await;
+    let screening = app.create_screening(&patient).await;
+    let cases = [
+        (
+            "/api/predict/pcg/upload",
+            "Phc",
+            "The auscultation site must be AV, PV, TV or MV, not Phc.",
+            "site_unknown",
+        ),
+        (
+            "/api/predict/ppg/upload",
+            "AV",
+            "An auscultation site is given for heart-sound recordings only.",
+            "site_heart_sounds_only",
+        ),
+    ];
+    for (path, site, message, code) in cases {
+        let response = app
+            .upload(
+                path,
+                &[
+                    Part::file("x.csv", Some("text/csv"), csv_recording(12.0)),
+                    Part::text("screening_id", &screening),
+                    Part::text("site", site),
+                ],
+            )
+            .await;
+        assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY, "{site}");
+        assert_eq!(response.detail(), message);
+        assert_eq!(response.json()["code"], code);
+    }
+    let stored = app
+        .get(&format!("/api/analyses?screening_id={screening}"))
+        .await
+        .json();
+    assert_eq!(stored, json!([]));
+}
