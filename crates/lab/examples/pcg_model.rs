@@ -5,6 +5,7 @@
 //! cargo run --release -p cardio-lab --example pcg_model -- eval    # prints the report
 //! cargo run --release -p cardio-lab --example pcg_model -- time    # ms per 30-s recording
 //! cargo run --release -p cardio-lab --example pcg_model -- sites   # site-shift experiments
+//! cargo run --release -p cardio-lab --example pcg_model -- seventh-site  # CirCor as a 7th site
 //! cargo run --release -p cardio-lab --example pcg_model -- dump DIR  # the network's training input
 //! ```
 
@@ -88,6 +89,31 @@ fn time(root: &std::path::Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The trees' leave-one-site-out trained with CirCor DigiScope as a seventh site: its recordings of
+/// patients with a murmur at the sites where it is heard as abnormal, those of patients without one
+/// as normal (the labelling of the cross-dataset check, `circor_cinc_model`), the recordings the
+/// heart-sound model cannot judge left out.
+fn seventh_site(root: &std::path::Path) -> Result<(), String> {
+    let data = pcg_lab::dataset(root).map_err(|e| e.to_string())?;
+    let circor = cardio_lab::circor::murmur::load(&root.join(cardio_lab::circor::FOLDER))
+        .map_err(|e| e.to_string())?;
+    let width = pcg_model::features::feature_names().len();
+    let present = cardio_models::murmur::decision::Verdict::Present.index();
+    let absent = cardio_models::murmur::decision::Verdict::Absent.index();
+    let extra: Vec<(Vec<f64>, bool)> = circor
+        .recs
+        .iter()
+        .filter_map(|r| {
+            let f = r.features.as_ref().ok()?;
+            let label =
+                cardio_lab::circor::murmur::presence_label(&circor.patients[r.patient], r.site)?;
+            (label == present || label == absent).then(|| (f[..width].to_vec(), label == present))
+        })
+        .collect();
+    println!("{}", pcg_lab::sites::with_seventh_site(&data, &extra));
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let Some(root) = std::env::var_os("CARDIO_DATASETS").map(PathBuf::from) else {
         eprintln!("set CARDIO_DATASETS to the datasets folder");
@@ -108,6 +134,7 @@ fn main() -> ExitCode {
             .map(|report| println!("{report}"))
             .map_err(|e| e.to_string()),
         "time" => time(&root),
+        "seventh-site" => seventh_site(&root),
         "sites" => pcg_lab::dataset(&root)
             .map(|data| println!("{}", pcg_lab::sites::experiment(&data)))
             .map_err(|e| e.to_string()),
@@ -120,7 +147,7 @@ fn main() -> ExitCode {
                     .map_err(|e| e.to_string())
             }),
         other => Err(format!(
-            "unknown mode {other}; use train, eval, time, sites or dump DIR"
+            "unknown mode {other}; use train, eval, time, sites, seventh-site or dump DIR"
         )),
     };
     match result {

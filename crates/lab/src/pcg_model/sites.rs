@@ -10,6 +10,11 @@
 //!   classification", AICS 2020, who find the CinC 2016 sites told apart by their sensors);
 //! - **site-invariant half**: the half of the features whose variance among the training sites'
 //!   *normal* recordings is least explained by the site (eta squared) kept, the rest set to zero.
+//!
+//! And [`with_seventh_site`]: the same leave-one-site-out of the trees as they are, trained with and
+//! without a second population as a seventh site (CirCor DigiScope, another stethoscope, children in
+//! Brazil): does a second device and population in training carry the trees over to a CinC site
+//! they never saw?
 
 use std::fmt;
 
@@ -18,6 +23,7 @@ use cardio_models::gbdt::Gbdt;
 use super::data::SITES;
 use super::validation::{config_candidates, fit_on, outer_seed, Dataset};
 use crate::clinical::metrics::{auroc, threshold_metrics};
+use crate::gbdt::{balanced_weights, fit};
 use cardio_signal::stats;
 
 /// The share of the features the site-invariant variant keeps.
@@ -228,6 +234,112 @@ pub fn experiment(data: &Dataset) -> SiteReport {
         })
         .collect();
     SiteReport { rows }
+}
+
+/// Each held-out CinC site's scores of the trees trained on the five other sites, without and
+/// with the seventh site's recordings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeventhSiteReport {
+    /// The seventh site's recordings in training and how many of them are abnormal.
+    pub extra: (usize, usize),
+    /// `(site, recordings scored, without, with)`.
+    pub rows: Vec<(String, usize, SiteScore, SiteScore)>,
+}
+
+impl SeventhSiteReport {
+    /// Mean over the held-out sites, `(without, with)`, each `(AUROC, MAcc)`.
+    pub fn means(&self) -> [(f64, f64); 2] {
+        let n = self.rows.len().max(1) as f64;
+        let mean = |f: &dyn Fn(&(String, usize, SiteScore, SiteScore)) -> f64| {
+            self.rows.iter().map(f).sum::<f64>() / n
+        };
+        [
+            (mean(&|r| r.2.auroc), mean(&|r| r.2.macc)),
+            (mean(&|r| r.3.auroc), mean(&|r| r.3.macc)),
+        ]
+    }
+}
+
+impl fmt::Display for SeventhSiteReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "seventh site in training: {} recordings ({} abnormal)",
+            self.extra.0, self.extra.1
+        )?;
+        writeln!(
+            f,
+            "| held-out site | n | five CinC sites | five CinC sites + the seventh |"
+        )?;
+        writeln!(f, "|---|---|---|---|")?;
+        for (site, n, without, with) in &self.rows {
+            writeln!(
+                f,
+                "| {site} | {n} | {:.3} / {:.3} | {:.3} / {:.3} |",
+                without.auroc, without.macc, with.auroc, with.macc
+            )?;
+        }
+        let [a, b] = self.means();
+        writeln!(
+            f,
+            "| mean | | {:.3} / {:.3} | {:.3} / {:.3} |",
+            a.0, a.1, b.0, b.1
+        )?;
+        write!(f, "(AUROC / MAcc at 0.5 on the held-out site)")
+    }
+}
+
+/// Leave-one-site-out of the trees as they are (the first of [`config_candidates`], class-balanced,
+/// threshold 0.5, no gate), trained on the five other CinC sites alone and with `extra` (feature
+/// rows of another dataset with their label, abnormal or not) added to every training set.
+pub fn with_seventh_site(data: &Dataset, extra: &[(Vec<f64>, bool)]) -> SeventhSiteReport {
+    let n = data.records.len();
+    let cfg = config_candidates(outer_seed(0))[0].clone();
+    let rows = SITES
+        .iter()
+        .map(|&site| {
+            let train: Vec<usize> = (0..n).filter(|&i| data.records[i].site != site).collect();
+            let held: Vec<usize> = (0..n)
+                .filter(|&i| data.records[i].site == site && features(data, i).is_some())
+                .collect();
+            let y: Vec<bool> = held.iter().map(|&i| data.records[i].abnormal).collect();
+            let fitted = |with_extra: bool| -> Gbdt {
+                let mut x: Vec<Vec<f64>> = Vec::new();
+                let mut labels: Vec<usize> = Vec::new();
+                for &i in &train {
+                    if let Some(f) = features(data, i) {
+                        x.push(f.clone());
+                        labels.push(usize::from(data.records[i].abnormal));
+                    }
+                }
+                if with_extra {
+                    for (f, abnormal) in extra {
+                        x.push(f.clone());
+                        labels.push(usize::from(*abnormal));
+                    }
+                }
+                let w = balanced_weights(&labels, 2);
+                fit(&x, &labels, 2, Some(&w), &cfg)
+            };
+            let scored = |model: &Gbdt| {
+                let p: Vec<f64> = held
+                    .iter()
+                    .map(|&i| features(data, i).map_or(f64::NAN, |f| model.predict_proba(f)[1]))
+                    .collect();
+                score(&p, &y)
+            };
+            (
+                site.to_string(),
+                held.len(),
+                scored(&fitted(false)),
+                scored(&fitted(true)),
+            )
+        })
+        .collect();
+    SeventhSiteReport {
+        extra: (extra.len(), extra.iter().filter(|(_, a)| *a).count()),
+        rows,
+    }
 }
 
 #[cfg(test)]

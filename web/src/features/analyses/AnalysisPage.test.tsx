@@ -190,6 +190,39 @@ describe('Analysis page', () => {
     ).toBeInTheDocument();
   });
 
+  it('names the auscultation site of a heart sound and shades its murmur on the strip', async () => {
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/analyses/a-1': () =>
+        json(
+          200,
+          analysis({
+            modality: 'pcg',
+            site: 'MV',
+            fileName: 'mv.wav',
+            result: {
+              analysis_id: 'a-1',
+              model: 'PCG',
+              label: 'abnormal',
+              prediction: 'Abnormal heart sounds suspected',
+              confidence: 0.8,
+              risk_score: 0.8,
+              recommendations: [],
+              details: { murmur: { verdict: 'present', probability: 0.9, timing: 'holosystolic', grade: 'II/VI' } },
+            },
+          }),
+        ),
+      'GET /api/analyses/a-1/waveform': (request) =>
+        json(200, waveform(request, ['PCG'], { kind: 'pcg', s1_s: [0.1, 0.9], s2_s: [0.4, 1.2] })),
+    });
+    renderApp('/analyses/a-1');
+    expect(await screen.findByTestId('analysis-site')).toHaveTextContent(
+      'MV — Mitral area, the apex (5th intercostal space)',
+    );
+    const strip = await screen.findByRole('img', { name: /^PCG waveform.*the murmur \(holosystolic\) shaded/ });
+    expect(strip).toHaveAttribute('data-murmur-spans', '2');
+  });
+
   it('shows the server reason when the recording cannot be read, with a retry', async () => {
     mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),

@@ -14,6 +14,7 @@ import { ecg12Details } from '../../lib/ecg12';
 import { useEcgStatements, useReview } from '../../lib/useReview';
 import { useAnalysis } from './api';
 import { AnalysisRecording } from './AnalysisRecording';
+import { isSite } from '../../lib/auscultation';
 
 /**
  * One stored analysis (Test Results' "View Details", the patient page's rows): who and when, the
@@ -81,6 +82,14 @@ export function AnalysisPage() {
             <div>
               <dt>{t('analysisPage.file')}</dt>
               <dd>{a.fileName}</dd>
+            </div>
+          ) : null}
+          {isSite(a.site) ? (
+            <div>
+              <dt>{t('sensor.sites.title')}</dt>
+              <dd data-testid="analysis-site">
+                {a.site} — {t(`sensor.sites.names.${a.site}`)}
+              </dd>
             </div>
           ) : null}
           <div>

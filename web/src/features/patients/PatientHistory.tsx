@@ -13,6 +13,7 @@ import { formatDateTime, formatDay } from '../../lib/format';
 import { modelName, percent } from '../../lib/prediction';
 import { useClinicalHistory, usePatientAnalyses, usePatientScreenings } from './api';
 import { findingText } from '../../lib/clinicalText';
+import { isSite } from '../../lib/auscultation';
 
 /**
  * The patient page's history sections (issue 3): clinical parameters, screenings and every stored
@@ -219,7 +220,10 @@ export function Analyses({ patientId }: { patientId: string }) {
               { header: t('patientDetail.analysisColumns.model'), cell: (a) => modelName(a.modality) },
               {
                 header: t('patientDetail.analysisColumns.result'),
-                cell: (a) => findingText(a.modality, a.result.label, a.result.prediction),
+                cell: (a) =>
+                  isSite(a.site)
+                    ? `${findingText(a.modality, a.result.label, a.result.prediction)} (${a.site})`
+                    : findingText(a.modality, a.result.label, a.result.prediction),
               },
               { header: t('patientDetail.analysisColumns.risk'), cell: (a) => percent(a.result.risk_score) },
               { header: t('patientDetail.analysisColumns.file'), cell: (a) => a.fileName ?? '—' },
