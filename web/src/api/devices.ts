@@ -47,11 +47,12 @@ export function fetchDeviceRecordings(
   return unwrap(api.GET('/api/devices/recordings', { params: { query }, ...(polling ? background : {}) }));
 }
 
-export function attachDeviceRecording(id: string, screeningId: string): Promise<DeviceRecording> {
+/** Attaches a pushed recording to a screening (a heart sound at `site` when given). */
+export function attachDeviceRecording(id: string, screeningId: string, site?: string): Promise<DeviceRecording> {
   return unwrap(
     api.POST('/api/devices/recordings/{id}/attach', {
       params: { path: { id } },
-      body: { screening_id: screeningId },
+      body: site ? { screening_id: screeningId, site } : { screening_id: screeningId },
     }),
   );
 }

@@ -12,7 +12,7 @@ use sqlx::Row;
 
 use crate::{
     helpers::{patient_form, Part, TestApp, TestResponse},
-    predict::{csv_recording, echo_models},
+    predict::{csv_recording, echo_models, wav},
 };
 
 crate::backend_tests!(
@@ -26,6 +26,7 @@ crate::backend_tests!(
     pushed_recordings_over_the_upload_limit_are_413_and_logged,
     a_device_is_online_while_its_heartbeat_is_recent,
     a_pushed_recording_is_attached_to_a_screening,
+    a_stethoscopes_recording_is_attached_at_its_auscultation_site,
     the_browser_logs_serial_events_but_only_serial_ones,
 );
 
@@ -400,6 +401,19 @@ pub async fn a_pushed_recording_is_attached_to_a_screening(mut app: TestApp) {
     let recording = pushed.json()["id"].as_str().unwrap().to_owned();
     app.cookie = cookie;
 
+    // An ECG has no auscultation site.
+    let with_site = app
+        .post(
+            &format!("/api/devices/recordings/{recording}/attach"),
+            json!({"screening_id": screening, "site": "AV"}),
+        )
+        .await;
+    assert_eq!(with_site.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        with_site.detail(),
+        "An auscultation site is given for heart-sound recordings only."
+    );
+
     let response = app
         .post(
             &format!("/api/devices/recordings/{recording}/attach"),
@@ -439,6 +453,79 @@ pub async fn a_pushed_recording_is_attached_to_a_screening(mut app: TestApp) {
         )
         .await;
     assert_eq!(foreign.status, StatusCode::NOT_FOUND);
+}
+
+pub async fn a_stethoscopes_recording_is_attached_at_its_auscultation_site(mut app: TestApp) {
+    let config = app.config.clone();
+    app.rebuild(config, echo_models());
+    app.signed_in_doctor().await;
+    let (_, token) = register(&mut app, "Stethoscope", "PCG").await;
+    let patient = app.create_patient(patient_form()).await;
+    let screening = app.create_screening(&patient).await;
+    let cookie = app.cookie.take();
+    let bearer = format!("Bearer {token}");
+    // Pushed with the site the stethoscope knows, then another without one.
+    let mut ids = Vec::new();
+    for site in [Some("TV"), None] {
+        let mut parts = vec![Part::file("heart.wav", Some("audio/wav"), wav(8.0, 4000))];
+        if let Some(site) = site {
+            parts.push(Part::text("site", site));
+        }
+        let pushed = app
+            .upload_with(
+                "/api/devices/recordings",
+                &parts,
+                &[("authorization", bearer.as_str())],
+            )
+            .await;
+        assert_eq!(pushed.status, StatusCode::CREATED, "{}", pushed.text);
+        ids.push(pushed.json()["id"].as_str().unwrap().to_owned());
+    }
+    app.cookie = cookie;
+
+    let attach = |site: Option<&str>| json!({"screening_id": screening, "site": site});
+    let bad = app
+        .post(
+            &format!("/api/devices/recordings/{}/attach", ids[1]),
+            attach(Some("apex")),
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        bad.detail(),
+        "The auscultation site must be AV, PV, TV or MV, not apex."
+    );
+    // The doctor's site is taken; without one, the device's is kept.
+    let at_pv = app
+        .post(
+            &format!("/api/devices/recordings/{}/attach", ids[1]),
+            attach(Some("PV")),
+        )
+        .await;
+    assert_eq!(at_pv.status, StatusCode::OK, "{}", at_pv.text);
+    assert_eq!(at_pv.json()["analysis"]["site"], "PV");
+    let kept = app
+        .post(
+            &format!("/api/devices/recordings/{}/attach", ids[0]),
+            attach(None),
+        )
+        .await;
+    assert_eq!(kept.status, StatusCode::OK, "{}", kept.text);
+    assert_eq!(kept.json()["analysis"]["site"], "TV");
+    let sites: Vec<Value> = app
+        .get(&format!("/api/analyses?screening_id={screening}"))
+        .await
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["site"].clone())
+        .collect();
+    assert_eq!(sites.len(), 2);
+    assert!(
+        sites.contains(&json!("PV")) && sites.contains(&json!("TV")),
+        "{sites:?}"
+    );
 }
 
 pub async fn the_browser_logs_serial_events_but_only_serial_ones(mut app: TestApp) {

@@ -1166,6 +1166,11 @@ export interface components {
         AttachRequest: {
             /** @description One of the doctor's screenings. */
             screening_id: string;
+            /**
+             * @description Heart sounds: where on the chest the recording was taken (`AV`, `PV`, `TV`, `MV`); without
+             *     it, the site the device sent (if any) is kept.
+             */
+            site?: string | null;
         };
         /** @description One row of the trail as the API shows it. */
         AuditEntry: {

@@ -94,4 +94,47 @@ describe('the heart-sound step at the auscultation sites', () => {
     // Nothing recorded at any site: Continue waits for one.
     expect(screen.getByRole('button', { name: 'Continue to PPG' })).toBeDisabled();
   });
+
+  it("attaches a stethoscope's pushed recording at the site chosen on the step", async () => {
+    const pushed = makeAnalysis(
+      { id: 'a-push', modality: 'pcg', screeningId: null, fileName: 'steth.wav' },
+      { model: 'PCG', label: 'normal', prediction: 'Normal heart sounds', details: {} },
+    );
+    const fake = mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/screenings/s-1': () => json(200, makeScreening()),
+      'GET /api/analyses': () => json(200, []),
+      'GET /api/devices/recordings': () =>
+        json(200, [
+          {
+            id: 'r-1',
+            deviceId: 'd-1',
+            deviceName: 'Stethoscope',
+            deviceType: 'PCG',
+            fileName: 'steth.wav',
+            receivedAt: '2026-11-21T10:00:00Z',
+            attachedAt: null,
+            analysis: pushed,
+          },
+        ]),
+      'POST /api/devices/recordings/r-1/attach': () =>
+        json(200, {
+          id: 'r-1',
+          deviceId: 'd-1',
+          deviceName: 'Stethoscope',
+          deviceType: 'PCG',
+          fileName: 'steth.wav',
+          receivedAt: '2026-11-21T10:00:00Z',
+          attachedAt: '2026-11-21T10:05:00Z',
+          analysis: { ...pushed, site: 'TV' },
+        }),
+    });
+    renderApp('/sensor-pcg?screening=s-1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /^TV Tricuspid area/ }));
+    await user.click(await screen.findByRole('button', { name: 'Use this recording' }));
+    await vi.waitFor(() => expect(requestsTo(fake, 'POST', '/api/devices/recordings/r-1/attach')).toHaveLength(1));
+    const [request] = requestsTo(fake, 'POST', '/api/devices/recordings/r-1/attach');
+    expect(await request?.json()).toEqual({ screening_id: 's-1', site: 'TV' });
+  });
 });

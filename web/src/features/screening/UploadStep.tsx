@@ -323,6 +323,7 @@ function UploadPanel({
         <DeviceInboxPicker
           kind={kind}
           screeningId={screeningId}
+          site={kind === 'pcg' ? site : undefined}
           disabled={recording || readingVideo || upload.isPending}
           onAttached={() => {
             setFile(null);

@@ -191,6 +191,10 @@ pub struct HeartbeatAck {
 pub struct AttachRequest {
     /// One of the doctor's screenings.
     pub screening_id: String,
+    /// Heart sounds: where on the chest the recording was taken (`AV`, `PV`, `TV`, `MV`); without
+    /// it, the site the device sent (if any) is kept.
+    #[serde(default)]
+    pub site: Option<String>,
 }
 
 /// Query of the inbox.

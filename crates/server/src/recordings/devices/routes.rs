@@ -28,9 +28,10 @@ use crate::{
     platform::extract::{Json, Path, Query},
     platform::state::AppState,
     recordings::predict::{self, upload},
-    records::analyses,
+    records::analyses::{self, store::Modality},
     records::screenings::{self, SCREENING_NOT_FOUND},
 };
+use cardio_models::murmur::site::Site;
 
 /// Room for the multipart framing on top of the file limit (as for uploads).
 const MULTIPART_OVERHEAD: usize = 64 * 1024;
@@ -474,14 +475,25 @@ pub async fn attach(
             "This recording is already attached to a screening.".into(),
         ));
     }
+    let site = match request.site.as_deref() {
+        None => None,
+        Some(_) if recording.device_kind.modality() != Modality::Pcg => {
+            return Err(ApiError::Validation(upload::SITE_FOR_HEART_SOUNDS.into()));
+        }
+        Some(text) => Some(
+            Site::valve(text).ok_or_else(|| ApiError::Validation(upload::unknown_site(text)))?,
+        ),
+    };
     let screening = screenings::store::find_row(&mut tx, &request.screening_id, user_id)
         .await?
         .ok_or_else(|| ApiError::NotFound(SCREENING_NOT_FOUND.into()))?;
     sqlx::query(
-        "UPDATE analyses SET patient_id = $1, screening_id = $2 WHERE id = $3 AND user_id = $4",
+        "UPDATE analyses SET patient_id = $1, screening_id = $2, site = COALESCE($3, site) \
+         WHERE id = $4 AND user_id = $5",
     )
     .bind(&screening.patient_id)
     .bind(&screening.id)
+    .bind(site.map(Site::label))
     .bind(&recording.analysis_id)
     .bind(user_id)
     .execute(&mut *tx)

@@ -8,19 +8,24 @@ import { apiErrorMessage } from '../../../lib/apiErrors';
 import { formatDateTime } from '../../../lib/format';
 import './deviceSources.css';
 import { findingText } from '../../../lib/clinicalText';
+import type { Site } from '../../../lib/auscultation';
 
 /**
  * Recordings a network device pushed into the doctor's inbox, of this step's type and not yet
- * attached: "Use this recording" attaches one to the screening (its analysis becomes the step's).
+ * attached: "Use this recording" attaches one to the screening (its analysis becomes the step's;
+ * a heart sound's at the auscultation site chosen on the step).
  */
 export function DeviceInboxPicker({
   kind,
   screeningId,
+  site,
   disabled,
   onAttached,
 }: {
   kind: 'ecg' | 'pcg' | 'ppg';
   screeningId: string;
+  /** Heart sounds: the site the recording is attached at. */
+  site?: Site;
   disabled: boolean;
   onAttached: () => void;
 }) {
@@ -32,7 +37,7 @@ export function DeviceInboxPicker({
     retry: false,
   });
   const attach = useMutation({
-    mutationFn: (id: string) => attachDeviceRecording(id, screeningId),
+    mutationFn: (id: string) => attachDeviceRecording(id, screeningId, site),
     onSuccess: async () => {
       // The screening too: a completed one's combined result now includes the attached recording.
       for (const queryKey of [
