@@ -193,20 +193,27 @@ fn score(p: &[f64], y: &[bool]) -> SiteScore {
     }
 }
 
+/// Leaving `site` out: the training rows (every other site's), the held-out rows with features and
+/// their labels.
+fn split(data: &Dataset, site: &str) -> (Vec<usize>, Vec<usize>, Vec<bool>) {
+    let n = data.records.len();
+    let train: Vec<usize> = (0..n).filter(|&i| data.records[i].site != site).collect();
+    let held: Vec<usize> = (0..n)
+        .filter(|&i| data.records[i].site == site && features(data, i).is_some())
+        .collect();
+    let y: Vec<bool> = held.iter().map(|&i| data.records[i].abnormal).collect();
+    (train, held, y)
+}
+
 /// The experiments on `data` (recordings the features or the network could not score are left
 /// out of that variant's figures).
 pub fn experiment(data: &Dataset) -> SiteReport {
-    let n = data.records.len();
     let scaled = site_scaled(data);
     let cfg = config_candidates(outer_seed(0))[0].clone();
     let rows = SITES
         .iter()
         .map(|&site| {
-            let train: Vec<usize> = (0..n).filter(|&i| data.records[i].site != site).collect();
-            let held: Vec<usize> = (0..n)
-                .filter(|&i| data.records[i].site == site && features(data, i).is_some())
-                .collect();
-            let y: Vec<bool> = held.iter().map(|&i| data.records[i].abnormal).collect();
+            let (train, held, y) = split(data, site);
             let invariant = site_invariant(data, &train);
             let trees = |d: &Dataset| {
                 let model: Gbdt = fit_on(d, &train, &cfg);
@@ -293,16 +300,11 @@ impl fmt::Display for SeventhSiteReport {
 /// threshold 0.5, no gate), trained on the five other CinC sites alone and with `extra` (feature
 /// rows of another dataset with their label, abnormal or not) added to every training set.
 pub fn with_seventh_site(data: &Dataset, extra: &[(Vec<f64>, bool)]) -> SeventhSiteReport {
-    let n = data.records.len();
     let cfg = config_candidates(outer_seed(0))[0].clone();
     let rows = SITES
         .iter()
         .map(|&site| {
-            let train: Vec<usize> = (0..n).filter(|&i| data.records[i].site != site).collect();
-            let held: Vec<usize> = (0..n)
-                .filter(|&i| data.records[i].site == site && features(data, i).is_some())
-                .collect();
-            let y: Vec<bool> = held.iter().map(|&i| data.records[i].abnormal).collect();
+            let (train, held, y) = split(data, site);
             let fitted = |with_extra: bool| -> Gbdt {
                 let mut x: Vec<Vec<f64>> = Vec::new();
                 let mut labels: Vec<usize> = Vec::new();

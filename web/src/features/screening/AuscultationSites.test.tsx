@@ -100,34 +100,23 @@ describe('the heart-sound step at the auscultation sites', () => {
       { id: 'a-push', modality: 'pcg', screeningId: null, fileName: 'steth.wav' },
       { model: 'PCG', label: 'normal', prediction: 'Normal heart sounds', details: {} },
     );
+    const inbox = {
+      id: 'r-1',
+      deviceId: 'd-1',
+      deviceName: 'Stethoscope',
+      deviceType: 'PCG',
+      fileName: 'steth.wav',
+      receivedAt: '2026-11-21T10:00:00Z',
+      attachedAt: null,
+      analysis: pushed,
+    };
     const fake = mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),
       'GET /api/screenings/s-1': () => json(200, makeScreening()),
       'GET /api/analyses': () => json(200, []),
-      'GET /api/devices/recordings': () =>
-        json(200, [
-          {
-            id: 'r-1',
-            deviceId: 'd-1',
-            deviceName: 'Stethoscope',
-            deviceType: 'PCG',
-            fileName: 'steth.wav',
-            receivedAt: '2026-11-21T10:00:00Z',
-            attachedAt: null,
-            analysis: pushed,
-          },
-        ]),
+      'GET /api/devices/recordings': () => json(200, [inbox]),
       'POST /api/devices/recordings/r-1/attach': () =>
-        json(200, {
-          id: 'r-1',
-          deviceId: 'd-1',
-          deviceName: 'Stethoscope',
-          deviceType: 'PCG',
-          fileName: 'steth.wav',
-          receivedAt: '2026-11-21T10:00:00Z',
-          attachedAt: '2026-11-21T10:05:00Z',
-          analysis: { ...pushed, site: 'TV' },
-        }),
+        json(200, { ...inbox, attachedAt: '2026-11-21T10:05:00Z', analysis: { ...pushed, site: 'TV' } }),
     });
     renderApp('/sensor-pcg?screening=s-1');
     const user = userEvent.setup();
