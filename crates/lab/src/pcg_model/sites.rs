@@ -250,16 +250,17 @@ pub struct SeventhSiteReport {
     /// The seventh site's recordings in training and how many of them are abnormal.
     pub extra: (usize, usize),
     /// `(site, recordings scored, without, with)`.
-    pub rows: Vec<(String, usize, SiteScore, SiteScore)>,
+    pub rows: Vec<SeventhSiteRow>,
 }
+
+/// One held-out site: `(site, recordings scored, without, with)`.
+pub type SeventhSiteRow = (String, usize, SiteScore, SiteScore);
 
 impl SeventhSiteReport {
     /// Mean over the held-out sites, `(without, with)`, each `(AUROC, MAcc)`.
     pub fn means(&self) -> [(f64, f64); 2] {
         let n = self.rows.len().max(1) as f64;
-        let mean = |f: &dyn Fn(&(String, usize, SiteScore, SiteScore)) -> f64| {
-            self.rows.iter().map(f).sum::<f64>() / n
-        };
+        let mean = |f: &dyn Fn(&SeventhSiteRow) -> f64| self.rows.iter().map(f).sum::<f64>() / n;
         [
             (mean(&|r| r.2.auroc), mean(&|r| r.2.macc)),
             (mean(&|r| r.3.auroc), mean(&|r| r.3.macc)),
