@@ -53,7 +53,7 @@ test('the Reports page shows the stored figures and exports the same analyses as
   const text = await (await context.request.get('/api/analyses/export.csv')).text();
   const lines = text.trim().split('\n');
   expect(lines[0]).toBe(
-    'file,label,prediction,confidence,risk_score,patient_id,time,review_state,modality,analysis_id,ecg_interpretation',
+    'file,label,prediction,confidence,risk_score,patient_id,time,review_state,modality,analysis_id,ecg_interpretation,site',
   );
   expect(lines).toHaveLength(4);
   expect(lines.slice(1).every((line) => line.includes(patientId) && line.includes(',pending,'))).toBe(true);

@@ -37,8 +37,9 @@ use crate::{
 
 /// Months in the volume chart.
 pub const MONTHS: usize = 6;
-/// Header of the CSV export (the columns of `cardio predict`, then the doctor's context).
-pub const CSV_HEADER: [&str; 11] = [
+/// Header of the CSV export (the columns of `cardio predict`, then the doctor's context; `site` is a
+/// heart sound's auscultation site).
+pub const CSV_HEADER: [&str; 12] = [
     "file",
     "label",
     "prediction",
@@ -50,6 +51,7 @@ pub const CSV_HEADER: [&str; 11] = [
     "modality",
     "analysis_id",
     "ecg_interpretation",
+    "site",
 ];
 
 /// The routes of this module, mounted under `/api`.
@@ -325,7 +327,7 @@ pub async fn summary(
     get, path = "/api/analyses/export.csv", operation_id = "export_analyses_csv", tag = "reports",
     params(Period),
     responses(
-        (status = 200, description = "file,label,prediction,confidence,risk_score,patient_id,time,review_state,modality,analysis_id", content_type = "text/csv", body = String),
+        (status = 200, description = "file,label,prediction,confidence,risk_score,patient_id,time,review_state,modality,analysis_id,ecg_interpretation,site", content_type = "text/csv", body = String),
         crate::platform::error::documented::DoctorOnly,
         (status = 422, description = "The period's start is after its end.", body = ErrorBody),
     )
@@ -392,7 +394,7 @@ pub(crate) async fn analyses_csv(
 ) -> Result<Vec<u8>, ApiError> {
     let rows = sqlx::query(
         "SELECT a.id, a.file_name, a.label, a.prediction, a.confidence, a.risk_score, a.patient_id, \
-         a.created_at, a.modality, \
+         a.created_at, a.modality, a.site, \
          (SELECT COUNT(*) FROM reviews r WHERE r.target_type = 'analysis' AND r.target_id = a.id) AS reviews, \
          (SELECT r.interpretation FROM reviews r WHERE r.target_type = 'analysis' AND r.target_id = a.id \
           ORDER BY r.created_at DESC, r.id DESC LIMIT 1) AS interpretation \
@@ -415,6 +417,7 @@ pub(crate) async fn analyses_csv(
         let risk: f64 = row.try_get("risk_score")?;
         let reviews: i64 = row.try_get("reviews")?;
         let interpretation: Option<String> = row.try_get("interpretation")?;
+        let site: Option<String> = row.try_get("site")?;
         let fields = [
             file.unwrap_or_default(),
             row.try_get::<String, _>("label")?,
@@ -427,6 +430,7 @@ pub(crate) async fn analyses_csv(
             row.try_get::<String, _>("modality")?,
             row.try_get::<String, _>("id")?,
             confirmed_interpretation(interpretation.as_deref()),
+            site.unwrap_or_default(),
         ];
         writer
             .write_record(fields.iter().map(|f| csv_cell(f).into_owned()))

@@ -94,6 +94,22 @@ pub async fn heart_sounds_at_two_sites_give_one_murmur_verdict_over_both(mut app
     assert_eq!(combined.status, StatusCode::OK, "{}", combined.text);
     let combined = combined.json();
     assert_eq!(combined["murmur"], draft["murmur"]);
+    // The heart-sound modality is the site with the highest judged risk.
+    let judged = |r: &Value| !["unsure", "noisy"].contains(&r["label"].as_str().unwrap());
+    let riskiest = [&at_av, &at_mv]
+        .into_iter()
+        .filter(|r| judged(r))
+        .max_by(|a, b| {
+            a["risk_score"]
+                .as_f64()
+                .unwrap()
+                .total_cmp(&b["risk_score"].as_f64().unwrap())
+        });
+    let pcg = &combined["modalities"][1];
+    assert_eq!(pcg["modality"], "pcg");
+    if let Some(r) = riskiest {
+        assert_eq!(pcg["analysis_id"], r["analysis_id"], "{combined}");
+    }
     let m = &combined["murmur"];
     let by_site: Vec<(&str, &str)> = m["sites"]
         .as_array()
@@ -151,6 +167,40 @@ pub async fn heart_sounds_at_two_sites_give_one_murmur_verdict_over_both(mut app
     assert!(
         text.contains("Aortic area (AV)") && text.contains("Mitral area (MV)"),
         "{text}"
+    );
+
+    // The CSV export names each recording's site.
+    let csv = app.get("/api/analyses/export.csv").await.text;
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let mut column = |name: &str| {
+        reader
+            .headers()
+            .unwrap()
+            .iter()
+            .position(|h| h == name)
+            .unwrap()
+    };
+    let (id_at, site_at) = (column("analysis_id"), column("site"));
+    let exported: Vec<(String, String)> = reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[id_at].to_owned(), r[site_at].to_owned())
+        })
+        .filter(|(_, site)| !site.is_empty())
+        .collect();
+    assert_eq!(
+        exported,
+        [
+            (
+                at_av["analysis_id"].as_str().unwrap().to_owned(),
+                "AV".to_owned()
+            ),
+            (
+                at_mv["analysis_id"].as_str().unwrap().to_owned(),
+                "MV".to_owned()
+            ),
+        ]
     );
 
     // FHIR: one murmur Observation per recording, with its site, valid R4.

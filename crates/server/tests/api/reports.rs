@@ -132,7 +132,8 @@ pub async fn the_csv_export_has_one_row_per_analysis_and_is_audited(mut app: Tes
             "review_state",
             "modality",
             "analysis_id",
-            "ecg_interpretation"
+            "ecg_interpretation",
+            "site"
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();

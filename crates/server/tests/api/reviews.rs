@@ -301,10 +301,10 @@ pub async fn an_ecg_sign_off_confirms_its_interpretation_and_keeps_each_edit(mut
         .lines()
         .next()
         .unwrap()
-        .ends_with(",analysis_id,ecg_interpretation"));
+        .ends_with(",analysis_id,ecg_interpretation,site"));
     assert!(
         csv.lines().nth(1).unwrap().ends_with(&format!(
-            ",{id},\"Sinus rhythm; Artefact in V1, repeat the ECG\""
+            ",{id},\"Sinus rhythm; Artefact in V1, repeat the ECG\","
         )),
         "{csv}"
     );

@@ -2982,7 +2982,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description file,label,prediction,confidence,risk_score,patient_id,time,review_state,modality,analysis_id */
+            /** @description file,label,prediction,confidence,risk_score,patient_id,time,review_state,modality,analysis_id,ecg_interpretation,site */
             200: {
                 headers: {
                     [name: string]: unknown;
