@@ -1,10 +1,12 @@
 //! The murmur model's cross-validation on CirCor (`cardio_lab::circor::murmur`), for development:
 //! the same report as `cardio eval murmur`, with the features kept in a cache file between runs
 //! (`--cache FILE`: read when it matches the recordings and feature names, else written);
-//! `--write` also fits the committed parameters (`cardio train murmur` does the same).
+//! `--write` also fits the committed parameters (`cardio train murmur` does the same);
+//! `--first SECONDS` calls each held-out patient on the first seconds of every recording only (the
+//! models still fitted on whole recordings): what short clinic recordings would give.
 //!
 //! ```text
-//! CARDIO_DATASETS=... cargo run --release -p cardio-lab --example circor_murmur -- [--cache FILE]
+//! CARDIO_DATASETS=... cargo run --release -p cardio-lab --example circor_murmur -- [--cache FILE] [--first S]
 //! ```
 
 use std::fmt::Write as _;
@@ -49,7 +51,23 @@ fn main() -> ExitCode {
     };
     eprintln!("features: {:.1} s", started.elapsed().as_secs_f64());
     let t = Instant::now();
-    let report = if args.iter().any(|a| a == "--write") {
+    let first: Option<f64> = args
+        .iter()
+        .position(|a| a == "--first")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|s| s.parse().ok());
+    let report = if let Some(seconds) = first {
+        let short = match murmur::load_first(&dir, seconds) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        eprintln!("the first {seconds} s of every recording: features read");
+        let (calls, folds) = murmur::cross_validate_on(&data, &short);
+        murmur::report(&short, &calls, &folds)
+    } else if args.iter().any(|a| a == "--write") {
         let (params, report) = murmur::train(&data);
         let path = cardio_models::murmur::PARAMS_PATH;
         if let Err(e) = std::fs::write(path, cardio_models::murmur::params_json(&params)) {

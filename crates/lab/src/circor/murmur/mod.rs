@@ -72,6 +72,22 @@ pub struct Data {
 /// # Errors
 /// As [`read_patients`].
 pub fn load(dir: &Path) -> Result<Data, CircorError> {
+    load_with(dir, measure)
+}
+
+/// As [`load`], with only the first `seconds` of every recording read ([`measure_first`]): what a
+/// short clinic recording at each site would give.
+///
+/// # Errors
+/// As [`read_patients`].
+pub fn load_first(dir: &Path, seconds: f64) -> Result<Data, CircorError> {
+    load_with(dir, |path| measure_first(path, seconds))
+}
+
+fn load_with(
+    dir: &Path,
+    measure: impl Fn(&Path) -> Result<Vec<f64>, String> + Sync,
+) -> Result<Data, CircorError> {
     let patients = read_patients(dir)?;
     let groups = group_keys(&patients);
     let jobs: Vec<(usize, usize)> = patients
@@ -101,7 +117,21 @@ pub fn load(dir: &Path) -> Result<Data, CircorError> {
 /// is not read.
 pub fn measure(path: &Path) -> Result<Vec<f64>, String> {
     let rec = cardio_formats::read_path(path).map_err(|e| format!("read: {e}"))?;
-    let prepared = cardio_models::pcg_model::features::prepare(&rec).map_err(|e| e.to_string())?;
+    measure_recording(&rec)
+}
+
+/// As [`measure`] on the first `seconds` of the recording.
+pub fn measure_first(path: &Path, seconds: f64) -> Result<Vec<f64>, String> {
+    let mut rec = cardio_formats::read_path(path).map_err(|e| format!("read: {e}"))?;
+    let keep = (seconds * rec.sampling_rate_hz).round() as usize;
+    for c in &mut rec.channels {
+        c.samples.truncate(keep);
+    }
+    measure_recording(&rec)
+}
+
+fn measure_recording(rec: &cardio_formats::Recording) -> Result<Vec<f64>, String> {
+    let prepared = cardio_models::pcg_model::features::prepare(rec).map_err(|e| e.to_string())?;
     let extracted = features::extract(&prepared).map_err(|e| e.to_string())?;
     let pcg = cardio_models::pcg_model::model().map_err(|e| e.to_string())?;
     match pcg.unjudged(&extracted.measured) {
@@ -361,6 +391,16 @@ pub struct Call {
 
 /// The out-of-fold calls of the 5-fold CV and each fold's thresholds and inner weighted accuracy.
 pub fn cross_validate(data: &Data) -> (Vec<Call>, Vec<(Thresholds, f64)>) {
+    cross_validate_on(data, data)
+}
+
+/// As [`cross_validate`], the models fitted on `data`'s features and each held-out patient called on
+/// `test`'s (the same patients and recordings, read otherwise: their first seconds only).
+///
+/// # Panics
+/// When `test` does not hold `data`'s patients and recordings in the same order.
+pub fn cross_validate_on(data: &Data, test_data: &Data) -> (Vec<Call>, Vec<(Thresholds, f64)>) {
+    assert_eq!(data.recs.len(), test_data.recs.len(), "the same recordings");
     let n = data.patients.len();
     let all: Vec<usize> = (0..n).collect();
     let outer = folds_of(data, &all, SEED);
@@ -373,11 +413,13 @@ pub fn cross_validate(data: &Data) -> (Vec<Call>, Vec<(Thresholds, f64)>) {
     let mut calls: Vec<Option<Call>> = vec![None; n];
     for (k, f) in fitted.iter().enumerate() {
         let test: Vec<bool> = (0..n).map(|p| outer[p] == k).collect();
-        let probs = presence_probs(data, &f.presence, &test);
+        let probs = presence_probs(test_data, &f.presence, &test);
         let decided = decide_all(&probs, &recs_of, &f.thresholds);
         for p in (0..n).filter(|&p| test[p]) {
             let d = decided[p];
-            let loud = d.loudest.and_then(|i| data.recs[i].features.as_ref().ok());
+            let loud = d
+                .loudest
+                .and_then(|i| test_data.recs[i].features.as_ref().ok());
             let argmax = |m: &Gbdt, x: &[f64]| {
                 let pr = m.predict_proba(x);
                 (0..pr.len()).max_by(|&a, &b| pr[a].total_cmp(&pr[b]))
@@ -524,5 +566,23 @@ mod tests {
         let p = patients.iter().find(|p| p.id == "85133").unwrap();
         assert_eq!(timing_label(p), Some(2), "holosystolic");
         assert_eq!(grade_label(p), Some(2), "III/VI");
+    }
+
+    #[test]
+    fn the_first_seconds_of_a_recording_are_read_as_a_short_recording() {
+        let Some(patients) = sample() else { return };
+        let wav = &patients
+            .iter()
+            .find(|p| p.id == "85133")
+            .unwrap()
+            .recordings[0]
+            .wav;
+        let whole = measure(wav).unwrap();
+        let first = measure_first(wav, 8.0).unwrap();
+        assert_eq!(first.len(), whole.len());
+        assert_ne!(first, whole, "eight seconds read, not the whole recording");
+        // Shorter than the heart-sound model reads: not read, with its reason.
+        let short = measure_first(wav, 3.0).unwrap_err();
+        assert!(short.contains("too short"), "{short}");
     }
 }
