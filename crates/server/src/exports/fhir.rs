@@ -10,7 +10,8 @@
 //!   (origin, period in ms, factor, dimensions; at most the first 60 s); a heart-sound recording's
 //!   murmur ([`murmur_observation`]: SNOMED CT 88610006 "Heart murmur", present 52101004 / absent
 //!   2667000 / unknown 261665006, the auscultation site as `bodySite`, timing and Levine grade as
-//!   components);
+//!   components), and a screening's verdict over its sites as one more, whose `hasMember` are the
+//!   sites' ([`screening_murmur`]);
 //! - `DiagnosticReport`s for the analyses and the combined screenings (`conclusion`; status
 //!   `final` once the doctor signed it off, `preliminary` before); an ECG's report leads its
 //!   conclusion with the interpretation the doctor confirmed, each statement also a
@@ -122,15 +123,14 @@ fn murmur_value(verdict: &str) -> Value {
     json!({"coding": [{"system": SNOMED, "code": code, "display": display}], "text": verdict})
 }
 
-/// A heart-sound analysis's murmur (`details.murmur`) as an exam `Observation`, with the
-/// recording's auscultation site as its body site; `None` for any other result.
-fn murmur_observation(a: &Analysis, subject: &str, device: &str) -> Option<Value> {
-    let m = a
-        .result
-        .details
-        .get("murmur")
-        .filter(|_| a.modality == Modality::Pcg)?;
-    let text = |k: &str| m.get(k).and_then(Value::as_str);
+/// The heart-murmur `Observation` of `verdict` with its timing and grade as components.
+fn murmur_resource(
+    verdict: &str,
+    timing: Option<&str>,
+    grade: Option<&str>,
+    subject: &str,
+    when: &str,
+) -> Value {
     let mut observation = json!({
         "resourceType": "Observation",
         "status": "final",
@@ -140,25 +140,79 @@ fn murmur_observation(a: &Analysis, subject: &str, device: &str) -> Option<Value
             "text": HEART_MURMUR.1,
         },
         "subject": {"reference": subject},
-        "effectiveDateTime": a.created_at,
-        "valueCodeableConcept": murmur_value(text("verdict").unwrap_or("unknown")),
-        "device": {"reference": device},
+        "effectiveDateTime": when,
+        "valueCodeableConcept": murmur_value(verdict),
     });
-    if let Some(site) = a.site {
-        observation["bodySite"] = json!({"text": format!("{} ({})", site.area(), site.label())});
-    }
-    let components: Vec<Value> = [
-        ("timing", "Murmur timing"),
-        ("grade", "Murmur grade (Levine)"),
-    ]
-    .into_iter()
-    .filter_map(|(key, name)| {
-        text(key).map(|v| json!({"code": {"text": name}, "valueCodeableConcept": {"text": v}}))
-    })
-    .collect();
+    let components: Vec<Value> = [("Murmur timing", timing), ("Murmur grade (Levine)", grade)]
+        .into_iter()
+        .filter_map(|(name, value)| {
+            value.map(|v| json!({"code": {"text": name}, "valueCodeableConcept": {"text": v}}))
+        })
+        .collect();
     if !components.is_empty() {
         observation["component"] = json!(components);
     }
+    observation
+}
+
+/// A heart-sound analysis's murmur (`details.murmur`) as an exam `Observation`, with the
+/// recording's auscultation site as its body site; `None` for any other result.
+fn murmur_observation(a: &Analysis, subject: &str, device: &str) -> Option<Value> {
+    let m = a
+        .result
+        .details
+        .get("murmur")
+        .filter(|_| a.modality == Modality::Pcg)?;
+    let text = |k: &str| m.get(k).and_then(Value::as_str);
+    let mut observation = murmur_resource(
+        text("verdict").unwrap_or("unknown"),
+        text("timing"),
+        text("grade"),
+        subject,
+        &a.created_at,
+    );
+    observation["device"] = json!({"reference": device});
+    if let Some(site) = a.site {
+        observation["bodySite"] = json!({"text": format!("{} ({})", site.area(), site.label())});
+    }
+    Some(observation)
+}
+
+/// A screening's murmur verdict over its sites (`Screening::murmur`) as an `Observation` whose
+/// members are the sites' own (`site_murmurs`: analysis id to its observation); `None` without one.
+fn screening_murmur(
+    s: &Screening,
+    subject: &str,
+    site_murmurs: &BTreeMap<String, String>,
+) -> Option<Value> {
+    let m = s.murmur.as_ref()?;
+    let mut observation = murmur_resource(
+        &m.verdict,
+        m.timing.as_deref(),
+        m.grade.as_deref(),
+        subject,
+        &s.updated_at,
+    );
+    let members: Vec<Value> = m
+        .sites
+        .iter()
+        .filter_map(|x| site_murmurs.get(&x.analysis_id))
+        .map(|r| json!({"reference": r}))
+        .collect();
+    if !members.is_empty() {
+        observation["hasMember"] = json!(members);
+    }
+    let heard: Vec<&str> = m.heard_at.iter().map(|x| x.label()).collect();
+    let note = if heard.is_empty() {
+        format!("Over {} auscultation site(s).", m.sites.len())
+    } else {
+        format!(
+            "Over {} auscultation site(s); heard at {}.",
+            m.sites.len(),
+            heard.join(", ")
+        )
+    };
+    observation["note"] = json!([{ "text": note }]);
     Some(observation)
 }
 
@@ -488,6 +542,7 @@ fn analysis_resources(
     signal: Option<&Waveform>,
     subject: &str,
     device: &str,
+    site_murmurs: &mut BTreeMap<String, String>,
 ) -> String {
     let mut results = Vec::new();
     if let Some(bpm) = a
@@ -533,7 +588,9 @@ fn analysis_resources(
         }
     }
     if let Some(observation) = murmur_observation(a, subject, device) {
-        results.push(bundle.add(observation));
+        let reference = bundle.add(observation);
+        site_murmurs.insert(a.id.clone(), reference.clone());
+        results.push(reference);
     }
     if let Some((data, channel, _)) = signal.and_then(sampled_data) {
         let what = match a.modality {
@@ -607,7 +664,13 @@ fn analysis_resources(
     bundle.add(report)
 }
 
-fn screening_report(bundle: &mut BundleBuilder, s: &Screening, subject: &str) {
+fn screening_report(
+    bundle: &mut BundleBuilder,
+    s: &Screening,
+    subject: &str,
+    site_murmurs: &BTreeMap<String, String>,
+) {
+    let murmur = screening_murmur(s, subject, site_murmurs).map(|o| bundle.add(o));
     let Some(combined) = &s.combined else { return };
     let mut conclusion = format!(
         "Overall risk {:.1}% ({}). {}",
@@ -631,7 +694,7 @@ fn screening_report(bundle: &mut BundleBuilder, s: &Screening, subject: &str) {
     if let Some(note) = review_note(s.review.as_ref()) {
         conclusion = format!("{conclusion} {}", note.as_str().unwrap_or_default());
     }
-    bundle.add(json!({
+    let mut report = json!({
         "resourceType": "DiagnosticReport",
         "status": report_status(s.review.as_ref()),
         "code": {"text": "Cardiovascular screening (combined result)"},
@@ -644,7 +707,11 @@ fn screening_report(bundle: &mut BundleBuilder, s: &Screening, subject: &str) {
             "url": format!("/api/screenings/{}/report.pdf", s.id),
             "title": "Cardio screening report",
         }],
-    }));
+    });
+    if let Some(reference) = murmur {
+        report["result"] = json!([{ "reference": reference }]);
+    }
+    bundle.add(report);
 }
 
 /// One of the signed-in doctor's patients as a FHIR R4 `Bundle` (type `collection`).
@@ -726,6 +793,8 @@ pub(crate) fn bundle(data: &PatientData, recordings: &Recordings) -> Value {
         bundle.add(resource);
     }
     let mut devices: BTreeMap<(String, String), String> = BTreeMap::new();
+    // Each heart-sound analysis's murmur observation, for its screening's verdict over the sites.
+    let mut site_murmurs: BTreeMap<String, String> = BTreeMap::new();
     for record in &data.records {
         for observation in clinical_observations(record, &subject) {
             bundle.add(observation);
@@ -754,10 +823,17 @@ pub(crate) fn bundle(data: &PatientData, recordings: &Recordings) -> Value {
         let signal = kind
             .filter(|_| !a.files.is_empty())
             .and_then(|k| recordings.window(a, k, 0.0, MAX_WINDOW_S).ok());
-        analysis_resources(&mut bundle, a, signal.as_ref(), &subject, &device);
+        analysis_resources(
+            &mut bundle,
+            a,
+            signal.as_ref(),
+            &subject,
+            &device,
+            &mut site_murmurs,
+        );
     }
     for s in &data.screenings {
-        screening_report(&mut bundle, s, &subject);
+        screening_report(&mut bundle, s, &subject, &site_murmurs);
     }
     bundle.finish()
 }

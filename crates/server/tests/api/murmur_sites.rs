@@ -203,16 +203,16 @@ pub async fn heart_sounds_at_two_sites_give_one_murmur_verdict_over_both(mut app
         ]
     );
 
-    // FHIR: one murmur Observation per recording, with its site, valid R4.
+    // FHIR: one murmur Observation per recording, with its site, and the screening's over them, valid R4.
     let bundle = app
         .get(&format!("/api/patients/{patient}/fhir"))
         .await
         .json();
     validate(&bundle).unwrap();
-    let murmurs: Vec<&Value> = resources(&bundle, "Observation")
+    let (murmurs, over_sites): (Vec<&Value>, Vec<&Value>) = resources(&bundle, "Observation")
         .into_iter()
         .filter(|o| o["code"]["coding"][0]["code"] == "88610006")
-        .collect();
+        .partition(|o| o.get("bodySite").is_some());
     let body_sites: Vec<&str> = murmurs
         .iter()
         .map(|o| o["bodySite"]["text"].as_str().unwrap())
@@ -226,7 +226,33 @@ pub async fn heart_sounds_at_two_sites_give_one_murmur_verdict_over_both(mut app
         body_sites.contains(&"Mitral valve area (MV)"),
         "{body_sites:?}"
     );
-    for o in murmurs {
+    // The screening's: its verdict, the sites' observations as its members, in the screening's report.
+    assert_eq!(over_sites.len(), 1);
+    let screening_murmur = over_sites[0];
+    assert_eq!(
+        screening_murmur["valueCodeableConcept"]["text"],
+        m["verdict"]
+    );
+    let url_of = |id: &Value| format!("urn:uuid:{}", id.as_str().unwrap());
+    let mut members: Vec<String> = screening_murmur["hasMember"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["reference"].as_str().unwrap().to_owned())
+        .collect();
+    let mut sites: Vec<String> = murmurs.iter().map(|o| url_of(&o["id"])).collect();
+    members.sort();
+    sites.sort();
+    assert_eq!(members, sites);
+    let screening_report = resources(&bundle, "DiagnosticReport")
+        .into_iter()
+        .find(|r| r["code"]["text"] == "Cardiovascular screening (combined result)")
+        .unwrap();
+    assert_eq!(
+        screening_report["result"][0]["reference"].as_str().unwrap(),
+        url_of(&screening_murmur["id"])
+    );
+    for o in murmurs.into_iter().chain([screening_murmur]) {
         let verdict = o["valueCodeableConcept"]["text"].as_str().unwrap();
         let code = o["valueCodeableConcept"]["coding"][0]["code"]
             .as_str()
