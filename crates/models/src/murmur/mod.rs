@@ -311,7 +311,8 @@ impl Verdict {
 
     /// One recording's `details.murmur`: [`Verdict::to_value`] with the reading's probabilities
     /// (`{absent, present, unknown}`), from which a patient's verdict over several recordings is
-    /// decided again later ([`Reading::from_value`]); `None` for a recording not read.
+    /// decided again later ([`Reading::from_value`]); without a reading (a recording not read),
+    /// [`Verdict::to_value`] alone.
     pub fn recording_value(&self, reading: Option<&Reading>) -> serde_json::Value {
         let mut value = self.to_value();
         if let (Some(r), Some(map)) = (reading, value.as_object_mut()) {

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::{
     fhir::{resources, validate},
-    helpers::{patient_form, Part, TestApp},
+    helpers::{clinical_form, merge, patient_form, Part, TestApp},
     predict::{csv_recording, with_echo},
     report_pdf::pdf_text,
 };
@@ -74,11 +74,7 @@ pub async fn heart_sounds_at_two_sites_give_one_murmur_verdict_over_both(mut app
     let clinical = app
         .post(
             "/api/predict/clinical",
-            json!({
-                "age": 40, "chest_pain_type": 3, "cholesterol": 180, "fasting_blood_sugar": 90,
-                "exercise_induced_angina": 0, "vessels_colored_by_flourosopy": 0, "thalassemia": 0,
-                "screening_id": screening,
-            }),
+            merge(clinical_form(), json!({"screening_id": screening})),
         )
         .await;
     assert_eq!(clinical.status, StatusCode::OK, "{}", clinical.text);

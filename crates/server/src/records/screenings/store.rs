@@ -161,7 +161,11 @@ pub async fn assemble(
     } else {
         None
     };
-    let murmur = murmur::over_sites(&found);
+    // A combined result already carries it.
+    let murmur = match &combined {
+        Some(c) => c.murmur.clone(),
+        None => murmur::over_sites(&found),
+    };
     let review = crate::records::reviews::store::latest(
         conn,
         crate::records::reviews::store::Target::Screening,
