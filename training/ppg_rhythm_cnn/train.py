@@ -44,6 +44,7 @@ INNER = 4
 CHANNELS = [(1, 32, 9), (32, 32, 7), (32, 64, 7), (64, 64, 5), (64, 128, 5), (128, 128, 3)]
 WEIGHTS = [0.0, 0.25, 0.5, 0.75, 1.0]
 SINUS_FLOOR = 0.98
+CRITERIA = ["pooled", "patient"]
 THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85]
 
 
@@ -81,14 +82,26 @@ class Net(nn.Module):
 SMOKE = False
 
 
+ECTOPY_WEIGHT = 2.0  # (set by --ectopy-weight) the four non-AF arrhythmias' loss weight against sinus rhythm's and AF's (--ectopy-weight)
+ECTOPY = [1, 2, 3, 4]  # pvc, pac, vt, svt
+
+
+def class_weights(y):
+    """Label-balanced cross-entropy weights, with the ectopic and tachycardic rhythms (the ones a pulse
+    method confuses with AF) weighted ECTOPY_WEIGHT times up."""
+    counts = np.bincount(y, minlength=CLASSES).astype(np.float64)
+    w = len(y) / (CLASSES * np.maximum(counts, 1))
+    w[ECTOPY] *= ECTOPY_WEIGHT
+    return w
+
+
 def train_one(x, x_cam, y, seed, device, epochs):
     if SMOKE:
         x, x_cam, y = x[::10], x_cam[::10], y[::10]
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = Net().to(device)
-    counts = np.bincount(y, minlength=CLASSES).astype(np.float64)
-    w = torch.tensor(len(y) / (CLASSES * np.maximum(counts, 1)), dtype=torch.float32, device=device)
+    w = torch.tensor(class_weights(y), dtype=torch.float32, device=device)
     loss_fn = nn.CrossEntropyLoss(weight=w)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-2)
     batch = 128
@@ -125,13 +138,23 @@ def predict(net, x, device):
         return np.concatenate(out).astype(np.float64)
 
 
-def best_blend(y, p_tree, p_net, usable):
+def per_patient(hit, among, patient):
+    """The mean over patients of each patient's share of `hit` among their `among` segments (patients
+    without any `among` segment left out): every patient counts once, as a new patient does."""
+    shares = [hit[among & (patient == q)].mean() for q in np.unique(patient) if (among & (patient == q)).any()]
+    return float(np.mean(shares))
+
+
+def best_blend(y, p_tree, p_net, usable, patient, criterion):
     """(weight, threshold) of the blend `weight * P_net(af) + (1 - weight) * P_tree(af) >= threshold`.
 
     Among the pairs whose specificity against sinus rhythm is at least SINUS_FLOOR, the one that
     maximises min(AF sensitivity, specificity against every non-AF rhythm); without any, the one of
-    highest sinus specificity. Ties go to the smaller weight, then to the threshold nearest 0.5. A
-    segment the trees' quality gate refuses is never an AF call.
+    highest sinus specificity. With `criterion` "pooled" the sensitivity and specificity are over
+    segments; with "patient" each is the mean over patients of the patient's own (a patient with
+    many easy segments then weighs no more than one with few hard ones). Ties go to the smaller
+    weight, then to the threshold nearest 0.5. A segment the trees' quality gate refuses is never an
+    AF call.
     """
     af = y == 5
     sinus = y == 0
@@ -140,8 +163,12 @@ def best_blend(y, p_tree, p_net, usable):
         p = np.where(usable, wt * p_net[:, 5] + (1 - wt) * np.nan_to_num(p_tree[:, 5]), -1.0)
         for t in THRESHOLDS:
             call = p >= t
-            se = (af & call).sum() / af.sum()
-            sp = (~af & ~call).sum() / (~af).sum()
+            if criterion == "patient":
+                se = per_patient(call, af, patient)
+                sp = per_patient(~call, ~af, patient)
+            else:
+                se = (af & call).sum() / af.sum()
+                sp = (~af & ~call).sum() / (~af).sum()
             sp_sinus = (sinus & ~call).sum() / sinus.sum()
             key = (sp_sinus >= SINUS_FLOOR, min(se, sp) if sp_sinus >= SINUS_FLOOR else sp_sinus)
             if best is None or key[0] > best[0][0] or (key[0] == best[0][0] and (
@@ -173,9 +200,13 @@ def main():
     ap.add_argument("--seed", type=int, default=20220331)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--smoke", action="store_true", help="a tenth of the rows per network, one epoch")
+    ap.add_argument("--ectopy-weight", type=float, default=2.0)
+    ap.add_argument("--criterion", choices=CRITERIA, default="pooled",
+                    help="the blend criterion of the network written as ppg-rhythm-cnn.bin (the other is written beside it)")
     args = ap.parse_args()
-    global SMOKE
+    global SMOKE, ECTOPY_WEIGHT
     SMOKE = args.smoke
+    ECTOPY_WEIGHT = args.ectopy_weight
     if SMOKE:
         args.epochs = 1
     device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -203,10 +234,12 @@ def main():
     p_tree = probs("p")
     usable = ~np.isnan(p_tree[:, 0])
     af = y == 5
+    patient = np.array([r["patient"] for r in rows])
     started = time.time()
     oof_net = np.zeros((n, CLASSES))
     oof_cam = np.zeros((n, CLASSES))
-    nets, blends = [], []
+    nets = []
+    blends = {c: [] for c in CRITERIA}
     inner_net = {}
     for f in range(FOLDS):
         tr = outer != f
@@ -217,21 +250,24 @@ def main():
             net = train_one(x[fit_idx], x_cam[fit_idx], y[fit_idx], args.seed + 100 * f + g + 1, device, args.epochs)
             q_net[inner[:, f] == g] = predict(net, x[inner[:, f] == g], device)
         q_usable = tr & ~np.isnan(q_tree[:, 0])
-        blend = best_blend(y[tr], q_tree[tr], q_net[tr], q_usable[tr])
+        for c in CRITERIA:
+            blends[c].append(best_blend(y[tr], q_tree[tr], q_net[tr], q_usable[tr], patient[tr], c))
         inner_net[f] = q_net
         net = train_one(x[tr], x_cam[tr], y[tr], args.seed + 100 * f, device, args.epochs)
         oof_net[~tr] = predict(net, x[~tr], device)
         oof_cam[~tr] = predict(net, x_cam[~tr], device)
         nets.append(net)
-        blends.append(blend)
-        print(f"fold {f}: blend weight {blend[0]}, threshold {blend[1]} ({time.time() - started:.0f} s)", flush=True)
-    final_blend = best_blend(y, p_tree, oof_net, usable)
+        print(f"fold {f}: blend weight/threshold " + ", ".join(f"{c} {blends[c][-1]}" for c in CRITERIA) + f" ({time.time() - started:.0f} s)", flush=True)
     final = train_one(x, x_cam, y, args.seed, device, args.epochs)
     nets.append(final)
-    blends.append(final_blend)
-    print(f"final: blend weight {final_blend[0]}, threshold {final_blend[1]} ({time.time() - started:.0f} s)", flush=True)
+    for c in CRITERIA:
+        blends[c].append(best_blend(y, p_tree, oof_net, usable, patient, c))
+    print("final: blend weight/threshold " + ", ".join(f"{c} {blends[c][-1]}" for c in CRITERIA) + f" ({time.time() - started:.0f} s)", flush=True)
     os.makedirs(args.out, exist_ok=True)
-    write_weights(os.path.join(args.out, "ppg-rhythm-cnn.bin"), nets, blends)
+    for c in CRITERIA:
+        name = "ppg-rhythm-cnn.bin" if c == args.criterion else f"ppg-rhythm-cnn-{c}.bin"
+        write_weights(os.path.join(args.out, name), nets, blends[c])
+    torch.save([net.state_dict() for net in nets], os.path.join(args.out, "nets.pt"))
     with open(os.path.join(args.out, "oof.csv"), "w") as fh:
         fh.write("patient,row," + ",".join(f"n{k}" for k in range(CLASSES)) + "," + ",".join(f"c{k}" for k in range(CLASSES)) + "\n")
         for i, r in enumerate(rows):
@@ -244,18 +280,19 @@ def main():
                 cells += [f"{v:.6f}" if outer[i] != f else "" for v in inner_net[f][i]]
             fh.write(f"{r['patient']},{r['row']}," + ",".join(cells) + "\n")
     # quick summary with the outer folds' own blends
-    for name, wsel in [("net alone", None), ("blend", True)]:
+    for name, wsel in [("net alone", None)] + [(f"blend ({c})", c) for c in CRITERIA]:
         p = np.zeros(n)
         t = np.zeros(n)
         for f in range(FOLDS):
             m = outer == f
-            wt, th = blends[f] if wsel else (1.0, 0.5)
+            wt, th = blends[wsel][f] if wsel else (1.0, 0.5)
             p[m] = wt * oof_net[m, 5] + (1 - wt) * np.nan_to_num(p_tree[m, 5])
             t[m] = th
         call = usable & (p >= t)
         print(json.dumps({"model": name, "af_se": float((call & af).sum() / af.sum()),
                           "sp_all": float((~call & ~af).sum() / (~af).sum()),
                           "sp_sinus": float((~call & (y == 0)).sum() / (y == 0).sum()),
+                          "pac_called_af": float((call & (y == 2)).sum() / (y == 2).sum()),
                           "six_acc_net": float((oof_net.argmax(1) == y).mean())}), flush=True)
 
 

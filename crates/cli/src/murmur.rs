@@ -105,7 +105,7 @@ fn read_one(path: &Path) -> Result<Reading, String> {
     let prepared = features::prepare(&rec).map_err(|e| e.to_string())?;
     let extracted = features::extract(&prepared).map_err(|e| e.to_string())?;
     let pcg = pcg_model::model().map_err(|e| e.to_string())?;
-    if let Some(reason) = pcg.unjudged(&extracted.measured) {
+    if let Some(reason) = pcg.murmur_unreadable(&extracted.measured) {
         return Err(format!("not judged: {reason}"));
     }
     murmur::model()

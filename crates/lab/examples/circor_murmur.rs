@@ -3,10 +3,12 @@
 //! (`--cache FILE`: read when it matches the recordings and feature names, else written);
 //! `--write` also fits the committed parameters (`cardio train murmur` does the same);
 //! `--first SECONDS` calls each held-out patient on the first seconds of every recording only (the
-//! models still fitted on whole recordings): what short clinic recordings would give.
+//! models fitted as always): what short clinic recordings would give; `--crops S1,S2` trains on
+//! other first seconds of every recording beside the whole ones (`--crops none`: whole recordings
+//! only; default `murmur::TRAIN_CROPS_S`, 2.5 and 4 s).
 //!
 //! ```text
-//! CARDIO_DATASETS=... cargo run --release -p cardio-lab --example circor_murmur -- [--cache FILE] [--first S]
+//! CARDIO_DATASETS=... cargo run --release -p cardio-lab --example circor_murmur -- [--cache FILE] [--first S] [--crops S1,S2|none]
 //! ```
 
 use std::fmt::Write as _;
@@ -36,7 +38,7 @@ fn main() -> ExitCode {
         .and_then(|c| read_cache(c, &dir, names.len()))
     {
         Some(d) => d,
-        None => match murmur::load(&dir) {
+        None => match murmur::load_whole(&dir) {
             Ok(d) => {
                 if let Some(c) = &cache {
                     write_cache(c, &d);
@@ -49,7 +51,21 @@ fn main() -> ExitCode {
             }
         },
     };
-    eprintln!("features: {:.1} s", started.elapsed().as_secs_f64());
+    let crops: Vec<f64> = args
+        .iter()
+        .position(|a| a == "--crops")
+        .and_then(|i| args.get(i + 1))
+        .map_or(murmur::TRAIN_CROPS_S.to_vec(), |s| {
+            s.split(',').filter_map(|v| v.parse().ok()).collect()
+        });
+    let data = match murmur::with_crops(data, &dir, &crops) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    eprintln!("features: {:.1} s ({} crops)", started.elapsed().as_secs_f64(), data.crops.len());
     let t = Instant::now();
     let first: Option<f64> = args
         .iter()
@@ -145,5 +161,6 @@ fn read_cache(path: &PathBuf, dir: &std::path::Path, n_features: usize) -> Optio
         patients,
         groups,
         recs,
+        crops: Vec::new(),
     })
 }

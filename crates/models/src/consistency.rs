@@ -20,8 +20,10 @@
 //! 6. **12-lead statements** (ECG): a normal rhythm never comes with an atrial fibrillation or
 //!    flutter statement; atrial fibrillation decided by the statements always comes with one; a
 //!    result that could not be judged carries no measurement and no statement.
-//! 7. **Murmur** (heart sounds): a result that could not be judged says the murmur is unknown; a
-//!    normal result whose murmur model hears a murmur says so in its first advice, and only then.
+//! 7. **Murmur** (heart sounds): a result that could not be judged says the murmur is unknown,
+//!    unless it is a recording too short for the normal/abnormal decision (its first advice says
+//!    so, and only for such a recording) that the murmur model read; a normal result whose murmur
+//!    model hears a murmur says so in its first advice, and only then.
 
 use serde_json::{Map, Value};
 
@@ -55,7 +57,7 @@ fn labels(m: Modality) -> &'static [(&'static str, Option<bool>, &'static [&'sta
                 &["pcg.normal_1", "pcg.normal_murmur_1"],
             ),
             ("abnormal", Some(true), &["pcg.abnormal_1"]),
-            ("unsure", None, &["pcg.unsure_1"]),
+            ("unsure", None, &["pcg.unsure_1", "pcg.short_1"]),
         ],
         Modality::Ppg => &[
             (
@@ -265,19 +267,29 @@ pub fn contradictions(m: Modality, p: &Prediction) -> Vec<String> {
         }
     }
     // 7. The murmur (heart sounds): a recording that could not be judged has no murmur verdict
-    //    but unknown; a normal result that hears a murmur says so first.
+    //    but unknown, unless it was too short for the normal/abnormal decision and read for the
+    //    murmur alone; a normal result that hears a murmur says so first.
     if m == Modality::Pcg {
         let verdict = d
             .get("murmur")
             .and_then(|v| v.get("verdict"))
             .and_then(Value::as_str);
-        if finding.is_none() && verdict.is_some_and(|v| v != "unknown") {
+        let first = p.advice.first().map(|a| a.code.as_str());
+        let short = first == Some("pcg.short_1");
+        if finding.is_none() && !short && verdict.is_some_and(|v| v != "unknown") {
             out.push(format!(
                 "a murmur verdict {verdict:?} for the label {}",
                 p.label
             ));
         }
-        let first = p.advice.first().map(|a| a.code.as_str());
+        let seconds = d.get("duration_s").and_then(Value::as_f64);
+        if short
+            && !seconds.is_some_and(|s| s < crate::pcg_model::NORMAL_ABNORMAL_MIN_SECONDS)
+        {
+            out.push(format!(
+                "the advice of a short recording for a recording of {seconds:?} s"
+            ));
+        }
         if p.label == "normal"
             && (verdict == Some("present")) != (first == Some("pcg.normal_murmur_1"))
         {

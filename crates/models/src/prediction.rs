@@ -35,7 +35,7 @@ pub struct Prediction {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PredictError {
     /// The recording cannot be judged; the message is shown to the user as it is
-    /// (e.g. "Recording too short: 3.2 s; at least 5 s is needed.").
+    /// (e.g. "Recording too short: 1.2 s; at least 2 s is needed.").
     #[error("{0}")]
     Unusable(String),
     /// The committed parameters cannot be loaded.

@@ -416,14 +416,14 @@ mod tests {
 
     #[test]
     fn a_recording_too_short_for_marks_still_shows_its_samples() {
-        let rec = recording(vec![("mono", "", spikes(4000.0, 2.0, 0.8, 0.5))], 4000.0);
+        let rec = recording(vec![("mono", "", spikes(4000.0, 1.5, 0.8, 0.5))], 4000.0);
         let w = window(&rec, Kind::Pcg, None, 0.0, 10.0).unwrap();
         assert_eq!(w.sampling_rate_hz, 2000.0);
-        assert_eq!(w.channels[0].samples.len(), 4000);
+        assert_eq!(w.channels[0].samples.len(), 3000);
         assert!(w.beats_s.is_empty());
         assert_eq!(
             w.marks_note.as_deref(),
-            Some("Recording too short: 2.0 s; at least 5 s is needed.")
+            Some("Recording too short: 1.5 s; at least 2 s is needed.")
         );
     }
 

@@ -75,7 +75,8 @@ fn every_sample_recording_is_read_and_its_heart_sound_result_holds_one_verdict()
         let result = pcg.predict(&rec).unwrap();
         consistency::check(Modality::Pcg, &path.display().to_string(), &result).unwrap();
         let shown = &result.details["murmur"];
-        let expected = if result.label == "unsure" {
+        let readable = pcg.murmur_unreadable(&extracted.measured).is_none();
+        let expected = if !readable {
             murmur::Verdict::unread()
         } else {
             model.decide(&[Some(reading.clone())])
@@ -93,7 +94,7 @@ fn every_sample_recording_is_read_and_its_heart_sound_result_holds_one_verdict()
         }
         // The stored result carries the reading from which a verdict over sites is decided again.
         match murmur::Reading::from_value(shown) {
-            Some(back) if result.label != "unsure" => {
+            Some(back) if readable => {
                 assert_eq!(
                     back.probabilities,
                     reading.probabilities,
@@ -101,7 +102,7 @@ fn every_sample_recording_is_read_and_its_heart_sound_result_holds_one_verdict()
                     path.display()
                 );
             }
-            None if result.label == "unsure" => {}
+            None if !readable => {}
             other => panic!("{}: read back {other:?}", path.display()),
         }
         if *at_site {
@@ -121,6 +122,54 @@ fn every_sample_recording_is_read_and_its_heart_sound_result_holds_one_verdict()
         mean(&heard),
         mean(&not_heard)
     );
+}
+
+#[test]
+fn the_first_three_seconds_of_a_recording_get_a_murmur_verdict_and_no_normal_abnormal_one() {
+    let Some(sample) = sample() else { return };
+    let model = murmur::model().unwrap();
+    let pcg = pcg_model::model().unwrap();
+    let mut read_short = 0;
+    for (path, _, _) in &sample {
+        let mut rec = read(path);
+        let keep = (3.0 * rec.sampling_rate_hz) as usize;
+        for c in &mut rec.channels {
+            c.samples.truncate(keep);
+        }
+        let result = pcg.predict(&rec).unwrap();
+        consistency::check(Modality::Pcg, &path.display().to_string(), &result).unwrap();
+        // Too short for the normal/abnormal decision, whatever the sound.
+        assert_eq!(result.label, "unsure", "{}", path.display());
+        assert_eq!(result.prediction, "Unsure: this recording cannot be judged");
+        let prepared = pcg_model::features::prepare(&rec).unwrap();
+        let extracted = features::extract(&prepared).unwrap();
+        let shown = &result.details["murmur"];
+        let codes: Vec<&str> = result.advice.iter().map(|a| a.code.as_str()).collect();
+        if pcg.murmur_unreadable(&extracted.measured).is_none() {
+            read_short += 1;
+            let reading = model.read(&extracted.values);
+            let verdict = model.decide(&[Some(reading.clone())]);
+            assert_eq!(shown["verdict"], verdict.verdict.as_str(), "{}", path.display());
+            assert_eq!(
+                murmur::Reading::from_value(shown).map(|r| r.probabilities),
+                Some(reading.probabilities)
+            );
+            assert_eq!(codes[0], "pcg.short_1", "{}", path.display());
+            assert!(
+                result.recommendations[0].starts_with("This recording is 3.0 s long: heart sounds are judged normal or abnormal on 5 s or more, so only the murmur was read, on "),
+                "{}",
+                result.recommendations[0]
+            );
+            assert_eq!(
+                result.details["quality_reason"],
+                "unsure: the recording is 3.0 s long; normal or abnormal heart sounds are judged on 5 s or more"
+            );
+        } else {
+            assert_eq!(shown["verdict"], "unknown");
+            assert_eq!(codes[0], "pcg.unsure_1", "{}", path.display());
+        }
+    }
+    assert!(read_short >= 20, "only {read_short} of 30 read on 3 s");
 }
 
 #[test]

@@ -98,11 +98,11 @@ fn recordings_that_cannot_be_judged_are_refused_with_the_measured_value() {
     );
     assert_eq!(
         unusable(&recording(vec![0.5], 1000.0)),
-        "Recording too short: 0.0 s; at least 5 s is needed."
+        "Recording too short: 0.0 s; at least 2 s is needed."
     );
     assert_eq!(
-        unusable(&recording(heart_sounds(1000.0, 3.2), 1000.0)),
-        "Recording too short: 3.2 s; at least 5 s is needed."
+        unusable(&recording(heart_sounds(1000.0, 1.8), 1000.0)),
+        "Recording too short: 1.8 s; at least 2 s is needed."
     );
     assert_eq!(
         unusable(&recording(vec![0.25; 10_000], 1000.0)),

@@ -121,7 +121,8 @@ pub fn segment(x: &[f64], fs: SamplingRate) -> Result<Segmentation, SignalError>
     let ef = ENVELOPE_HZ;
     let n = env.len();
     let lo = (0.33 * ef).round() as usize;
-    let hi = ((2.0 * ef).round() as usize).min(n.saturating_sub(2));
+    // At most half the envelope, so that a short recording's cycle is found where two overlap.
+    let hi = ((2.0 * ef).round() as usize).min(n / 2);
     let mut heart_rate_bpm = None;
     let mut systole_s = None;
     let mut cycle = None;

@@ -40,6 +40,10 @@ impl Quality {
 /// Minimum length for a quality verdict, seconds.
 pub const MIN_SECONDS: f64 = 5.0;
 
+/// Minimum length for a heart-sound quality verdict, seconds: two heart cycles at 60 /min, the
+/// shortest clinic recording a murmur is read on (a pulse or ECG verdict needs [`MIN_SECONDS`]).
+pub const PCG_MIN_SECONDS: f64 = 2.0;
+
 /// Length, finiteness, flat-line and clipping checks shared by all modalities; `None` when the
 /// signal passes.
 ///
@@ -50,10 +54,15 @@ pub const MIN_SECONDS: f64 = 5.0;
 /// electrocardiograms", *Physiological Measurement* 33(9), 1419-1433 (flat-line and saturation
 /// SQIs).
 pub fn basic_checks(x: &[f64], fs: SamplingRate) -> Option<Quality> {
+    basic_checks_at_least(x, fs, MIN_SECONDS)
+}
+
+/// As [`basic_checks`], with `min_seconds` as the shortest signal judged.
+pub fn basic_checks_at_least(x: &[f64], fs: SamplingRate, min_seconds: f64) -> Option<Quality> {
     let seconds = x.len() as f64 / fs.hz();
-    if seconds < MIN_SECONDS {
+    if seconds < min_seconds {
         return Some(Quality::bad(format!(
-            "too short: {seconds:.1} s, at least {MIN_SECONDS:.0} s are needed"
+            "too short: {seconds:.1} s, at least {min_seconds:.0} s are needed"
         )));
     }
     // One pass for finiteness, sum, range and repeats; a second for spread and clipping.
@@ -214,7 +223,7 @@ pub fn ppg(x: &[f64], fs: SamplingRate, peaks: &[usize]) -> Quality {
 /// database for the evaluation of heart sound algorithms", *Physiological Measurement* 37(12),
 /// 2181-2213.
 pub fn pcg(x: &[f64], fs: SamplingRate, envelope: &[f64], envelope_fs: SamplingRate) -> Quality {
-    if let Some(q) = basic_checks(x, fs) {
+    if let Some(q) = basic_checks_at_least(x, fs, PCG_MIN_SECONDS) {
         return q;
     }
     let Some((peak, lag_s)) = cycle_autocorrelation(envelope, envelope_fs) else {
@@ -238,13 +247,14 @@ pub fn pcg(x: &[f64], fs: SamplingRate, envelope: &[f64], envelope_fs: SamplingR
     }
 }
 
-/// Highest normalised autocorrelation of `env` at lags 0.33-2 s and that lag in seconds.
+/// Highest normalised autocorrelation of `env` at lags 0.33-2 s (at most half the envelope, so
+/// that at least two cycles overlap) and that lag in seconds.
 pub(crate) fn cycle_autocorrelation(env: &[f64], fs: SamplingRate) -> Option<(f64, f64)> {
     let f = fs.hz();
-    let lo = (0.33 * f).round() as usize;
-    let hi = (2.0 * f).round() as usize;
     let n = env.len();
-    if n < hi + 2 || lo == 0 {
+    let lo = (0.33 * f).round() as usize;
+    let hi = ((2.0 * f).round() as usize).min(n / 2);
+    if hi <= lo || lo == 0 {
         return None;
     }
     let m = env.iter().sum::<f64>() / n as f64;

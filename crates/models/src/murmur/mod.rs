@@ -79,10 +79,14 @@ impl Grade {
     }
 }
 
+/// Fewest complete heart cycles a recording is read on: two, about 2 s (clinic recordings are often
+/// that short; the figures on such recordings are in the card).
+pub const MIN_CYCLES: usize = 2;
+
 /// Identifier of the model in results and parameters.
 pub const MODEL_ID: &str = "murmur-gbdt";
 /// Version of the model; bump it when the features, training or data change.
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "1.1.0";
 /// Training date written into the parameters (a constant so that training is reproducible).
 pub const TRAINING_DATE: &str = "2026-11-29";
 /// Where `cardio train murmur` writes the parameters.

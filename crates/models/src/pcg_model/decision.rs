@@ -14,7 +14,7 @@ pub enum Decision {
     Normal,
     /// Abnormal heart sounds.
     Abnormal,
-    /// Quality too poor to judge.
+    /// The recording cannot be judged (too poor, or too short for this decision).
     Unsure,
 }
 
@@ -51,6 +51,11 @@ pub fn gate(m: &Measured, min_periodicity: f64, min_cycles: usize) -> Option<Str
         ));
     }
     None
+}
+
+/// Why a recording of `seconds` is not judged normal or abnormal when `min_seconds` are needed.
+pub fn too_short(seconds: f64, min_seconds: f64) -> String {
+    format!("the recording is {seconds:.1} s long; normal or abnormal heart sounds are judged on {min_seconds:.0} s or more")
 }
 
 /// The decision from the gate and the probability of abnormal (`unsure` when the gate refuses the

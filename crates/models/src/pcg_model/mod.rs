@@ -70,6 +70,11 @@ pub use decision::Decision;
 /// quality gate is [`decision::gate`]), but no heart rate or timing is shown.
 pub const TIMING_MIN_PERIODICITY: f64 = 0.3;
 
+/// Shortest recording judged normal or abnormal, seconds: CinC 2016's recordings, on which the
+/// decision was learnt and validated, are 5 s or more. A shorter one (down to
+/// [`features::MIN_SECONDS`]) is `unsure` for this decision and read by the murmur model alone.
+pub const NORMAL_ABNORMAL_MIN_SECONDS: f64 = 5.0;
+
 /// Why the heart rate and timings of a judged recording are not shown: the segmentation's own
 /// check failed. Never says the recording is too noisy: the model judged it.
 fn timing_note(m: &features::Measured) -> String {
@@ -208,10 +213,24 @@ impl Model {
         &self.params
     }
 
-    /// Why a measured recording cannot be judged (it is then `unsure`), or `None`: the model's own
-    /// quality gate, the one [`Model::predict`] applies.
+    /// Why a measured recording cannot be judged normal or abnormal (it is then `unsure`), or
+    /// `None`: the gate [`Model::predict`] applies. A recording the murmur model cannot read
+    /// ([`Model::murmur_unreadable`]) gives that reason; else one shorter than
+    /// [`NORMAL_ABNORMAL_MIN_SECONDS`] says so; else the model's own cycle count.
     pub fn unjudged(&self, m: &features::Measured) -> Option<String> {
-        decision::gate(m, self.params.min_periodicity, self.params.min_cycles)
+        self.murmur_unreadable(m)
+            .or_else(|| {
+                (m.duration_s < NORMAL_ABNORMAL_MIN_SECONDS)
+                    .then(|| decision::too_short(m.duration_s, NORMAL_ABNORMAL_MIN_SECONDS))
+            })
+            .or_else(|| decision::gate(m, self.params.min_periodicity, self.params.min_cycles))
+    }
+
+    /// Why the murmur model cannot read a measured recording, or `None`: the same quality gate
+    /// with [`crate::murmur::MIN_CYCLES`] heart cycles and no length beyond
+    /// [`features::MIN_SECONDS`] (a murmur is read on as little as two cycles).
+    pub fn murmur_unreadable(&self, m: &features::Measured) -> Option<String> {
+        decision::gate(m, self.params.min_periodicity, crate::murmur::MIN_CYCLES)
     }
 
     /// Classifies one recording (the first channels are compared and the one with the clearest
@@ -219,7 +238,7 @@ impl Model {
     ///
     /// # Errors
     /// [`PredictError::Unusable`] with a message for the user when the recording cannot be analysed
-    /// (no samples, under 1 kHz, under 5 s, invalid samples, silent).
+    /// (no samples, under 1 kHz, under 2 s, invalid samples, silent).
     pub fn predict(&self, rec: &cardio_formats::Recording) -> Result<Prediction, PredictError> {
         let prepared = features::prepare(rec).map_err(|e| PredictError::Unusable(e.to_string()))?;
         let extracted =
@@ -241,7 +260,8 @@ impl Model {
         // Loaded here so that a gate that cannot load is a 503, not an unsure result.
         gate::gate(GateModality::Pcg)?;
         let verdict = &m.gate;
-        let gate_reason = decision::gate(m, p.min_periodicity, p.min_cycles);
+        let gate_reason = self.unjudged(m);
+        let murmur_reason = self.murmur_unreadable(m);
         let decision = decision::decide(gate_reason.is_some(), score, p.threshold);
         // The result never contradicts its details: the timing figures are shown only when the
         // segmentation passed its own check and the recording was judged.
@@ -256,9 +276,9 @@ impl Model {
             Decision::Abnormal => prob_abnormal,
             Decision::Unsure => prob_unsure,
         };
-        // The murmur model reads the same prepared recording; a recording that could not be
-        // judged has no murmur verdict but "unknown".
-        let (murmur, reading) = if decision == Decision::Unsure {
+        // The murmur model reads the same prepared recording, also one too short for the
+        // normal/abnormal decision; one it cannot read has no murmur verdict but "unknown".
+        let (murmur, reading) = if murmur_reason.is_some() {
             (crate::murmur::Verdict::unread(), None)
         } else {
             let model = crate::murmur::model()?;
@@ -330,6 +350,17 @@ impl Model {
             Decision::Abnormal => {
                 vec![Advice::new("pcg.abnormal_1"), Advice::new("pcg.abnormal_2")]
             }
+            Decision::Unsure
+                if murmur_reason.is_none() && m.duration_s < NORMAL_ABNORMAL_MIN_SECONDS =>
+            {
+                vec![
+                Advice::new("pcg.short_1")
+                    .with("seconds", format!("{:.1}", m.duration_s))
+                    .with("min", whole(NORMAL_ABNORMAL_MIN_SECONDS))
+                    .with("cycles", m.cycles.to_string()),
+                    Advice::new("pcg.unsure_2"),
+                ]
+            }
             Decision::Unsure => vec![Advice::new("pcg.unsure_1"), Advice::new("pcg.unsure_2")],
         };
         if m.duration_s > p.max_seconds {
@@ -344,7 +375,7 @@ impl Model {
         let prediction = match decision {
             Decision::Normal => "Normal heart sounds",
             Decision::Abnormal => "Abnormal heart sounds suspected",
-            Decision::Unsure => "Unsure: recording quality too poor to judge",
+            Decision::Unsure => "Unsure: this recording cannot be judged",
         };
         Ok(Prediction {
             label: decision.code().into(),

@@ -11,12 +11,13 @@ use serde_json::{json, Value};
 use crate::{
     fhir::{resources, validate},
     helpers::{clinical_form, merge, patient_form, Part, TestApp},
-    predict::{csv_recording, with_echo},
+    predict::{csv_recording, wav_from_samples, with_echo},
     report_pdf::pdf_text,
 };
 
 crate::backend_tests!(
     heart_sounds_at_two_sites_give_one_murmur_verdict_over_both,
+    three_seconds_at_a_site_give_its_murmur_verdict_but_no_normal_abnormal_one,
     a_site_that_is_not_a_valve_area_or_not_for_heart_sounds_is_refused,
 );
 
@@ -26,6 +27,21 @@ fn circor_recording(site: &str) -> Option<Vec<u8>> {
     let path =
         cardio_testkit::dataset_file(&format!("circor_sample/training_data/85133_{site}.wav"))?;
     Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+/// The first `seconds` of a recording of CirCor patient 85133 at `site`, as a 16-bit WAV.
+fn circor_first_seconds(site: &str, seconds: f64) -> Option<Vec<u8>> {
+    let path =
+        cardio_testkit::dataset_file(&format!("circor_sample/training_data/85133_{site}.wav"))?;
+    let rec = cardio_formats::read_path(&path).unwrap();
+    let x = &rec.channels[0].samples;
+    let keep = &x[..(seconds * rec.sampling_rate_hz) as usize];
+    let peak = keep.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    let samples: Vec<i16> = keep
+        .iter()
+        .map(|v| (v / peak * 30_000.0).round() as i16)
+        .collect();
+    Some(wav_from_samples(&samples, rec.sampling_rate_hz as u32))
 }
 
 async fn upload_at(app: &mut TestApp, screening: &str, site: &str, bytes: Vec<u8>) -> Value {
@@ -41,6 +57,42 @@ async fn upload_at(app: &mut TestApp, screening: &str, site: &str, bytes: Vec<u8
         .await;
     assert_eq!(response.status, StatusCode::OK, "{}", response.text);
     response.json()
+}
+
+/// A clinic recording of 3 s at one site: too short for the normal/abnormal decision (unsure, and
+/// the advice says why), read by the murmur model, whose verdict is the screening's.
+pub async fn three_seconds_at_a_site_give_its_murmur_verdict_but_no_normal_abnormal_one(
+    mut app: TestApp,
+) {
+    let Some(mv) = circor_first_seconds("MV", 3.0) else {
+        return;
+    };
+    app.signed_in_doctor().await;
+    let patient = app.create_patient(patient_form()).await;
+    let screening = app.create_screening(&patient).await;
+    let result = upload_at(&mut app, &screening, "MV", mv).await;
+    assert_eq!(result["label"], "unsure", "{result}");
+    assert_eq!(result["prediction"], "Unsure: this recording cannot be judged");
+    assert_eq!(result["details"]["duration_s"], 3.0);
+    assert!(
+        result["recommendations"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("This recording is 3.0 s long: heart sounds are judged normal or abnormal on 5 s or more, so only the murmur was read"),
+        "{result}"
+    );
+    let shown = &result["details"]["murmur"];
+    let reading = Reading::from_value(shown).expect("the murmur model read the 3 s");
+    let decided = murmur::model().unwrap().decide(&[Some(reading)]);
+    assert_eq!(shown["verdict"], decided.verdict.as_str());
+    let draft = app
+        .get(&format!("/api/screenings/{screening}"))
+        .await
+        .json();
+    let m = &draft["murmur"];
+    assert_eq!(m["verdict"], shown["verdict"], "{draft}");
+    assert_eq!(m["sites"][0]["site"], "MV");
+    assert_eq!(m["sites"][0]["analysis_id"], result["analysis_id"]);
 }
 
 pub async fn heart_sounds_at_two_sites_give_one_murmur_verdict_over_both(mut app: TestApp) {

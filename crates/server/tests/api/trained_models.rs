@@ -162,8 +162,8 @@ pub async fn the_heart_sound_model_answers_with_its_reasons(mut app: TestApp) {
     app.signed_in_doctor().await;
     let cases = [
         (
-            wav(3.0, 4000),
-            "Recording too short: 3.0 s; at least 5 s is needed.",
+            wav(1.5, 4000),
+            "Recording too short: 1.5 s; at least 2 s is needed.",
         ),
         (
             wav(8.0, 800),

@@ -1,15 +1,18 @@
 //! The murmur model's training and validation on CirCor (`cards/murmur.md`; what
 //! `cardio eval murmur` and `cardio train murmur` run).
 //!
-//! Every recording the heart-sound model can judge (as in the product: a recording it calls
-//! `unsure` is not read, and a patient with none is Unknown) gets the features of
+//! Every recording the murmur model can read (as in the product: the heart-sound model's quality
+//! gate with two heart cycles; a patient with none is Unknown) gets the features of
 //! `cardio_models::murmur::features` and a presence label:
 //! Absent for an Absent patient's recordings, Present for a Present patient's recordings at the
 //! sites where the murmur is heard (`#Murmur locations`), Unknown for an Unknown patient's; a Present
 //! patient's recordings at other sites are not trained on (the murmur may be faint there). Three
 //! boosted-tree models are fitted: presence (three classes, balanced class weights), timing
 //! (early-, mid-, holosystolic) and grade (I-III/VI), the last two on the recordings of Present
-//! patients where the murmur is heard, labelled with the patient's systolic murmur.
+//! patients where the murmur is heard, labelled with the patient's systolic murmur. The first 2.5
+//! and 4 s of every training recording are trained on beside it ([`TRAIN_CROPS_S`]), so that a
+//! short clinic recording is read by trees that have heard short recordings; only whole
+//! recordings (or, in the short-recording check, the first seconds) are scored.
 //!
 //! Validation: 5-fold CV grouped by child (the same child in both campaigns, `#Additional ID`,
 //! stays on one side; [`super::group_keys`]), stratified by the child's murmur label. In each outer
@@ -65,13 +68,42 @@ pub struct Data {
     pub groups: Vec<String>,
     /// Every recording.
     pub recs: Vec<Rec>,
+    /// Shorter readings of the recordings (their first seconds, [`with_crops`]), trained on beside
+    /// the whole recordings and never scored: they teach the trees what a short clinic recording
+    /// sounds like.
+    pub crops: Vec<Rec>,
 }
 
-/// Reads the patients under `dir` and measures every recording (two threads).
+/// The first seconds of every recording the product's training reads beside the whole recording.
+pub const TRAIN_CROPS_S: [f64; 2] = [2.5, 4.0];
+
+/// `data` with the first `seconds` of each of its recordings measured as extra training rows.
+///
+/// # Errors
+/// As [`read_patients`].
+pub fn with_crops(mut data: Data, dir: &Path, seconds: &[f64]) -> Result<Data, CircorError> {
+    for &s in seconds {
+        let short = load_first(dir, s)?;
+        assert_eq!(short.recs.len(), data.recs.len(), "the same recordings");
+        data.crops.extend(short.recs);
+    }
+    Ok(data)
+}
+
+/// Reads the patients under `dir` and measures every recording (two threads), and the first
+/// [`TRAIN_CROPS_S`] seconds of each as extra training rows ([`with_crops`]).
 ///
 /// # Errors
 /// As [`read_patients`].
 pub fn load(dir: &Path) -> Result<Data, CircorError> {
+    with_crops(load_whole(dir)?, dir, &TRAIN_CROPS_S)
+}
+
+/// As [`load`], without the crops.
+///
+/// # Errors
+/// As [`read_patients`].
+pub fn load_whole(dir: &Path) -> Result<Data, CircorError> {
     load_with(dir, measure)
 }
 
@@ -109,12 +141,13 @@ fn load_with(
         patients,
         groups,
         recs,
+        crops: Vec::new(),
     })
 }
 
 /// The features of one recording file, or why there are none: as the product reads it, a
-/// recording the heart-sound model would call `unsure` (its plausibility gate and quality checks)
-/// is not read.
+/// recording the murmur model cannot read (the heart-sound model's plausibility gate and quality
+/// checks with two heart cycles: `pcg_model::Model::murmur_unreadable`) is not read.
 pub fn measure(path: &Path) -> Result<Vec<f64>, String> {
     let rec = cardio_formats::read_path(path).map_err(|e| format!("read: {e}"))?;
     measure_recording(&rec)
@@ -134,7 +167,7 @@ fn measure_recording(rec: &cardio_formats::Recording) -> Result<Vec<f64>, String
     let prepared = cardio_models::pcg_model::features::prepare(rec).map_err(|e| e.to_string())?;
     let extracted = features::extract(&prepared).map_err(|e| e.to_string())?;
     let pcg = cardio_models::pcg_model::model().map_err(|e| e.to_string())?;
-    match pcg.unjudged(&extracted.measured) {
+    match pcg.murmur_unreadable(&extracted.measured) {
         Some(reason) => Err(format!("not judged: {reason}")),
         None => Ok(extracted.values),
     }
@@ -193,7 +226,7 @@ fn fit_on(
 ) -> Gbdt {
     let mut x = Vec::new();
     let mut y = Vec::new();
-    for r in &data.recs {
+    for r in data.recs.iter().chain(&data.crops) {
         let p = &data.patients[r.patient];
         if let (true, Some(l), Ok(f)) = (train[r.patient], label(p, r.site), &r.features) {
             x.push(f.clone());
@@ -457,9 +490,17 @@ pub fn train(data: &Data) -> (cardio_models::murmur::Params, MurmurReport) {
         version: m::VERSION.into(),
         training_date: m::TRAINING_DATE.into(),
         trained_on: format!(
-            "CirCor DigiScope (PhysioNet Challenge 2022 training set): {} patients, {} recordings",
+            "CirCor DigiScope (PhysioNet Challenge 2022 training set): {} patients, {} recordings{}",
             data.patients.len(),
-            data.recs.len()
+            data.recs.len(),
+            if data.crops.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " and their first {} s",
+                    TRAIN_CROPS_S.map(|s| s.to_string()).join(" and ")
+                )
+            }
         ),
         seed: SEED,
         features: features::feature_names(),

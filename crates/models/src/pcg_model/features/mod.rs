@@ -36,8 +36,10 @@ pub const ANALYSIS_HZ: f64 = 1000.0;
 /// Lowest accepted input rate, hertz (the analysis looks at sound up to 400 Hz).
 pub const MIN_INPUT_HZ: f64 = 1000.0;
 
-/// Shortest analysable recording, seconds.
-pub const MIN_SECONDS: f64 = 5.0;
+/// Shortest analysable recording, seconds: two heart cycles at 60 /min, what the murmur model
+/// reads (`cardio_signal::quality::PCG_MIN_SECONDS`); the normal/abnormal decision needs
+/// [`super::NORMAL_ABNORMAL_MIN_SECONDS`].
+pub const MIN_SECONDS: f64 = cardio_signal::quality::PCG_MIN_SECONDS;
 
 /// Longest stretch analysed, seconds: a longer recording is cut to its first [`MAX_SECONDS`].
 pub const MAX_SECONDS: f64 = 60.0;
@@ -79,7 +81,7 @@ pub enum PrepareError {
     #[error("Sampling rate too low: {0} Hz; heart-sound analysis needs at least 1000 Hz.")]
     LowRate(String),
     /// Shorter than [`MIN_SECONDS`].
-    #[error("Recording too short: {0:.1} s; at least 5 s is needed.")]
+    #[error("Recording too short: {0:.1} s; at least 2 s is needed.")]
     TooShort(f64),
     /// Not a number or infinite samples in the analysed stretch.
     #[error("The recording has {0} invalid (not-a-number or infinite) samples in its first 60 s; it cannot be analysed.")]
@@ -357,7 +359,8 @@ pub fn extract(p: &Prepared) -> Result<Extracted, PrepareError> {
         },
         quality_usable: seg.quality.usable,
         quality_reason: seg.quality.reason.clone(),
-        basic_problem: cardio_signal::quality::basic_checks(&p.x, fs).map(|q| q.reason),
+        basic_problem: cardio_signal::quality::basic_checks_at_least(&p.x, fs, MIN_SECONDS)
+            .map(|q| q.reason),
         gate: crate::gate::gate(crate::gate::GateModality::Pcg).map_or_else(
             |e| crate::gate::Verdict {
                 plausible: false,

@@ -43,12 +43,12 @@ fn feature_names_match_the_feature_count() {
 fn preparation_rejects_what_cannot_be_analysed_with_the_measured_value() {
     assert_eq!(prepare_channel(&[], 1000.0), Err(PrepareError::Empty));
     assert_eq!(
-        prepare_channel(&vec![0.0; 3200], 1000.0),
-        Err(PrepareError::TooShort(3.2))
+        prepare_channel(&vec![0.0; 1800], 1000.0),
+        Err(PrepareError::TooShort(1.8))
     );
     assert_eq!(
-        PrepareError::TooShort(3.2).to_string(),
-        "Recording too short: 3.2 s; at least 5 s is needed."
+        PrepareError::TooShort(1.8).to_string(),
+        "Recording too short: 1.8 s; at least 2 s is needed."
     );
     assert_eq!(
         prepare_channel(&vec![1.0; 6000], 1000.0),
