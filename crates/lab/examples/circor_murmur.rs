@@ -65,7 +65,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    eprintln!("features: {:.1} s ({} crops)", started.elapsed().as_secs_f64(), data.crops.len());
+    eprintln!(
+        "features: {:.1} s ({} crops)",
+        started.elapsed().as_secs_f64(),
+        data.crops.len()
+    );
     let t = Instant::now();
     let first: Option<f64> = args
         .iter()

@@ -283,9 +283,7 @@ pub fn contradictions(m: Modality, p: &Prediction) -> Vec<String> {
             ));
         }
         let seconds = d.get("duration_s").and_then(Value::as_f64);
-        if short
-            && !seconds.is_some_and(|s| s < crate::pcg_model::NORMAL_ABNORMAL_MIN_SECONDS)
-        {
+        if short && !seconds.is_some_and(|s| s < crate::pcg_model::NORMAL_ABNORMAL_MIN_SECONDS) {
             out.push(format!(
                 "the advice of a short recording for a recording of {seconds:?} s"
             ));

@@ -149,7 +149,12 @@ fn the_first_three_seconds_of_a_recording_get_a_murmur_verdict_and_no_normal_abn
             read_short += 1;
             let reading = model.read(&extracted.values);
             let verdict = model.decide(&[Some(reading.clone())]);
-            assert_eq!(shown["verdict"], verdict.verdict.as_str(), "{}", path.display());
+            assert_eq!(
+                shown["verdict"],
+                verdict.verdict.as_str(),
+                "{}",
+                path.display()
+            );
             assert_eq!(
                 murmur::Reading::from_value(shown).map(|r| r.probabilities),
                 Some(reading.probabilities)

@@ -354,10 +354,10 @@ impl Model {
                 if murmur_reason.is_none() && m.duration_s < NORMAL_ABNORMAL_MIN_SECONDS =>
             {
                 vec![
-                Advice::new("pcg.short_1")
-                    .with("seconds", format!("{:.1}", m.duration_s))
-                    .with("min", whole(NORMAL_ABNORMAL_MIN_SECONDS))
-                    .with("cycles", m.cycles.to_string()),
+                    Advice::new("pcg.short_1")
+                        .with("seconds", format!("{:.1}", m.duration_s))
+                        .with("min", whole(NORMAL_ABNORMAL_MIN_SECONDS))
+                        .with("cycles", m.cycles.to_string()),
                     Advice::new("pcg.unsure_2"),
                 ]
             }

@@ -72,7 +72,10 @@ pub async fn three_seconds_at_a_site_give_its_murmur_verdict_but_no_normal_abnor
     let screening = app.create_screening(&patient).await;
     let result = upload_at(&mut app, &screening, "MV", mv).await;
     assert_eq!(result["label"], "unsure", "{result}");
-    assert_eq!(result["prediction"], "Unsure: this recording cannot be judged");
+    assert_eq!(
+        result["prediction"],
+        "Unsure: this recording cannot be judged"
+    );
     assert_eq!(result["details"]["duration_s"], 3.0);
     assert!(
         result["recommendations"][0]
