@@ -32,6 +32,26 @@ describe('PredictionResultView: additional details', () => {
     expect(details).toHaveTextContent('quality: 0.50');
   });
 
+  it('shows no risk score for a result that could not be judged, and the score of one that was', () => {
+    const unsure = {
+      ...result({}),
+      model: 'PCG',
+      label: 'unsure',
+      prediction: 'Unsure: this recording cannot be judged',
+      confidence: 1,
+      risk_score: 0.753,
+    };
+    const { unmount } = render(<PredictionResultView result={unsure} />);
+    const risk = () => screen.getByText('Risk Score').nextElementSibling as HTMLElement;
+    expect(risk()).toHaveTextContent('—');
+    expect(screen.queryByText('75.3%')).toBeNull();
+    unmount();
+    render(
+      <PredictionResultView result={{ ...unsure, label: 'abnormal', prediction: 'Abnormal heart sounds suspected' }} />,
+    );
+    expect(risk()).toHaveTextContent('75.3%');
+  });
+
   it('collapses a long list of windows behind its count and leaves a short one open', () => {
     render(<PredictionResultView result={result({ window_results: windows(48), gate: [{ a: 1 }, { a: 2 }] })} />);
     const long = screen.getByText('48 items').closest('details') as HTMLElement;

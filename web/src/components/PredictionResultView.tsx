@@ -9,7 +9,7 @@ import { ResultBadge } from './RiskBadge';
 import { AnalysisWaveform } from './waveform/AnalysisWaveform';
 import { clinicalFactors, clinicalFields, type ClinicalAttribute } from '../lib/clinicalFactors';
 import { modalityOfModel, reasonText, useClinicalText } from '../lib/clinicalText';
-import { detailLabel, detailValue, percent } from '../lib/prediction';
+import { detailLabel, detailValue, percent, riskPercent } from '../lib/prediction';
 import { recordingMurmur } from '../lib/auscultation';
 import { ECG12_PANEL_KEYS, ecg12Details } from '../lib/ecg12';
 import { EpisodesPanel } from './recording/EpisodesPanel';
@@ -182,7 +182,7 @@ export function PredictionResultView({
         </div>
         <div className="result__figure">
           <p className="muted">{t('results.riskScore')}</p>
-          <p className="result__figure-value">{percent(result.risk_score)}</p>
+          <p className="result__figure-value">{riskPercent(result.label, result.risk_score)}</p>
         </div>
       </div>
       {loadWaveform && kind && result.analysis_id ? (

@@ -85,6 +85,11 @@ export function percent(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
 
+/** A result's risk score as a percentage, or "—" for a result that could not be judged (it has no risk). */
+export function riskPercent(label: string, risk: number): string {
+  return findingOf(label) === 'inconclusive' ? '—' : percent(risk);
+}
+
 /** Spec §2: detail keys with underscores shown as spaces (in the reader's language where the catalogue has them). */
 export function detailLabel(key: string): string {
   const translated = `results.detailLabels.${key}`;

@@ -10,7 +10,7 @@ import { CombinedRiskBadge } from '../../components/RiskBadge';
 import { Spinner } from '../../components/Spinner';
 import { apiErrorMessage } from '../../lib/apiErrors';
 import { formatDateTime, formatDay } from '../../lib/format';
-import { modelName, percent } from '../../lib/prediction';
+import { modelName, percent, riskPercent } from '../../lib/prediction';
 import { useClinicalHistory, usePatientAnalyses, usePatientScreenings } from './api';
 import { findingText } from '../../lib/clinicalText';
 import { isSite } from '../../lib/auscultation';
@@ -225,7 +225,10 @@ export function Analyses({ patientId }: { patientId: string }) {
                     ? `${findingText(a.modality, a.result.label, a.result.prediction)} (${a.site})`
                     : findingText(a.modality, a.result.label, a.result.prediction),
               },
-              { header: t('patientDetail.analysisColumns.risk'), cell: (a) => percent(a.result.risk_score) },
+              {
+                header: t('patientDetail.analysisColumns.risk'),
+                cell: (a) => riskPercent(a.result.label, a.result.risk_score),
+              },
               { header: t('patientDetail.analysisColumns.file'), cell: (a) => a.fileName ?? '—' },
               {
                 header: t('patientDetail.screeningColumns.actions'),

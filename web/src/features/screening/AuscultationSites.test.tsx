@@ -78,6 +78,35 @@ describe('the heart-sound step at the auscultation sites', () => {
     expect(append).toHaveBeenCalledWith('screening_id', 's-1');
   });
 
+  it('a site recorded too briefly for the normal/abnormal decision shows its murmur verdict, a noisy one none', async () => {
+    const short = makeAnalysis(
+      { id: 'a-tv', modality: 'pcg', site: 'TV', fileName: 'tv.wav' },
+      {
+        model: 'PCG',
+        label: 'unsure',
+        prediction: 'Unsure: this recording cannot be judged',
+        details: { murmur: { verdict: 'absent', probability: 0.82, timing: null, grade: null } },
+      },
+    );
+    const noisy = makeAnalysis(
+      { id: 'a-pv', modality: 'pcg', site: 'PV', fileName: 'pv.wav' },
+      {
+        model: 'PCG',
+        label: 'unsure',
+        prediction: 'Unsure: this recording cannot be judged',
+        details: { murmur: { verdict: 'unknown', probability: null, timing: null, grade: null } },
+      },
+    );
+    mockServer({
+      'GET /api/auth/me': () => json(200, makeUser()),
+      'GET /api/screenings/s-1': () => json(200, makeScreening()),
+      'GET /api/analyses': () => json(200, [short, noisy]),
+    });
+    renderApp('/sensor-pcg?screening=s-1');
+    await vi.waitFor(() => expect(screen.getByTestId('site-status-TV')).toHaveTextContent('No murmur heard'));
+    expect(screen.getByTestId('site-status-PV')).toHaveTextContent('Could not be judged');
+  });
+
   it('the sites are reached with the keyboard', async () => {
     mockServer({
       'GET /api/auth/me': () => json(200, makeUser()),

@@ -2,7 +2,6 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Analysis } from '../../api/client';
 import { murmurWords } from '../../components/MurmurSummary';
-import { findingOf } from '../../lib/prediction';
 import { SITES, SITE_POSITIONS, recordingMurmur, type Site } from '../../lib/auscultation';
 
 interface AuscultationSitesProps {
@@ -15,11 +14,15 @@ interface AuscultationSitesProps {
   disabled: boolean;
 }
 
-/** What a site shows: not recorded, not judged, or its murmur verdict. */
+/**
+ * What a site shows: not recorded, not read by the murmur model, or its murmur verdict. A recording
+ * too short for the normal/abnormal decision (2-5 s) is inconclusive for it but read for the murmur:
+ * the site shows that murmur verdict, as the screening's verdict over the sites counts it.
+ */
 function siteStatus(analysis: Analysis | undefined, t: TFunction): string {
   if (!analysis) return t('sensor.sites.notRecorded');
   const murmur = recordingMurmur(analysis.result.details);
-  if (findingOf(analysis.result.label) === 'inconclusive' || !murmur) return t('sensor.sites.inconclusive');
+  if (!murmur || murmur.probability === null) return t('sensor.sites.inconclusive');
   return murmurWords(t, murmur.verdict, murmur.timing, murmur.grade);
 }
 
