@@ -108,7 +108,7 @@ const ORDER: [Modality; 4] = [
 ];
 
 fn inconclusive(label: &str) -> bool {
-    matches!(label, "unsure" | "noisy")
+    super::reports::Finding::of(label) == super::reports::Finding::Inconclusive
 }
 
 /// Spec §9: above 0.7 high, above 0.4 moderate, else low.

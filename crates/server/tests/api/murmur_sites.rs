@@ -96,6 +96,14 @@ pub async fn three_seconds_at_a_site_give_its_murmur_verdict_but_no_normal_abnor
     assert_eq!(m["verdict"], shown["verdict"], "{draft}");
     assert_eq!(m["sites"][0]["site"], "MV");
     assert_eq!(m["sites"][0]["analysis_id"], result["analysis_id"]);
+    // The analysis' PDF gives no risk for a result that could not be judged.
+    let id = result["analysis_id"].as_str().unwrap();
+    let text = pdf_text(&app.get(&format!("/api/analyses/{id}/report.pdf")).await);
+    assert!(
+        text.contains("Unsure: this recording cannot be judged"),
+        "{text}"
+    );
+    assert!(text.contains("Risk — Signal quality"), "{text}");
 }
 
 pub async fn heart_sounds_at_two_sites_give_one_murmur_verdict_over_both(mut app: TestApp) {

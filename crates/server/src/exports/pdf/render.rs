@@ -23,6 +23,7 @@ use crate::{
     records::clinical::store::{ClinicalRecord, Sex},
     records::combine::{self, CombinedResult, ModalityStatus},
     records::patients::{fields::Gender, Patient},
+    records::reports::Finding,
     records::reviews::store::{Agreement, Review},
 };
 
@@ -399,11 +400,13 @@ pub(super) fn write_analysis(
         LABEL_W,
     );
     out.field(s.confidence, &percent(r.confidence), LABEL_W);
-    out.field(
-        s.risk,
-        &format!("{} — {}", percent(r.risk_score), band(s, r.risk_score)),
-        LABEL_W,
-    );
+    // A result that could not be judged has no risk (its score is the model's, not a finding's).
+    let risk = if Finding::of(&r.label) == Finding::Inconclusive {
+        "—".to_string()
+    } else {
+        format!("{} — {}", percent(r.risk_score), band(s, r.risk_score))
+    };
+    out.field(s.risk, &risk, LABEL_W);
     for (label, value) in measured_values(s, &r.details) {
         out.field(&label, &value, LABEL_W);
     }
