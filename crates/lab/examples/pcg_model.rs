@@ -95,7 +95,7 @@ fn time(root: &std::path::Path) -> Result<(), String> {
 /// heart-sound model cannot judge left out.
 fn seventh_site(root: &std::path::Path) -> Result<(), String> {
     let data = pcg_lab::dataset(root).map_err(|e| e.to_string())?;
-    let circor = cardio_lab::circor::murmur::load(&root.join(cardio_lab::circor::FOLDER))
+    let circor = cardio_lab::circor::murmur::load_whole(&root.join(cardio_lab::circor::FOLDER))
         .map_err(|e| e.to_string())?;
     let width = pcg_model::features::feature_names().len();
     let present = cardio_models::murmur::decision::Verdict::Present.index();
