@@ -16,6 +16,11 @@ out-of-fold probabilities (as the trees' deployed threshold does).
 Writes `ppg-rhythm-cnn.bin` (the outer fold networks, then the final one; see `write_weights`) and
 `oof.csv` and `inner.csv` (the networks' outer and inner out-of-fold probabilities). Fixed seed; runs on a CPU (slowly) or a
 GPU.
+
+`--probe BIN` is the quick look at a change of the recipe (`--ectopy-weight`, say): no inner networks;
+the five outer-fold networks are scored with the blend weight and threshold each fold of BIN (the
+committed `ppg-rhythm-cnn.bin`) was given by its own inner CV, so no test fold chooses anything, then
+the final network is trained and `ppg-rhythm-cnn.bin` written with BIN's pairs, for `cardio eval ppg`.
 """
 
 import argparse
@@ -191,6 +196,21 @@ def write_weights(path, nets, blends):
             write_network(fh, net)
 
 
+def read_blends(path):
+    """The (weight, threshold) of every network of a file `write_weights` wrote."""
+    size = sum(cout * cin * k + cout for cin, cout, k in CHANNELS) + CLASSES * CHANNELS[-1][1] + CLASSES
+    with open(path, "rb") as fh:
+        data = fh.read()
+    assert data[:8] == b"CPPGCNN2", f"{path}: not a PPG rhythm network file"
+    (count,) = struct.unpack_from("<I", data, 8)
+    at, out = 12, []
+    for _ in range(count):
+        out.append(tuple(round(v, 4) for v in struct.unpack_from("<ff", data, at)))
+        at += 8 + 4 * size
+    assert at == len(data), f"{path}: {len(data) - at} bytes left over"
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--datasets", default=os.environ.get("CARDIO_DATASETS"))
@@ -204,6 +224,11 @@ def main():
                     help="the loss weight of PVC, PAC, VT and SVT against sinus rhythm and AF (1: label-balanced, as the committed networks)")
     ap.add_argument("--criterion", choices=CRITERIA, default="pooled",
                     help="the blend criterion of the network written as ppg-rhythm-cnn.bin (the other is written beside it)")
+    ap.add_argument("--probe", metavar="BIN",
+                    help="no inner networks: train the five outer-fold networks, score the CV with the blend weights and "
+                         "thresholds BIN's networks were given (a committed ppg-rhythm-cnn.bin, whose pairs were "
+                         "chosen by its own inner CVs), then the final network; writes ppg-rhythm-cnn.bin with "
+                         "BIN's pairs, probe-oof.csv and nets.pt (about a quarter of the full run)")
     args = ap.parse_args()
     global SMOKE, ECTOPY_WEIGHT
     SMOKE = args.smoke
@@ -237,6 +262,8 @@ def main():
     af = y == 5
     patient = np.array([r["patient"] for r in rows])
     started = time.time()
+    if args.probe:
+        return probe(args, x, x_cam, y, outer, p_tree, usable, device, started)
     oof_net = np.zeros((n, CLASSES))
     oof_cam = np.zeros((n, CLASSES))
     nets = []
@@ -295,6 +322,44 @@ def main():
                           "sp_sinus": float((~call & (y == 0)).sum() / (y == 0).sum()),
                           "pac_called_af": float((call & (y == 2)).sum() / (y == 2).sum()),
                           "six_acc_net": float((oof_net.argmax(1) == y).mean())}), flush=True)
+
+
+def probe(args, x, x_cam, y, outer, p_tree, usable, device, started):
+    """The five outer-fold networks, scored with the committed folds' blends, and the final one (see --probe)."""
+    blends = read_blends(args.probe)[:FOLDS]
+    oof = np.zeros((len(y), CLASSES))
+    nets = []
+    for f in range(FOLDS):
+        tr = outer != f
+        net = train_one(x[tr], x_cam[tr], y[tr], args.seed + 100 * f, device, args.epochs)
+        oof[~tr] = predict(net, x[~tr], device)
+        nets.append(net)
+        print(f"fold {f} ({time.time() - started:.0f} s)", flush=True)
+    p = np.zeros(len(y))
+    t = np.zeros(len(y))
+    for f in range(FOLDS):
+        m = outer == f
+        wt, th = blends[f]
+        p[m] = wt * oof[m, 5] + (1 - wt) * np.nan_to_num(p_tree[m, 5])
+        t[m] = th
+    call = usable & (p >= t)
+    af = y == 5
+    names = ["sinus", "pvc", "pac", "vt", "svt", "af"]
+    print(json.dumps({
+        "ectopy_weight": ECTOPY_WEIGHT, "blends": blends,
+        "af_se": float((call & af).sum() / af.sum()),
+        "sp_all": float((~call & ~af).sum() / (~af).sum()),
+        "sp_sinus": float((~call & (y == 0)).sum() / (y == 0).sum()),
+        "called_af": {names[k]: float((call & (y == k)).sum() / (y == k).sum()) for k in range(CLASSES)},
+        "net_alone_called_af": {names[k]: float(((oof[:, 5] >= 0.5) & (y == k)).sum() / (y == k).sum()) for k in range(CLASSES)},
+        "six_acc_net": float((oof.argmax(1) == y).mean()),
+    }), flush=True)
+    os.makedirs(args.out, exist_ok=True)
+    np.savetxt(os.path.join(args.out, "probe-oof.csv"), oof, delimiter=",", fmt="%.6f")
+    nets.append(train_one(x, x_cam, y, args.seed, device, args.epochs))
+    print(f"final ({time.time() - started:.0f} s)", flush=True)
+    write_weights(os.path.join(args.out, "ppg-rhythm-cnn.bin"), nets, read_blends(args.probe))
+    torch.save([net.state_dict() for net in nets], os.path.join(args.out, "nets.pt"))
 
 
 if __name__ == "__main__":
