@@ -115,7 +115,7 @@ fn model(kind: Kind) -> anyhow::Result<Arc<dyn SignalModel>> {
     loaded.map_err(|e| anyhow!("model not loaded: {e}"))
 }
 
-/// Reads and scores one input. A WFDB record or ISHNE file on disk longer than what the model
+/// Reads and scores one input. A WFDB record, ISHNE or EDF/BDF file on disk longer than what the model
 /// reads at its start is read from its files a stretch at a time when the model can (the ECG
 /// rhythm model: a day-long Holter record is never held whole); everything else is read whole.
 pub fn predict_input(

@@ -12,9 +12,21 @@
 //! rate, so when signals differ in rate the reader keeps those at the rate of the first ECG-like signal
 //! (label with `ECG`/`EKG`), else at the most common rate, and lists the others in the metadata
 //! under `skipped_signals`. Years follow the EDF clipping rule: `yy` 85-99 is 19yy, 00-84 is 20yy.
+//!
+//! [`read`] decodes a file held in memory; [`open`] reads a file on disk a stretch of whole data
+//! records at a time ([`crate::stream`]), so that a day-long EDF Holter is never held whole. Both
+//! read the header with one function and decode the samples with another: a stretch gives the
+//! samples of a whole read, to the bit.
 
-use std::collections::BTreeMap;
+use std::{
+    collections::BTreeMap,
+    fs::File,
+    io::Read,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+};
 
+use crate::stream::{io_error, open_limited, read_at, ChannelFile, StreamedRecord};
 use crate::{Channel, Format, FormatError, Recording, MAX_CHANNELS, MAX_VALUES};
 
 struct Signal {
@@ -50,12 +62,103 @@ fn ascii(bytes: &[u8]) -> String {
         .to_string()
 }
 
+/// A kept signal: where its samples sit in a data record and how they become physical values.
+#[derive(Debug)]
+struct Kept {
+    name: String,
+    unit: String,
+    /// Byte offset of the signal's samples inside a data record.
+    offset: usize,
+    physical_min: f64,
+    digital_min: f64,
+    /// Physical units per digital unit.
+    scale: f64,
+}
+
+/// What the header says about the file: the data records and the signals kept.
+#[derive(Debug)]
+struct Layout {
+    bdf: bool,
+    /// Bytes of the header (where the first data record starts).
+    header_bytes: usize,
+    /// Bytes of one data record (every signal).
+    record_bytes: usize,
+    /// Whole data records in the file.
+    n_records: usize,
+    /// Samples per record of the kept signals.
+    per_record: usize,
+    kept: Vec<Kept>,
+    rate: f64,
+    start: Option<String>,
+    metadata: BTreeMap<String, String>,
+}
+
+impl Layout {
+    /// Samples per kept signal in the whole file.
+    fn frames(&self) -> usize {
+        self.n_records * self.per_record
+    }
+
+    /// Kept signal `k`'s samples, in physical units, of the whole data records `data`.
+    fn decode(&self, k: usize, data: &[u8]) -> Vec<f64> {
+        let s = &self.kept[k];
+        let width = if self.bdf { 3 } else { 2 };
+        let records = data.len() / self.record_bytes;
+        let mut samples = Vec::with_capacity(records * self.per_record);
+        for r in 0..records {
+            let begin = r * self.record_bytes + s.offset;
+            let chunk = &data[begin..begin + self.per_record * width];
+            samples.extend(chunk.chunks_exact(width).map(|c| {
+                let d = if self.bdf {
+                    i32::from_le_bytes([0, c[0], c[1], c[2]]) >> 8
+                } else {
+                    i32::from(i16::from_le_bytes([c[0], c[1]]))
+                };
+                s.physical_min + (f64::from(d) - s.digital_min) * s.scale
+            }));
+        }
+        samples
+    }
+
+    /// The recording of the kept signals' `samples`.
+    fn recording(&self, samples: Vec<Vec<f64>>) -> Recording {
+        Recording {
+            channels: self
+                .kept
+                .iter()
+                .zip(samples)
+                .map(|(s, samples)| Channel {
+                    name: s.name.clone(),
+                    unit: s.unit.clone(),
+                    samples,
+                })
+                .collect(),
+            sampling_rate_hz: self.rate,
+            start: self.start.clone(),
+            metadata: self.metadata.clone(),
+            device_interpretation: None,
+        }
+    }
+}
+
 /// Reads an EDF, EDF+ or BDF file.
 ///
 /// # Errors
 /// [`FormatError::Invalid`] for a header whose numbers do not parse or do not agree with the file's
 /// size, [`FormatError::UnsupportedFeature`] when no signal holds samples.
 pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
+    let layout = layout(bytes, bytes.len())?;
+    let data =
+        &bytes[layout.header_bytes..layout.header_bytes + layout.n_records * layout.record_bytes];
+    let samples = (0..layout.kept.len())
+        .map(|k| layout.decode(k, data))
+        .collect();
+    Ok(layout.recording(samples))
+}
+
+/// The layout of an EDF, EDF+ or BDF file of `file_len` bytes whose first bytes are `bytes` (at
+/// least its header).
+fn layout(bytes: &[u8], file_len: usize) -> Result<Layout, FormatError> {
     let bdf = bytes.first() == Some(&0xff);
     let format = if bdf { Format::Bdf } else { Format::Edf };
     let invalid = |reason: String| FormatError::invalid(format, reason);
@@ -134,8 +237,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
         .checked_mul(width)
         .filter(|&b| b > 0)
         .ok_or_else(|| invalid("data records of zero or absurd size".into()))?;
-    let data = &bytes[header_bytes..];
-    let available = data.len() / record_bytes;
+    let available = file_len.saturating_sub(header_bytes) / record_bytes;
     let claimed = integer("number of data records", field(236..244))?;
     let n_records = if claimed < 0 {
         available // -1: unknown, as while recording
@@ -186,7 +288,7 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
         .and_then(|v| v.checked_mul(n_records))
         .filter(|&v| v <= MAX_VALUES)
         .ok_or_else(|| FormatError::TooLarge(format!("{n_records} data records")))?;
-    debug_assert!(total <= data.len());
+    debug_assert!(total * width <= file_len);
     // Byte offset of each signal inside a record.
     let mut starts = Vec::with_capacity(ns);
     let mut acc = 0;
@@ -194,33 +296,22 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
         starts.push(acc);
         acc += s.samples_per_record * width;
     }
-    let channels = kept
+    let kept_signals = kept
         .iter()
         .map(|&i| {
             let s = &signals[i];
             let span = s.digital_max - s.digital_min;
-            let scale = if span == 0.0 {
-                1.0
-            } else {
-                (s.physical_max - s.physical_min) / span
-            };
-            let mut samples = Vec::with_capacity(n_records * chosen_spr);
-            for r in 0..n_records {
-                let begin = r * record_bytes + starts[i];
-                let chunk = &data[begin..begin + chosen_spr * width];
-                samples.extend(chunk.chunks_exact(width).map(|c| {
-                    let d = if bdf {
-                        i32::from_le_bytes([0, c[0], c[1], c[2]]) >> 8
-                    } else {
-                        i32::from(i16::from_le_bytes([c[0], c[1]]))
-                    };
-                    s.physical_min + (f64::from(d) - s.digital_min) * scale
-                }));
-            }
-            Channel {
+            Kept {
                 name: s.label.clone(),
                 unit: s.unit.clone(),
-                samples,
+                offset: starts[i],
+                physical_min: s.physical_min,
+                digital_min: s.digital_min,
+                scale: if span == 0.0 {
+                    1.0
+                } else {
+                    (s.physical_max - s.physical_min) / span
+                },
             }
         })
         .collect();
@@ -268,13 +359,100 @@ pub fn read(bytes: &[u8]) -> Result<Recording, FormatError> {
     if !skipped.is_empty() {
         metadata.insert("skipped_signals".into(), skipped.join(", "));
     }
-    Ok(Recording {
-        channels,
-        sampling_rate_hz: chosen_spr as f64 / duration,
+    Ok(Layout {
+        bdf,
+        header_bytes,
+        record_bytes,
+        n_records,
+        per_record: chosen_spr,
+        kept: kept_signals,
+        rate: chosen_spr as f64 / duration,
         start: start_time(&field(168..176), &field(176..184)),
         metadata,
-        device_interpretation: None,
     })
+}
+
+/// One signal of an EDF or BDF file on disk, read a stretch at a time (whole data records).
+#[derive(Debug)]
+struct SignalFile {
+    file: Mutex<File>,
+    path: PathBuf,
+    layout: Arc<Layout>,
+    k: usize,
+}
+
+impl ChannelFile for SignalFile {
+    fn len(&self) -> usize {
+        self.layout.frames()
+    }
+
+    fn read(&self, from: usize, to: usize) -> Result<Vec<f64>, FormatError> {
+        let l = &self.layout;
+        let to = to.min(l.frames());
+        if from >= to {
+            return Ok(Vec::new());
+        }
+        let (first, last) = (from / l.per_record, to.div_ceil(l.per_record));
+        let bytes = read_at(
+            &self.file,
+            &self.path,
+            (l.header_bytes + first * l.record_bytes) as u64,
+            ((last - first) * l.record_bytes) as u64,
+        )?;
+        let skip = first * l.per_record;
+        let mut samples = l.decode(self.k, &bytes);
+        samples.truncate(to - skip);
+        samples.drain(..from - skip);
+        Ok(samples)
+    }
+}
+
+/// Opens the EDF or BDF file `path` for reading a stretch at a time ([`crate::stream`]), with
+/// its first `head_s` seconds read; `None` when the file is no longer than that (read it whole).
+///
+/// # Errors
+/// As [`read`], and [`FormatError::Io`] when the file cannot be read.
+pub fn open(path: &Path, head_s: f64) -> Result<Option<StreamedRecord>, FormatError> {
+    let (file, size) = open_limited(path)?;
+    let mut header = Vec::new();
+    (&file)
+        .take(256 * (MAX_CHANNELS as u64 + 1))
+        .read_to_end(&mut header)
+        .map_err(io_error(path))?;
+    let size =
+        usize::try_from(size).map_err(|_| FormatError::TooLarge(path.display().to_string()))?;
+    let layout = Arc::new(layout(&header, size)?);
+    let frames = layout.frames();
+    let head_frames = if head_s.is_finite() && head_s > 0.0 {
+        ((head_s * layout.rate).round() as usize).min(frames)
+    } else {
+        0
+    };
+    if frames <= head_frames {
+        return Ok(None);
+    }
+    let mut signals = Vec::with_capacity(layout.kept.len());
+    for k in 0..layout.kept.len() {
+        let (file, _) = open_limited(path)?;
+        signals.push(SignalFile {
+            file: Mutex::new(file),
+            path: path.to_path_buf(),
+            layout: Arc::clone(&layout),
+            k,
+        });
+    }
+    let samples = signals
+        .iter()
+        .map(|s| s.read(0, head_frames))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(StreamedRecord {
+        head: layout.recording(samples),
+        n_frames: frames,
+        signals: signals
+            .into_iter()
+            .map(|s| Box::new(s) as Box<dyn ChannelFile>)
+            .collect(),
+    }))
 }
 
 /// `dd.mm.yy` + `hh.mm.ss` → ISO 8601 with the EDF clipping year rule.
@@ -454,6 +632,89 @@ pub(crate) mod tests {
         .unwrap();
         assert_eq!(rec.channels[0].samples, vec![-262_144.0, 262_143.0]);
         assert_eq!(rec.metadata["format"], "BDF");
+    }
+
+    #[test]
+    fn a_file_read_a_stretch_at_a_time_gives_the_samples_of_a_whole_read() {
+        let dir = std::env::temp_dir().join(format!("cardio-edf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for bdf in [false, true] {
+            let (lo, hi) = if bdf {
+                (-8_388_608, 8_388_607)
+            } else {
+                (-32768, 32767)
+            };
+            let value = |i: i64| i32::try_from(lo + (i * 7919 + 13).rem_euclid(hi - lo)).unwrap();
+            // 41 records of 1 s: two ECG signals at 5 Hz between a slower one and annotations.
+            let records: Vec<Vec<Vec<i32>>> = (0..41i64)
+                .map(|r| {
+                    vec![
+                        vec![value(r), value(r + 1)],
+                        (0..5).map(|j| value(10 * r + j)).collect(),
+                        (0..5).map(|j| value(10 * r + j + 5)).collect(),
+                        vec![0; 3],
+                    ]
+                })
+                .collect();
+            let annotations = Spec {
+                label: "EDF Annotations",
+                unit: "",
+                physical: (-1.0, 1.0),
+                digital: (-32768, 32767),
+                per_record: 3,
+            };
+            let resp = Spec {
+                label: "Resp",
+                unit: "a.u.",
+                physical: (0.0, 1.0),
+                digital: (0, 100),
+                per_record: 2,
+            };
+            let lead_ii = Spec {
+                label: "ECG II",
+                unit: "uV",
+                physical: (-3200.0, 3200.0),
+                digital: (lo.try_into().unwrap(), hi.try_into().unwrap()),
+                per_record: 5,
+            };
+            let specs = [resp, ecg(5), lead_ii, annotations];
+            let bytes = edf(bdf, "EDF+C", "1", &specs, &records);
+            let whole = read(&bytes).unwrap();
+            let path = dir.join(if bdf { "day.bdf" } else { "day.edf" });
+            std::fs::write(&path, &bytes).unwrap();
+
+            let streamed = crate::open_path(&path, 2.0).unwrap().unwrap();
+            assert!(crate::open_path(&path, 41.0).unwrap().is_none());
+
+            let frames = 205;
+            assert_eq!(streamed.n_frames, frames);
+            let mut head = whole.clone();
+            for c in &mut head.channels {
+                c.samples.truncate(10);
+            }
+            assert_eq!(streamed.head, head);
+            assert_eq!(streamed.signals.len(), 2);
+            for (signal, channel) in streamed.signals.iter().zip(&whole.channels) {
+                assert_eq!(signal.len(), frames);
+                for (a, b) in [
+                    (0, frames),
+                    (1, 2),
+                    (4, 5),
+                    (5, 6),
+                    (3, 12),
+                    (199, 204),
+                    (200, 900),
+                ] {
+                    assert_eq!(
+                        signal.read(a, b).unwrap(),
+                        channel.samples[a..b.min(frames)],
+                        "bdf {bdf}, {a}..{b}"
+                    );
+                }
+                assert!(signal.read(7, 7).unwrap().is_empty());
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

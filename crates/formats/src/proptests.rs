@@ -218,7 +218,7 @@ proptest! {
 
     #[test]
     fn streamed_records_never_panic_when_mutated(
-        header_edits in edits(), data_edits in edits(), ishne_edits in edits(),
+        header_edits in edits(), data_edits in edits(), ishne_edits in edits(), edf_edits in edits(),
         from in 0usize..20, len in 0usize..20,
     ) {
         let dir = std::env::temp_dir().join(format!(
@@ -232,7 +232,17 @@ proptest! {
         std::fs::write(dir.join("rec.dat"), mutate(data, &data_edits)).unwrap();
         let bytes = ishne::tests::ishne(&[(6, 2500), (11, 1000), (0, -5)], 200, &[1, -2, 3, 4, 5, 6, 7, 8, 9]);
         std::fs::write(dir.join("h.ecg"), mutate(bytes, &ishne_edits)).unwrap();
-        for file in ["r.hea", "h.ecg"] {
+        let spec = edf::tests::Spec {
+            label: "ECG",
+            unit: "mV",
+            physical: (-5.0, 5.0),
+            digital: (-2048, 2047),
+            per_record: 3,
+        };
+        let records: Vec<Vec<Vec<i32>>> = (0..6).map(|r| vec![vec![r, -r, 2 * r]]).collect();
+        let bytes = edf::tests::edf(false, "EDF+C", "1", &[spec], &records);
+        std::fs::write(dir.join("d.edf"), mutate(bytes, &edf_edits)).unwrap();
+        for file in ["r.hea", "h.ecg", "d.edf"] {
             if let Ok(Some(record)) = crate::open_path(&dir.join(file), 0.01) {
                 for signal in &record.signals {
                     let _ = signal.read(from, from + len);

@@ -1,8 +1,9 @@
 //! Recordings on disk read a stretch at a time: a day-long Holter record (94 MB of WFDB format
-//! 212, 104 MB of ISHNE, 500 MB and more as numbers) is opened, its first seconds read as a
-//! [`Recording`], and each channel then read from any sample to any other straight from its file,
-//! never held whole. [`open_path`] opens WFDB records ([`crate::wfdb::open_record`]) and ISHNE
-//! files ([`crate::ishne::open`]); other formats are read whole ([`crate::read_path`]).
+//! 212, 104 MB of ISHNE, 86 MB of EDF, 500 MB and more as numbers) is opened, its first seconds
+//! read as a [`Recording`], and each channel then read from any sample to any other straight from
+//! its file, never held whole. [`open_path`] opens WFDB records ([`crate::wfdb::open_record`]),
+//! ISHNE files ([`crate::ishne::open`]) and EDF, EDF+ and BDF files ([`crate::edf::open`], whole
+//! data records at a time); other formats are read whole ([`crate::read_path`]).
 //!
 //! A channel read this way gives the samples the format's whole read gives, to the bit.
 
@@ -14,7 +15,7 @@ use std::{
     sync::Mutex,
 };
 
-use crate::{FormatError, Recording, MAX_FILE_BYTES};
+use crate::{Format, FormatError, Recording, MAX_FILE_BYTES};
 
 /// One channel of a file on disk, read a stretch at a time.
 pub trait ChannelFile: Debug + Send + Sync {
@@ -47,7 +48,7 @@ pub struct StreamedRecord {
 }
 
 /// Opens `path` for reading a stretch at a time, with its first `head_s` seconds read: a WFDB
-/// record by its `.hea`, an ISHNE file by its magic number; `None` for any other file, and for a
+/// record by its `.hea`, an ISHNE, EDF or BDF file by its content; `None` for any other file, and for a
 /// record no longer than `head_s` (nothing to gain: read it whole, which also checks a WFDB
 /// checksum).
 ///
@@ -63,13 +64,16 @@ pub fn open_path(path: &Path, head_s: f64) -> Result<Option<StreamedRecord>, For
     let mut magic = Vec::new();
     File::open(path)
         .map_err(io_error(path))?
-        .take(8)
+        .take(256)
         .read_to_end(&mut magic)
         .map_err(io_error(path))?;
-    if magic == b"ISHNE1.0" {
+    if magic.starts_with(b"ISHNE1.0") {
         return crate::ishne::open(path, head_s);
     }
-    Ok(None)
+    match crate::detect(&magic, None) {
+        Some(Format::Edf | Format::Bdf) => crate::edf::open(path, head_s),
+        _ => Ok(None),
+    }
 }
 
 /// The [`FormatError::Io`] of `path`.
