@@ -561,6 +561,28 @@ pub(crate) mod tests {
         }
     }
 
+    /// An EDF+ annotation signal (text, not samples).
+    fn annotations(per_record: usize) -> Spec<'static> {
+        Spec {
+            label: "EDF Annotations",
+            unit: "",
+            physical: (-1.0, 1.0),
+            digital: (-32768, 32767),
+            per_record,
+        }
+    }
+
+    /// A slow respiration signal.
+    fn resp(per_record: usize) -> Spec<'static> {
+        Spec {
+            label: "Resp",
+            unit: "a.u.",
+            physical: (0.0, 1.0),
+            digital: (0, 100),
+            per_record,
+        }
+    }
+
     #[test]
     fn reads_records_scales_digital_to_physical_and_gives_the_start() {
         let bytes = edf(
@@ -584,20 +606,8 @@ pub(crate) mod tests {
 
     #[test]
     fn edf_plus_annotations_are_skipped_and_other_rates_listed() {
-        let annotations = Spec {
-            label: "EDF Annotations",
-            unit: "",
-            physical: (-1.0, 1.0),
-            digital: (-32768, 32767),
-            per_record: 3,
-        };
-        let resp = Spec {
-            label: "Resp",
-            unit: "a.u.",
-            physical: (0.0, 1.0),
-            digital: (0, 100),
-            per_record: 1,
-        };
+        let annotations = annotations(3);
+        let resp = resp(1);
         let bytes = edf(
             false,
             "EDF+C",
@@ -656,20 +666,8 @@ pub(crate) mod tests {
                     ]
                 })
                 .collect();
-            let annotations = Spec {
-                label: "EDF Annotations",
-                unit: "",
-                physical: (-1.0, 1.0),
-                digital: (-32768, 32767),
-                per_record: 3,
-            };
-            let resp = Spec {
-                label: "Resp",
-                unit: "a.u.",
-                physical: (0.0, 1.0),
-                digital: (0, 100),
-                per_record: 2,
-            };
+            let annotations = annotations(3);
+            let resp = resp(2);
             let lead_ii = Spec {
                 label: "ECG II",
                 unit: "uV",
