@@ -115,9 +115,9 @@ fn model(kind: Kind) -> anyhow::Result<Arc<dyn SignalModel>> {
     loaded.map_err(|e| anyhow!("model not loaded: {e}"))
 }
 
-/// Reads and scores one input. A WFDB record, ISHNE or EDF/BDF file on disk longer than what the model
-/// reads at its start is read from its files a stretch at a time when the model can (the ECG
-/// rhythm model: a day-long Holter record is never held whole); everything else is read whole.
+/// Reads and scores one input. A WFDB record, ISHNE or EDF/BDF file on disk longer than what the
+/// model reads at its start is read from its files a stretch at a time when the model can (the
+/// ECG rhythm model: a day-long Holter record is never held whole); everything else is read whole.
 pub fn predict_input(
     model: &dyn SignalModel,
     input: &Input,

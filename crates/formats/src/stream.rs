@@ -48,8 +48,8 @@ pub struct StreamedRecord {
 }
 
 /// Opens `path` for reading a stretch at a time, with its first `head_s` seconds read: a WFDB
-/// record by its `.hea`, an ISHNE, EDF or BDF file by its content; `None` for any other file, and for a
-/// record no longer than `head_s` (nothing to gain: read it whole, which also checks a WFDB
+/// record by its `.hea`, an ISHNE, EDF or BDF file by its content; `None` for any other file, and
+/// for a record no longer than `head_s` (nothing to gain: read it whole, which also checks a WFDB
 /// checksum).
 ///
 /// # Errors
