@@ -152,8 +152,9 @@ golden:
 	$(GOLDEN_VENV)/bin/python crates/signal/tests/golden/make_golden.py
 
 # Retrains the PPG rhythm model (crates/models/cards/ppg.md): the trees' folds and out-of-fold
-# probabilities, the waveform networks (PyTorch in a venv outside the repo; a GPU when there is one,
-# else under an hour on two cores), then the trees and the card's figures. Needs CARDIO_DATASETS.
+# probabilities, the 26 waveform networks (PyTorch in a venv outside the repo; a GPU when there is
+# one, else about an hour and a half on two cores: 3-5 min a network), then the trees and the
+# card's figures. Needs CARDIO_DATASETS.
 TRAIN_VENV ?= $(HOME)/.cache/cardio/train-venv
 PPG_TRAIN_DIR ?= $(HOME)/.cache/cardio/ppg-train
 train-ppg:
