@@ -13,10 +13,11 @@
 //! (label with `ECG`/`EKG`), else at the most common rate, and lists the others in the metadata
 //! under `skipped_signals`. Years follow the EDF clipping rule: `yy` 85-99 is 19yy, 00-84 is 20yy.
 //!
-//! [`read`] decodes a file held in memory; [`open`] reads a file on disk a stretch of whole data
-//! records at a time ([`crate::stream`]), so that a day-long EDF Holter is never held whole. Both
-//! read the header with one function and decode the samples with another: a stretch gives the
-//! samples of a whole read, to the bit.
+//! [`read`] decodes a file held in memory; [`open`] reads a file on disk a stretch at a time
+//! ([`crate::stream`]), so that a day-long EDF Holter is never held whole: the whole data records
+//! a stretch touches in one read, or, where they are large (a day in one record), only the
+//! signal's own samples of each. Both read the header with one function and decode the samples
+//! with another: a stretch gives the samples of a whole read, to the bit.
 
 use std::{
     collections::BTreeMap,
@@ -99,23 +100,36 @@ impl Layout {
         self.n_records * self.per_record
     }
 
+    /// Bytes per sample: 3 in BDF, 2 in EDF.
+    fn width(&self) -> usize {
+        if self.bdf {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// Kept signal `k`'s samples `bytes` (whole samples) in physical units, appended to `out`.
+    fn decode_samples(&self, k: usize, bytes: &[u8], out: &mut Vec<f64>) {
+        let s = &self.kept[k];
+        out.extend(bytes.chunks_exact(self.width()).map(|c| {
+            let d = if self.bdf {
+                i32::from_le_bytes([0, c[0], c[1], c[2]]) >> 8
+            } else {
+                i32::from(i16::from_le_bytes([c[0], c[1]]))
+            };
+            s.physical_min + (f64::from(d) - s.digital_min) * s.scale
+        }));
+    }
+
     /// Kept signal `k`'s samples, in physical units, of the whole data records `data`.
     fn decode(&self, k: usize, data: &[u8]) -> Vec<f64> {
-        let s = &self.kept[k];
-        let width = if self.bdf { 3 } else { 2 };
+        let span = self.per_record * self.width();
         let records = data.len() / self.record_bytes;
         let mut samples = Vec::with_capacity(records * self.per_record);
         for r in 0..records {
-            let begin = r * self.record_bytes + s.offset;
-            let chunk = &data[begin..begin + self.per_record * width];
-            samples.extend(chunk.chunks_exact(width).map(|c| {
-                let d = if self.bdf {
-                    i32::from_le_bytes([0, c[0], c[1], c[2]]) >> 8
-                } else {
-                    i32::from(i16::from_le_bytes([c[0], c[1]]))
-                };
-                s.physical_min + (f64::from(d) - s.digital_min) * s.scale
-            }));
+            let begin = r * self.record_bytes + self.kept[k].offset;
+            self.decode_samples(k, &data[begin..begin + span], &mut samples);
         }
         samples
     }
@@ -372,7 +386,12 @@ fn layout(bytes: &[u8], file_len: usize) -> Result<Layout, FormatError> {
     })
 }
 
-/// One signal of an EDF or BDF file on disk, read a stretch at a time (whole data records).
+/// The most bytes of whole data records one stretch is read through at once; a stretch over
+/// larger records reads only its own signal's samples of each (64 bytes in the unit tests, so that
+/// their small files take both ways).
+const CONTIGUOUS_BYTES: usize = if cfg!(test) { 64 } else { 16 << 20 };
+
+/// One signal of an EDF or BDF file on disk, read a stretch at a time.
 #[derive(Debug)]
 struct SignalFile {
     file: Mutex<File>,
@@ -393,16 +412,37 @@ impl ChannelFile for SignalFile {
             return Ok(Vec::new());
         }
         let (first, last) = (from / l.per_record, to.div_ceil(l.per_record));
-        let bytes = read_at(
-            &self.file,
-            &self.path,
-            (l.header_bytes + first * l.record_bytes) as u64,
-            ((last - first) * l.record_bytes) as u64,
-        )?;
-        let skip = first * l.per_record;
-        let mut samples = l.decode(self.k, &bytes);
-        samples.truncate(to - skip);
-        samples.drain(..from - skip);
+        if (last - first) * l.record_bytes <= CONTIGUOUS_BYTES {
+            // Small records: the records the stretch touches in one read, every signal's bytes.
+            let bytes = read_at(
+                &self.file,
+                &self.path,
+                (l.header_bytes + first * l.record_bytes) as u64,
+                ((last - first) * l.record_bytes) as u64,
+            )?;
+            let skip = first * l.per_record;
+            let mut samples = l.decode(self.k, &bytes);
+            samples.truncate(to - skip);
+            samples.drain(..from - skip);
+            return Ok(samples);
+        }
+        // Large records (a day in one record, say): only this signal's samples of the stretch,
+        // one read per record.
+        let width = l.width();
+        let mut samples = Vec::with_capacity(to - from);
+        for r in first..last {
+            let (a, b) = (
+                from.max(r * l.per_record) - r * l.per_record,
+                to.min((r + 1) * l.per_record) - r * l.per_record,
+            );
+            let bytes = read_at(
+                &self.file,
+                &self.path,
+                (l.header_bytes + r * l.record_bytes + l.kept[self.k].offset + a * width) as u64,
+                ((b - a) * width) as u64,
+            )?;
+            l.decode_samples(self.k, &bytes, &mut samples);
+        }
         Ok(samples)
     }
 }
@@ -648,7 +688,7 @@ pub(crate) mod tests {
     fn a_file_read_a_stretch_at_a_time_gives_the_samples_of_a_whole_read() {
         let dir = std::env::temp_dir().join(format!("cardio-edf-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        for bdf in [false, true] {
+        for (bdf, one_record) in [(false, false), (true, false), (false, true)] {
             let (lo, hi) = if bdf {
                 (-8_388_608, 8_388_607)
             } else {
@@ -666,19 +706,30 @@ pub(crate) mod tests {
                     ]
                 })
                 .collect();
-            let annotations = annotations(3);
-            let resp = resp(2);
+            // The same samples as one data record of 41 s (a day in one record, as some writers
+            // do): a stretch then reads only its signal's samples.
+            let (records, per, duration) = if one_record {
+                let joined = (0..4)
+                    .map(|i| records.iter().flat_map(|r| r[i].clone()).collect())
+                    .collect();
+                (vec![joined], 41, "41")
+            } else {
+                (records, 1, "1")
+            };
             let lead_ii = Spec {
                 label: "ECG II",
                 unit: "uV",
                 physical: (-3200.0, 3200.0),
                 digital: (lo.try_into().unwrap(), hi.try_into().unwrap()),
-                per_record: 5,
+                per_record: 5 * per,
             };
-            let specs = [resp, ecg(5), lead_ii, annotations];
-            let bytes = edf(bdf, "EDF+C", "1", &specs, &records);
+            let specs = [resp(2 * per), ecg(5 * per), lead_ii, annotations(3 * per)];
+            let bytes = edf(bdf, "EDF+C", duration, &specs, &records);
             let whole = read(&bytes).unwrap();
-            let path = dir.join(if bdf { "day.bdf" } else { "day.edf" });
+            let path = dir.join(format!(
+                "day-{one_record}.{}",
+                if bdf { "bdf" } else { "edf" }
+            ));
             std::fs::write(&path, &bytes).unwrap();
 
             let streamed = crate::open_path(&path, 2.0).unwrap().unwrap();
@@ -706,7 +757,7 @@ pub(crate) mod tests {
                     assert_eq!(
                         signal.read(a, b).unwrap(),
                         channel.samples[a..b.min(frames)],
-                        "bdf {bdf}, {a}..{b}"
+                        "bdf {bdf}, one record {one_record}, {a}..{b}"
                     );
                 }
                 assert!(signal.read(7, 7).unwrap().is_empty());
